@@ -1,0 +1,1 @@
+"""Thin discord.py extensions: slash commands and buttons -> engine actions -> replies."""
