@@ -1,0 +1,47 @@
+"""One settings object, read from the environment and `.env`; the token is a secret and never logged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = None
+    data_dir: Path = Path("data")
+    database_url: str | None = Field(
+        default=None, description="SQLAlchemy async URL; default: a SQLite file in data_dir"
+    )
+    dev_guild_id: int | None = None
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
+    owner_ids: list[int] = Field(default_factory=list)
+    log_level: str = "INFO"
+
+    @field_validator("dev_guild_id", "shard_count", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        return None if value == "" else value
+
+    @field_validator("shard_ids", "owner_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [int(part) for part in value.replace(" ", "").split(",") if part]
+        if isinstance(value, int):
+            return [value]
+        return value
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The database URL, defaulting to a SQLite file inside data_dir (created if missing)."""
+        if self.database_url:
+            return self.database_url
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'uno.db').resolve()}"
