@@ -1,4 +1,4 @@
-"""One settings object, read from the environment and `.env`; the token is a secret and never logged."""
+"""One settings object from the environment and `.env`; the token is a secret, never logged."""
 
 from __future__ import annotations
 

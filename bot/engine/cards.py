@@ -6,11 +6,11 @@ comparing integers; a deck is a list of these shared instances.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Final
 
 
-class Color(str, Enum):
+class Color(StrEnum):
     RED = "R"
     YELLOW = "Y"
     GREEN = "G"
@@ -24,7 +24,7 @@ class Color(str, Enum):
 COLORS: Final = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
 
 
-class Rank(str, Enum):
+class Rank(StrEnum):
     ZERO = "0"
     ONE = "1"
     TWO = "2"

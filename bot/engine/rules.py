@@ -1,4 +1,4 @@
-"""RuleSet: every house rule of RULES.md section 8 as a typed field whose default is the official rule.
+"""RuleSet: every house rule of RULES.md section 8 as a typed field, official by default.
 
 A RuleSet is immutable, validated on creation (`InvalidRules` names the offending option) and
 round-trips through plain JSON-able dicts, so it can be stored per server and per game.

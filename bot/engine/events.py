@@ -1,0 +1,176 @@
+"""What happened: the events `Game.apply` returns, for the table log, the UI and statistics.
+
+Events carry player ids, never display names. `CardsDrawn.cards` and
+`ChallengeResolved.revealed_hand` are private: only the drawing player and the challenger
+may see them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from .cards import Card, Color
+
+if TYPE_CHECKING:
+    from .scoring import Outcome, RoundOutcome
+
+
+class Event:
+    __slots__ = ()
+
+
+class DrawReason(StrEnum):
+    CHOICE = "choice"  # the player drew on their turn
+    PENALTY = "penalty"  # Draw Two, Wild Draw Four, stacks
+    UNO = "uno"  # caught without calling UNO
+    FALSE_CATCH = "false_catch"
+    CHALLENGE = "challenge"  # a lost challenge (either side)
+    EFFECT = "effect"  # a Customizable card's effect
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    round_number: int
+    dealer: int
+    starter: Card
+
+
+@dataclass(frozen=True, slots=True)
+class StarterReturned(Event):
+    """A Wild Draw Four (or a special wild) turned as starter went back into the pile."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    player: int
+    card: Card
+    jump_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ColorChosen(Event):
+    player: int
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn(Event):
+    player: int
+    cards: tuple[Card, ...]
+    reason: DrawReason
+
+    @property
+    def count(self) -> int:
+        return len(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class DebtCancelled(Event):
+    """Both piles ran out: the rest of a draw was cancelled."""
+
+    player: int
+    missing: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnCardKept(Event):
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPassed(Event):
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class DirectionChanged(Event):
+    direction: int
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyAccepted(Event):
+    player: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeResolved(Event):
+    challenger: int
+    offender: int
+    guilty: bool
+    revealed_hand: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandsSwapped(Event):
+    player: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandsRotated(Event):
+    direction: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandsShuffled(Event):
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAgain(Event):
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnoCalled(Event):
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnoCaught(Event):
+    catcher: int
+    target: int
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class FalseCatch(Event):
+    catcher: int
+    target: int
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReshuffled(Event):
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(Event):
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEliminated(Event):
+    player: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    outcome: RoundOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    outcome: Outcome

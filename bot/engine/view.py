@@ -1,0 +1,97 @@
+"""What one player may know: their own hand, everyone's card counts, the pile and the turn.
+
+Callers (the UI, computer players) build everything from a `PlayerView`, so nothing outside the
+engine ever needs to read another player's hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action
+from .cards import Card, Color
+from .game import Decision, Game
+from .rules import RuleSet
+from .scoring import Outcome, RoundOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    player: int
+    cards: int
+    at_risk: bool  # down to one card without calling UNO: catchable
+    total: int
+    in_round: bool
+    left: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    viewer: int | None  # None: a spectator
+    version: int
+    rules: RuleSet
+    round_number: int
+    dealer: int
+    hand: tuple[Card, ...]  # sorted; empty for spectators
+    seats: tuple[SeatView, ...]  # every player of the match, in seat order
+    top_card: Card | None
+    color: Color | None
+    direction: int
+    decision: Decision
+    current_player: int | None
+    penalty: int  # cards the pending decision is about (stacks, Draw Two, Wild Draw Four)
+    penalty_kind: str
+    drawn: Card | None  # the card the viewer just drew, if they may play it
+    draw_pile: int
+    discard_pile: int
+    wd4_offender: int | None
+    legal: tuple[Action, ...]
+    round_outcome: RoundOutcome | None
+    outcome: Outcome | None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.viewer is not None and self.current_player == self.viewer
+
+    def seat(self, player: int) -> SeatView:
+        return next(s for s in self.seats if s.player == player)
+
+
+def view_for(game: Game, viewer: int | None) -> PlayerView:
+    """The game as `viewer` sees it (None: as a spectator sees it)."""
+    in_round = set(game.seats) if not game.round_over else set(game.hands)
+    seats = tuple(
+        SeatView(
+            player=p,
+            cards=game.card_count(p),
+            at_risk=p in game.at_risk,
+            total=game.totals[p],
+            in_round=p in in_round and p not in game.left,
+            left=p in game.left,
+        )
+        for p in game.players
+    )
+    current = game.current_player
+    return PlayerView(
+        viewer=viewer,
+        version=game.version,
+        rules=game.rules,
+        round_number=game.round_number,
+        dealer=game.dealer,
+        hand=tuple(sorted(game.hands.get(viewer, ()))) if viewer is not None else (),
+        seats=seats,
+        top_card=game.discard[-1] if game.discard else None,
+        color=game.color,
+        direction=game.direction,
+        decision=game.decision,
+        current_player=current,
+        penalty=game.penalty,
+        penalty_kind=game.penalty_kind,
+        drawn=game.drawn if current == viewer else None,
+        draw_pile=len(game.draw_pile),
+        discard_pile=len(game.discard),
+        wd4_offender=game.wd4[0] if game.wd4 and game.decision is Decision.RESPOND else None,
+        legal=tuple(game.legal_actions(viewer)) if viewer is not None else (),
+        round_outcome=game.round_outcome,
+        outcome=game.outcome,
+    )
