@@ -1,0 +1,72 @@
+"""Persistence for the bot: games, their live engine state, history and per-server stats.
+
+Open it once at start-up and hand it to the bot::
+
+    database = await open_database(settings.resolved_database_url)  # also migrates
+    async with database.write() as unit:
+        game = await unit.games.open_lobby(...)
+
+No discord imports here; the store knows the engine only through RuleSet and JSON snapshots.
+"""
+
+from bot.store.database import Database, UnitOfWork, create_engine, open_database
+from bot.store.errors import (
+    AlreadySeated,
+    ChannelBusy,
+    GameNotFound,
+    NotSeated,
+    StaleVersion,
+    StoreError,
+    TableFull,
+    WrongStatus,
+)
+from bot.store.games import UNCHANGED, GameRepository
+from bot.store.guild_settings import SettingsRepository
+from bot.store.migrate import migrate
+from bot.store.models import COUNTERS, GameStatus, StartPolicy
+from bot.store.records import (
+    ActionRecord,
+    GameRecord,
+    GuildConfig,
+    LeaderboardPage,
+    LeaderboardSort,
+    NewAction,
+    PlayerStats,
+    RoundRecord,
+    SavedGame,
+    SeatRecord,
+)
+from bot.store.stats import StatsRepository
+
+__all__ = [
+    "COUNTERS",
+    "UNCHANGED",
+    "ActionRecord",
+    "AlreadySeated",
+    "ChannelBusy",
+    "Database",
+    "GameNotFound",
+    "GameRecord",
+    "GameRepository",
+    "GameStatus",
+    "GuildConfig",
+    "LeaderboardPage",
+    "LeaderboardSort",
+    "NewAction",
+    "NotSeated",
+    "PlayerStats",
+    "RoundRecord",
+    "SavedGame",
+    "SeatRecord",
+    "SettingsRepository",
+    "StaleVersion",
+    "StartPolicy",
+    "StatsRepository",
+    "StoreError",
+    "TableFull",
+    "UnitOfWork",
+    "WrongStatus",
+    "create_engine",
+    "migrate",
+    "open_database",
+]

@@ -1,0 +1,546 @@
+"""The life of a channel game in the database: lobby, seats, start, versioned saves, rounds, end.
+
+Each method runs inside the caller's unit of work (`Database.write()`); several calls in one unit
+commit together. Saves are optimistic: `UPDATE ... WHERE version = :expected`, so of two clicks on
+the same state exactly one is written. Round scores are unique per (game, round number), so a round
+is added to the totals exactly once however often, or however concurrently, it is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime
+from enum import Enum
+from itertools import pairwise
+from typing import Any, Final
+
+from sqlalchemy import delete, exists, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload, undefer
+
+from bot.engine.rules import RuleSet
+from bot.store.errors import (
+    AlreadySeated,
+    ChannelBusy,
+    GameNotFound,
+    NotSeated,
+    StaleVersion,
+    TableFull,
+    WrongStatus,
+)
+from bot.store.models import (
+    OPEN_STATUSES,
+    Game,
+    GameAction,
+    GameStatus,
+    Round,
+    Seat,
+    utcnow,
+)
+from bot.store.records import (
+    ActionRecord,
+    GameRecord,
+    NewAction,
+    RoundRecord,
+    SavedGame,
+    SeatRecord,
+)
+from bot.store.stats import add_to_totals
+
+
+class _Unchanged(Enum):
+    UNCHANGED = "unchanged"
+
+
+#: Default of optional arguments meaning "leave this column as it is" (None would clear it).
+UNCHANGED: Final = _Unchanged.UNCHANGED
+
+#: Statuses after which a game is history.
+ENDED_STATUSES: Final = (GameStatus.FINISHED, GameStatus.ABANDONED)
+
+_NO_SYNC = {"synchronize_session": False}
+
+
+def _seat_record(seat: Seat) -> SeatRecord:
+    return SeatRecord(
+        user_id=seat.user_id,
+        display_name=seat.display_name,
+        seat_order=seat.seat_order,
+        is_bot=seat.is_bot,
+        bot_level=seat.bot_level,
+        joined_at=seat.joined_at,
+        left_at=seat.left_at,
+    )
+
+
+def _game_record(game: Game) -> GameRecord:
+    return GameRecord(
+        id=game.id,
+        guild_id=game.guild_id,
+        channel_id=game.channel_id,
+        host_id=game.host_id,
+        status=game.status,
+        rules_data=game.rules,
+        version=game.version,
+        winner_id=game.winner_id,
+        created_at=game.created_at,
+        started_at=game.started_at,
+        finished_at=game.finished_at,
+        table_message_id=game.table_message_id,
+        table_message_posted_at=game.table_message_posted_at,
+        turn_deadline=game.turn_deadline,
+        seats=tuple(_seat_record(seat) for seat in sorted(game.seats, key=lambda s: s.seat_order)),
+    )
+
+
+def _require(game: Game, *allowed: GameStatus) -> None:
+    if game.status not in allowed:
+        raise WrongStatus(game.id, game.status.value, tuple(status.value for status in allowed))
+
+
+class GameRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def _game(self, game_id: int, *, lock: bool = False, with_state: bool = False) -> Game:
+        """The game with its seats, fresh from the database (row-locked on PostgreSQL if asked)."""
+        stmt = select(Game).where(Game.id == game_id).options(selectinload(Game.seats))
+        if with_state:
+            stmt = stmt.options(undefer(Game.state))
+        if lock:
+            stmt = stmt.with_for_update()
+        game = await self._session.scalar(stmt.execution_options(populate_existing=True))
+        if game is None:
+            raise GameNotFound(game_id)
+        return game
+
+    async def get(self, game_id: int) -> GameRecord:
+        return _game_record(await self._game(game_id))
+
+    async def open_game_in(self, channel_id: int) -> GameRecord | None:
+        """The channel's lobby or running game, if it has one."""
+        game = await self._session.scalar(
+            select(Game)
+            .where(Game.channel_id == channel_id, Game.status.in_(OPEN_STATUSES))
+            .options(selectinload(Game.seats))
+            .execution_options(populate_existing=True)
+        )
+        return None if game is None else _game_record(game)
+
+    async def load(self, game_id: int) -> SavedGame:
+        """The game and its engine snapshot; WrongStatus if it never started."""
+        game = await self._game(game_id, with_state=True)
+        if game.state is None:
+            raise WrongStatus(game_id, game.status.value, ("running", "finished", "abandoned"))
+        return SavedGame(_game_record(game), game.state)
+
+    async def running_games(
+        self, *, shard_ids: Collection[int] | None = None, shard_count: int = 1
+    ) -> list[SavedGame]:
+        """Every running game with its snapshot, to resume at start-up.
+
+        With shard_ids, only the games of guilds those shards own ((guild_id >> 22) % count).
+        """
+        stmt = (
+            select(Game)
+            .where(Game.status == GameStatus.RUNNING)
+            .options(selectinload(Game.seats), undefer(Game.state))
+            .order_by(Game.id)
+            .execution_options(populate_existing=True)
+        )
+        if shard_ids is not None:
+            shard = (Game.guild_id // (1 << 22)) % shard_count  # == (guild_id >> 22) % count
+            stmt = stmt.where(shard.in_(list(shard_ids)))
+        games = await self._session.scalars(stmt)
+        return [SavedGame(_game_record(game), game.state or {}) for game in games]
+
+    async def lobbies(self) -> list[GameRecord]:
+        """Every open lobby, to re-attach their join buttons at start-up."""
+        games = await self._session.scalars(
+            select(Game)
+            .where(Game.status == GameStatus.LOBBY)
+            .options(selectinload(Game.seats))
+            .order_by(Game.id)
+            .execution_options(populate_existing=True)
+        )
+        return [_game_record(game) for game in games]
+
+    async def recent_games(
+        self,
+        guild_id: int,
+        *,
+        channel_id: int | None = None,
+        statuses: Collection[GameStatus] = ENDED_STATUSES,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[GameRecord]:
+        """A server's (or one of its channels') games, newest first."""
+        stmt = select(Game).where(Game.guild_id == guild_id, Game.status.in_(list(statuses)))
+        if channel_id is not None:
+            stmt = stmt.where(Game.channel_id == channel_id)
+        games = await self._session.scalars(
+            stmt.options(selectinload(Game.seats))
+            .order_by(Game.created_at.desc(), Game.id.desc())
+            .offset(offset)
+            .limit(limit)
+            .execution_options(populate_existing=True)
+        )
+        return [_game_record(game) for game in games]
+
+    async def rounds(self, game_id: int) -> list[RoundRecord]:
+        rows = await self._session.scalars(
+            select(Round).where(Round.game_id == game_id).order_by(Round.round_number)
+        )
+        return [
+            RoundRecord(
+                game_id=row.game_id,
+                round_number=row.round_number,
+                winner_id=row.winner_id,
+                points={int(user): int(points) for user, points in row.points.items()},
+                ended_at=row.ended_at,
+            )
+            for row in rows
+        ]
+
+    async def actions(self, game_id: int, *, after_version: int = -1) -> list[ActionRecord]:
+        """The action log in version order; the "start" entry's detail holds the first snapshot."""
+        rows = await self._session.scalars(
+            select(GameAction)
+            .where(GameAction.game_id == game_id, GameAction.version > after_version)
+            .order_by(GameAction.version)
+        )
+        return [
+            ActionRecord(
+                row.game_id, row.version, row.action, row.actor_id, row.detail, row.created_at
+            )
+            for row in rows
+        ]
+
+    # -- the lobby -------------------------------------------------------------------------
+
+    async def open_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        rules: RuleSet,
+        seat_host: bool = True,
+    ) -> GameRecord:
+        """A new lobby in the channel (the host seated first). ChannelBusy if one is open."""
+        existing = await self.open_game_in(channel_id)
+        if existing is not None:
+            raise ChannelBusy(channel_id, existing.id)
+        now = utcnow()
+        game = Game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status=GameStatus.LOBBY,
+            rules=rules.to_dict(),
+            version=0,
+            created_at=now,
+        )
+        if seat_host:
+            game.seats.append(
+                Seat(
+                    user_id=host_id,
+                    display_name=host_name,
+                    seat_order=0,
+                    is_bot=False,
+                    joined_at=now,
+                )
+            )
+        try:
+            # A savepoint: losing the race to the unique index must not spoil the caller's work.
+            async with self._session.begin_nested():
+                self._session.add(game)
+        except IntegrityError:
+            winner = await self.open_game_in(channel_id)
+            raise ChannelBusy(channel_id, None if winner is None else winner.id) from None
+        return await self.get(game.id)
+
+    async def set_rules(self, game_id: int, rules: RuleSet) -> None:
+        game = await self._game(game_id, lock=True)
+        _require(game, GameStatus.LOBBY)
+        game.rules = rules.to_dict()
+        await self._session.flush()
+
+    async def seat(
+        self,
+        game_id: int,
+        user_id: int,
+        display_name: str,
+        *,
+        is_bot: bool = False,
+        bot_level: str | None = None,
+        max_seats: int | None = None,
+    ) -> SeatRecord:
+        """Seat a player (or a computer player, is_bot=True) at the end of the lobby's table."""
+        game = await self._game(game_id, lock=True)
+        _require(game, GameStatus.LOBBY)
+        if any(seat.user_id == user_id for seat in game.seats):
+            raise AlreadySeated(game_id, user_id)
+        if max_seats is not None and len(game.seats) >= max_seats:
+            raise TableFull(game_id, max_seats)
+        seat = Seat(
+            game_id=game_id,
+            user_id=user_id,
+            display_name=display_name[:100],
+            seat_order=max((s.seat_order for s in game.seats), default=-1) + 1,
+            is_bot=is_bot,
+            bot_level=bot_level,
+            joined_at=utcnow(),
+        )
+        try:
+            async with self._session.begin_nested():
+                self._session.add(seat)
+        except IntegrityError:
+            # Only a concurrent writer on a backend without row locks can get here.
+            raise AlreadySeated(game_id, user_id) from None
+        return _seat_record(seat)
+
+    async def unseat(self, game_id: int, user_id: int) -> None:
+        """A lobby forgets the seat (later seats move up); a running game marks it as left."""
+        game = await self._game(game_id, lock=True)
+        _require(game, *OPEN_STATUSES)
+        seat = next((s for s in game.seats if s.user_id == user_id), None)
+        if seat is None or seat.left_at is not None:
+            raise NotSeated(game_id, user_id)
+        if game.status is GameStatus.RUNNING:
+            seat.left_at = utcnow()
+            await self._session.flush()
+            return
+        later = sorted(
+            (s for s in game.seats if s.seat_order > seat.seat_order), key=lambda s: s.seat_order
+        )
+        await self._session.execute(
+            delete(Seat).where(Seat.game_id == game_id, Seat.user_id == user_id),
+            execution_options=_NO_SYNC,
+        )
+        # One row at a time, in seat order, so (game_id, seat_order) stays unique at every step.
+        for other in later:
+            await self._session.execute(
+                update(Seat)
+                .where(Seat.game_id == game_id, Seat.user_id == other.user_id)
+                .values(seat_order=other.seat_order - 1),
+                execution_options=_NO_SYNC,
+            )
+        self._session.expire(game)
+
+    # -- playing ---------------------------------------------------------------------------
+
+    async def start(
+        self,
+        game_id: int,
+        *,
+        state: Mapping[str, Any],
+        version: int,
+        actor_id: int | None = None,
+        turn_deadline: datetime | None = None,
+    ) -> GameRecord:
+        """Lobby -> running with the engine's first snapshot (logged as the "start" action)."""
+        game = await self._game(game_id, lock=True)
+        _require(game, GameStatus.LOBBY)
+        now = utcnow()
+        game.status = GameStatus.RUNNING
+        game.started_at = now
+        game.state = dict(state)
+        game.version = version
+        game.turn_deadline = turn_deadline
+        self._session.add(
+            GameAction(
+                game_id=game_id,
+                version=version,
+                actor_id=actor_id,
+                action="start",
+                detail={"state": dict(state)},
+                created_at=now,
+            )
+        )
+        await self._session.flush()
+        return _game_record(game)
+
+    async def save_action(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        state: Mapping[str, Any],
+        actions: NewAction | Sequence[NewAction],
+        turn_deadline: datetime | _Unchanged | None = UNCHANGED,
+    ) -> int:
+        """Store the snapshot after `actions` if the game is still at `expected_version`.
+
+        Returns the new version (the last action's). Raises StaleVersion when another writer
+        saved first and WrongStatus when the game is no longer running; nothing is written then.
+        """
+        batch = (actions,) if isinstance(actions, NewAction) else tuple(actions)
+        if not batch:
+            raise ValueError("save_action needs at least one action")
+        versions = [expected_version, *(action.version for action in batch)]
+        if any(later <= earlier for earlier, later in pairwise(versions)):
+            raise ValueError(f"action versions must increase from {expected_version}: {versions}")
+        now = utcnow()
+        values: dict[str, Any] = {"state": dict(state), "version": versions[-1]}
+        if turn_deadline is not UNCHANGED:
+            values["turn_deadline"] = turn_deadline
+        result = await self._session.execute(
+            update(Game)
+            .where(
+                Game.id == game_id,
+                Game.version == expected_version,
+                Game.status == GameStatus.RUNNING,
+            )
+            .values(**values),
+            execution_options=_NO_SYNC,
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            await self._why_not_saved(game_id, expected_version)
+        rows = [
+            {
+                "game_id": game_id,
+                "version": action.version,
+                "actor_id": action.actor_id,
+                "action": action.action,
+                "detail": None if action.detail is None else dict(action.detail),
+                "created_at": now,
+            }
+            for action in batch
+        ]
+        await self._session.execute(insert(GameAction.__table__), rows)
+        return versions[-1]
+
+    async def _why_not_saved(self, game_id: int, expected_version: int) -> None:
+        row = (
+            await self._session.execute(select(Game.status, Game.version).where(Game.id == game_id))
+        ).one_or_none()
+        if row is None:
+            raise GameNotFound(game_id)
+        status, version = row
+        if status is not GameStatus.RUNNING:
+            raise WrongStatus(game_id, status.value, ("running",))
+        raise StaleVersion(game_id, expected_version, version)
+
+    async def set_turn_deadline(self, game_id: int, deadline: datetime | None) -> None:
+        await self._update(game_id, turn_deadline=deadline)
+
+    async def set_table_message(
+        self, game_id: int, message_id: int | None, *, posted_at: datetime | None = None
+    ) -> None:
+        """Remember the public table message (posted_at defaults to now)."""
+        posted = None if message_id is None else (posted_at or utcnow())
+        await self._update(game_id, table_message_id=message_id, table_message_posted_at=posted)
+
+    async def _update(self, game_id: int, **values: Any) -> None:
+        result = await self._session.execute(
+            update(Game).where(Game.id == game_id).values(**values), execution_options=_NO_SYNC
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise GameNotFound(game_id)
+
+    # -- scoring and the end ---------------------------------------------------------------
+
+    async def finish_round(
+        self,
+        game_id: int,
+        round_number: int,
+        *,
+        winner_id: int | None,
+        points: Mapping[int, int],
+        ended_at: datetime | None = None,
+    ) -> bool:
+        """Record a round and add it to the totals. False (and nothing added) if already recorded.
+
+        `points` maps each player to the points they scored this round. Every seated human
+        still at the table gets a round played; the winner, if human, a round won.
+        """
+        game = await self._game(game_id, lock=True)
+        if await self._round_exists(game_id, round_number):
+            return False
+        _require(game, GameStatus.RUNNING)
+        seats = {seat.user_id: seat for seat in game.seats}
+        for user_id in [*points, *([winner_id] if winner_id is not None else [])]:
+            if user_id not in seats:
+                raise NotSeated(game_id, user_id)
+        ended_at = ended_at or utcnow()
+        try:
+            async with self._session.begin_nested():
+                self._session.add(
+                    Round(
+                        game_id=game_id,
+                        round_number=round_number,
+                        winner_id=winner_id,
+                        points={str(user): int(p) for user, p in points.items()},
+                        ended_at=ended_at,
+                    )
+                )
+        except IntegrityError:
+            return False  # a concurrent finisher recorded it first
+        changes: dict[int, tuple[str, Mapping[str, int]]] = {}
+        for seat in seats.values():
+            if seat.is_bot:
+                continue
+            increments = {"points": int(points.get(seat.user_id, 0))}
+            if seat.left_at is None:
+                increments["rounds_played"] = 1
+            if seat.user_id == winner_id:
+                increments["rounds_won"] = 1
+            changes[seat.user_id] = (seat.display_name, increments)
+        await add_to_totals(self._session, game.guild_id, changes, ended_at)
+        return True
+
+    async def _round_exists(self, game_id: int, round_number: int) -> bool:
+        return bool(
+            await self._session.scalar(
+                select(exists().where(Round.game_id == game_id, Round.round_number == round_number))
+            )
+        )
+
+    async def finish(self, game_id: int, *, winner_id: int | None) -> bool:
+        """Running -> finished; every human still seated gets a game played, the winner a win.
+
+        False (and nothing counted) if the game was already finished.
+        """
+        game = await self._game(game_id, lock=True)
+        if game.status is GameStatus.FINISHED:
+            return False
+        _require(game, GameStatus.RUNNING)
+        seats = {seat.user_id: seat for seat in game.seats}
+        if winner_id is not None and winner_id not in seats:
+            raise NotSeated(game_id, winner_id)
+        now = utcnow()
+        game.status = GameStatus.FINISHED
+        game.finished_at = now
+        game.winner_id = winner_id
+        game.turn_deadline = None
+        await self._session.flush()
+        changes: dict[int, tuple[str, Mapping[str, int]]] = {
+            seat.user_id: (
+                seat.display_name,
+                {"games_played": 1, "games_won": int(seat.user_id == winner_id)},
+            )
+            for seat in seats.values()
+            if not seat.is_bot and seat.left_at is None
+        }
+        await add_to_totals(self._session, game.guild_id, changes, now)
+        return True
+
+    async def abandon(self, game_id: int) -> bool:
+        """Lobby or running -> abandoned (nothing is counted). False if it had already ended."""
+        result = await self._session.execute(
+            update(Game)
+            .where(Game.id == game_id, Game.status.in_(OPEN_STATUSES))
+            .values(status=GameStatus.ABANDONED, finished_at=utcnow(), turn_deadline=None),
+            execution_options=_NO_SYNC,
+        )
+        if result.rowcount == 1:  # type: ignore[attr-defined]
+            return True
+        found = await self._session.scalar(select(func.count()).where(Game.id == game_id))
+        if not found:
+            raise GameNotFound(game_id)
+        return False

@@ -1,0 +1,261 @@
+"""The database schema as SQLAlchemy 2 typed models; Alembic's migrations must match it exactly.
+
+Snowflakes are 64-bit (BigInteger), timestamps are timezone-aware UTC, engine snapshots and rule
+sets are plain JSON. Constraint names follow one naming convention so SQLite batch migrations and
+PostgreSQL agree on them.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Enum,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp that is always timezone-aware UTC in Python, whatever the backend stores.
+
+    SQLite has no time zones and hands back naive values; PostgreSQL stores timestamptz.
+    Naive datetimes are refused on the way in: they are a bug waiting for a DST change.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: pass an aware one (UTC)")
+        value = value.astimezone(UTC)
+        # SQLite would store the offset as text and then compare strings: store naive UTC.
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class GameStatus(enum.StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.RUNNING)
+
+
+class StartPolicy(enum.StrEnum):
+    HOST = "host"
+    ANYONE = "anyone"
+
+
+def _values(enum_class: type[enum.Enum]) -> list[str]:
+    return [member.value for member in enum_class]
+
+
+#: Counters a caller may add to directly (the rest are derived from rounds and games).
+COUNTERS = ("cards_played", "uno_calls", "catches", "challenges_won", "challenges_lost")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {  # noqa: RUF012 - SQLAlchemy reads it as a class attribute
+        datetime: UTCDateTime(),
+        dict[str, Any]: JSON(),
+    }
+
+
+class GuildSettings(Base):
+    """One server's preferences; a missing row means every default."""
+
+    __tablename__ = "guild_settings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    rules: Mapped[dict[str, Any] | None]
+    turn_timeout_seconds: Mapped[int] = mapped_column(Integer)
+    language: Mapped[str] = mapped_column(String(16))
+    manager_role_id: Mapped[int | None] = mapped_column(BigInteger)
+    start_policy: Mapped[StartPolicy] = mapped_column(
+        Enum(
+            StartPolicy,
+            name="start_policy",
+            native_enum=False,
+            create_constraint=True,
+            length=16,
+            values_callable=_values,
+        )
+    )
+    updated_at: Mapped[datetime]
+
+
+class BotState(Base):
+    """Small global key/value facts, e.g. the hash of the last global command sync."""
+
+    __tablename__ = "bot_state"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime]
+
+
+class Game(Base):
+    """A game in one channel, from lobby to its end, with the engine's live snapshot."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    host_id: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[GameStatus] = mapped_column(
+        Enum(
+            GameStatus,
+            name="game_status",
+            native_enum=False,
+            create_constraint=True,
+            length=16,
+            values_callable=_values,
+        )
+    )
+    rules: Mapped[dict[str, Any]]
+    # The engine's to_dict() and its version; written only by a version-checked UPDATE.
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, deferred=True)
+    version: Mapped[int] = mapped_column(Integer)
+    winner_id: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime]
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    table_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    table_message_posted_at: Mapped[datetime | None]
+    turn_deadline: Mapped[datetime | None]
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.seat_order", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        # One open game per channel, enforced by the database on both backends.
+        Index(
+            "uq_games_open_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=text("status IN ('lobby', 'running')"),
+            postgresql_where=text("status IN ('lobby', 'running')"),
+        ),
+        Index("ix_games_channel_id_created_at", "channel_id", "created_at"),
+        Index("ix_games_guild_id_created_at", "guild_id", "created_at"),
+        Index("ix_games_status", "status"),
+    )
+
+
+class Seat(Base):
+    """A player at a game: a Discord user or a computer player (which never gets totals)."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    seat_order: Mapped[int] = mapped_column(Integer)
+    is_bot: Mapped[bool] = mapped_column(Boolean)
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    joined_at: Mapped[datetime]
+    left_at: Mapped[datetime | None]
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+
+    __table_args__ = (UniqueConstraint("game_id", "seat_order"),)
+
+
+class GameAction(Base):
+    """Append-only log: one row per engine version, enough to audit or replay a game."""
+
+    __tablename__ = "game_actions"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    actor_id: Mapped[int | None] = mapped_column(BigInteger)
+    action: Mapped[str] = mapped_column(String(100))
+    detail: Mapped[dict[str, Any] | None]
+    created_at: Mapped[datetime]
+
+    __table_args__ = (UniqueConstraint("game_id", "version"),)
+
+
+class Round(Base):
+    """A scored round; unique per game and number so totals are added exactly once."""
+
+    __tablename__ = "rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    round_number: Mapped[int] = mapped_column(Integer)
+    winner_id: Mapped[int | None] = mapped_column(BigInteger)
+    # {str(user_id): points}; JSON object keys are strings.
+    points: Mapped[dict[str, Any]]
+    ended_at: Mapped[datetime]
+
+    __table_args__ = (UniqueConstraint("game_id", "round_number"),)
+
+
+class PlayerTotal(Base):
+    """Cumulative per-server figures of one human player: what a stats page shows."""
+
+    __tablename__ = "player_totals"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    points: Mapped[int] = mapped_column(BigInteger, default=0)
+    rounds_played: Mapped[int] = mapped_column(Integer, default=0)
+    rounds_won: Mapped[int] = mapped_column(Integer, default=0)
+    games_played: Mapped[int] = mapped_column(Integer, default=0)
+    games_won: Mapped[int] = mapped_column(Integer, default=0)
+    cards_played: Mapped[int] = mapped_column(Integer, default=0)
+    uno_calls: Mapped[int] = mapped_column(Integer, default=0)
+    catches: Mapped[int] = mapped_column(Integer, default=0)
+    challenges_won: Mapped[int] = mapped_column(Integer, default=0)
+    challenges_lost: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (
+        Index("ix_player_totals_guild_id_points", "guild_id", "points"),
+        Index("ix_player_totals_guild_id_games_won", "guild_id", "games_won"),
+    )

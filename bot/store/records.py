@@ -1,0 +1,161 @@
+"""Plain frozen values the repositories return and take, so no caller ever touches a live ORM row.
+
+A record stays valid after its transaction ends (nothing lazy-loads behind the caller's back) and
+can be passed between tasks freely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from bot.engine.rules import RuleSet
+from bot.store.models import OPEN_STATUSES, GameStatus, StartPolicy
+
+LeaderboardSort = Literal["points", "wins", "win_rate"]
+
+OFFICIAL_RULES = RuleSet()
+
+#: Bounds of a server's turn timeout, in seconds.
+TURN_TIMEOUT_RANGE = (10, 24 * 3600)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    user_id: int
+    display_name: str
+    seat_order: int
+    is_bot: bool
+    bot_level: str | None
+    joined_at: datetime
+    left_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    rules_data: Mapping[str, Any]
+    version: int
+    winner_id: int | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    table_message_id: int | None
+    table_message_posted_at: datetime | None
+    turn_deadline: datetime | None
+    seats: tuple[SeatRecord, ...] = ()
+
+    @property
+    def rules(self) -> RuleSet:
+        """The game's rules, validated now (raises InvalidRules) so one bad row fails alone."""
+        return RuleSet.from_dict(dict(self.rules_data))
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A game with the engine snapshot to rebuild it from (`Game.from_dict(saved.state)`)."""
+
+    game: GameRecord
+    state: dict[str, Any]
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """One applied engine action to log; `version` is the game's version right after it."""
+
+    version: int
+    action: str
+    actor_id: int | None = None  # None: the bot itself (a timer, a forced move)
+    detail: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    game_id: int
+    version: int
+    action: str
+    actor_id: int | None
+    detail: Mapping[str, Any] | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    game_id: int
+    round_number: int
+    winner_id: int | None
+    points: Mapping[int, int]
+    ended_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    guild_id: int
+    user_id: int
+    display_name: str
+    points: int = 0
+    rounds_played: int = 0
+    rounds_won: int = 0
+    games_played: int = 0
+    games_won: int = 0
+    cards_played: int = 0
+    uno_calls: int = 0
+    catches: int = 0
+    challenges_won: int = 0
+    challenges_lost: int = 0
+    rank: int | None = None  # 1-based place on the leaderboard it came from
+
+    @property
+    def win_rate(self) -> float:
+        return self.games_won / self.games_played if self.games_played else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    sort: LeaderboardSort
+    page: int  # 1-based
+    per_page: int
+    total: int  # players on the whole leaderboard
+    entries: tuple[PlayerStats, ...] = field(default_factory=tuple)
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+
+@dataclass(frozen=True, slots=True)
+class GuildConfig:
+    """A server's settings; every field has the default a new server gets."""
+
+    guild_id: int
+    rules: RuleSet = OFFICIAL_RULES
+    turn_timeout_seconds: int = 60
+    language: str = "en"
+    # Members with this role (or Manage Server) may manage any game; None: Manage Server only.
+    manager_role_id: int | None = None
+    start_policy: StartPolicy = StartPolicy.HOST
+
+    def __post_init__(self) -> None:
+        low, high = TURN_TIMEOUT_RANGE
+        if not low <= self.turn_timeout_seconds <= high:
+            raise ValueError(f"turn_timeout_seconds must be from {low} to {high}")
+        if not 0 < len(self.language) <= 16:
+            raise ValueError("language must be a locale code such as 'en' or 'pt-BR'")
+        object.__setattr__(self, "start_policy", StartPolicy(self.start_policy))

@@ -1,0 +1,175 @@
+"""Per-server player totals: adding to them, the leaderboard and one player's stats.
+
+Only human players have totals: computer seats are filtered out before anything is added, so they
+can never appear on a leaderboard. Every ordering ends with the user id, so ties are stable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Float, and_, cast, func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+from sqlalchemy.sql.elements import ColumnElement
+
+from bot.store.errors import GameNotFound, NotSeated
+from bot.store.models import COUNTERS, Game, PlayerTotal, Seat, utcnow
+from bot.store.records import LeaderboardPage, LeaderboardSort, PlayerStats
+from bot.store.upsert import insert_for
+
+#: (expression, descending) pairs, most significant first; the last one is always the user id.
+OrderSpec = list[tuple[ColumnElement[Any], bool]]
+
+#: Increments for one player: their display name and {counter column: amount}.
+TotalChanges = Mapping[int, tuple[str, Mapping[str, int]]]
+
+
+async def add_to_totals(
+    session: AsyncSession, guild_id: int, changes: TotalChanges, now: datetime | None = None
+) -> None:
+    """Add to the totals of human players (callers pass humans only), creating rows as needed."""
+    now = now or utcnow()
+    table = PlayerTotal.__table__
+    # A stable order, so two transactions touching the same players cannot deadlock.
+    for user_id in sorted(changes):
+        name, increments = changes[user_id]
+        stmt = insert_for(session, PlayerTotal).values(
+            guild_id=guild_id, user_id=user_id, display_name=name, updated_at=now, **increments
+        )
+        excluded = stmt.excluded
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[table.c.guild_id, table.c.user_id],
+            set_={
+                "display_name": excluded.display_name,
+                "updated_at": excluded.updated_at,
+                **{key: table.c[key] + excluded[key] for key in increments},
+            },
+        )
+        await session.execute(stmt)
+
+
+def _win_rate(entity: Any) -> ColumnElement[float]:
+    return func.coalesce(cast(entity.games_won, Float) / func.nullif(entity.games_played, 0), 0.0)
+
+
+_ORDERINGS: dict[LeaderboardSort, Callable[[Any], OrderSpec]] = {
+    "points": lambda t: [(t.points, True), (t.games_won, True), (t.rounds_won, True)],
+    "wins": lambda t: [(t.games_won, True), (t.rounds_won, True), (t.points, True)],
+    "win_rate": lambda t: [(_win_rate(t), True), (t.games_played, True), (t.points, True)],
+}
+
+
+def _ordering(sort: LeaderboardSort, entity: Any) -> OrderSpec:
+    try:
+        spec = _ORDERINGS[sort](entity)
+    except KeyError:
+        raise ValueError(f"unknown leaderboard sort {sort!r}") from None
+    return [*spec, (entity.user_id, False)]
+
+
+def _ahead(mine: OrderSpec, theirs: OrderSpec) -> ColumnElement[bool]:
+    """`theirs` sorts strictly before `mine` (a lexicographic comparison, direction per key)."""
+    clause: ColumnElement[bool] | None = None
+    for (my_key, descending), (their_key, _) in reversed(list(zip(mine, theirs, strict=True))):
+        better = their_key > my_key if descending else their_key < my_key
+        clause = better if clause is None else or_(better, and_(their_key == my_key, clause))
+    assert clause is not None
+    return clause
+
+
+def _stats(row: PlayerTotal, rank: int | None) -> PlayerStats:
+    return PlayerStats(
+        guild_id=row.guild_id,
+        user_id=row.user_id,
+        display_name=row.display_name,
+        points=row.points,
+        rounds_played=row.rounds_played,
+        rounds_won=row.rounds_won,
+        games_played=row.games_played,
+        games_won=row.games_won,
+        cards_played=row.cards_played,
+        uno_calls=row.uno_calls,
+        catches=row.catches,
+        challenges_won=row.challenges_won,
+        challenges_lost=row.challenges_lost,
+        rank=rank,
+    )
+
+
+class StatsRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def add_counters(self, game_id: int, increments: Mapping[int, Mapping[str, int]]) -> None:
+        """Add engine-event counts ({user_id: {"cards_played": 3, ...}}) to players' totals.
+
+        Counters: cards_played, uno_calls, catches, challenges_won, challenges_lost. Computer
+        players are skipped; a user with no seat in the game raises NotSeated.
+        """
+        for counts in increments.values():
+            for key, amount in counts.items():
+                if key not in COUNTERS:
+                    raise ValueError(f"unknown counter {key!r}; use one of {', '.join(COUNTERS)}")
+                if type(amount) is not int or amount < 0:
+                    raise ValueError(f"{key} must be a whole number >= 0, not {amount!r}")
+        guild_id = await self._session.scalar(select(Game.guild_id).where(Game.id == game_id))
+        if guild_id is None:
+            raise GameNotFound(game_id)
+        seats = {
+            seat.user_id: seat
+            for seat in await self._session.scalars(select(Seat).where(Seat.game_id == game_id))
+        }
+        changes: dict[int, tuple[str, Mapping[str, int]]] = {}
+        for user_id, counts in increments.items():
+            seat = seats.get(user_id)
+            if seat is None:
+                raise NotSeated(game_id, user_id)
+            nonzero = {key: amount for key, amount in counts.items() if amount}
+            if not seat.is_bot and nonzero:
+                changes[user_id] = (seat.display_name, nonzero)
+        await add_to_totals(self._session, guild_id, changes)
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        sort: LeaderboardSort = "points",
+        page: int = 1,
+        per_page: int = 10,
+        min_games: int = 0,
+    ) -> LeaderboardPage:
+        """One page (1-based) of a server's leaderboard; ties are ordered by user id."""
+        if page < 1 or per_page < 1:
+            raise ValueError("page and per_page start at 1")
+        where = [PlayerTotal.guild_id == guild_id, PlayerTotal.games_played >= min_games]
+        total = await self._session.scalar(select(func.count()).where(*where)) or 0
+        order = [
+            key.desc() if descending else key.asc()
+            for key, descending in _ordering(sort, PlayerTotal)
+        ]
+        offset = (page - 1) * per_page
+        rows = await self._session.scalars(
+            select(PlayerTotal).where(*where).order_by(*order).offset(offset).limit(per_page)
+        )
+        entries = tuple(_stats(row, offset + i + 1) for i, row in enumerate(rows))
+        return LeaderboardPage(sort, page, per_page, total, entries)
+
+    async def player(
+        self, guild_id: int, user_id: int, *, rank_by: LeaderboardSort = "points"
+    ) -> PlayerStats | None:
+        """A player's totals in a server and their leaderboard place; None if they never played."""
+        row = await self._session.get(PlayerTotal, (guild_id, user_id), populate_existing=True)
+        if row is None:
+            return None
+        me, other = aliased(PlayerTotal), aliased(PlayerTotal)
+        ahead = await self._session.scalar(
+            select(func.count())
+            .select_from(other)
+            .join(me, and_(me.guild_id == other.guild_id, me.user_id == user_id))
+            .where(other.guild_id == guild_id)
+            .where(_ahead(_ordering(rank_by, me), _ordering(rank_by, other)))
+        )
+        return _stats(row, (ahead or 0) + 1)
