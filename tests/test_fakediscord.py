@@ -1,0 +1,379 @@
+"""End-to-end checks of the Discord emulator with a real, in-process discord.py bot.
+
+Why: the emulator is only useful if a genuine discord.py client logs in, syncs commands and
+answers interactions against it exactly as against Discord, and if it refuses what Discord
+refuses. Each test starts the emulator and a tiny bot, then drives it as users would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.fakediscord import MANAGE_GUILD, DriverError, FakeDiscord, Guild, InteractionFailed
+
+# -- the test bot ---------------------------------------------------------------------------
+
+
+class HandCard(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"hand:(?P<n>\d+)"):
+    """A card of a private hand; clicking it edits the hand (type 7)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Card {n}", custom_id=f"hand:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HandCard:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(HandCard(self.n + 1))
+        await interaction.response.edit_message(content=f"played {self.n}", view=view)
+
+
+class DupA(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"dup:(?P<x>\w+)"):
+    """Two overlapping templates: both fire, the second answer is refused (40060)."""
+
+    def __init__(self, x: str) -> None:
+        super().__init__(discord.ui.Button(label="dup", custom_id=f"dup:{x}"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DupA:
+        return cls(match["x"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message("A", ephemeral=True)
+
+
+class DupB(DupA, template=r"dup:.+"):
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DupB:
+        return cls("b")
+
+
+class Uno(app_commands.Group, name="uno", description="Play UNO"):
+    def __init__(self, bot: Any) -> None:
+        super().__init__()
+        self.bot = bot
+
+    @app_commands.command(description="Show your hand")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(HandCard(1))
+        await interaction.response.send_message("your hand", view=view, ephemeral=True)
+
+    @app_commands.command(description="Defer, then follow up")
+    @app_commands.describe(text="What to say")
+    async def slow(self, interaction: discord.Interaction, text: str, times: int = 1) -> None:
+        await interaction.response.defer(thinking=True)
+        await asyncio.sleep(0.05)
+        await interaction.followup.send(f"done {text} x{times}")
+
+    @app_commands.command(description="Answer too late")
+    async def late(self, interaction: discord.Interaction) -> None:
+        await asyncio.sleep(self.bot.late_delay)
+        try:
+            await interaction.response.send_message("too late")
+        except discord.NotFound as exc:
+            self.bot.errors.append(exc)
+
+    @app_commands.command(description="Post overlapping buttons")
+    async def dup(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(DupA("x"))
+        await interaction.response.send_message("dup", view=view)
+
+    @app_commands.command(description="Autocomplete a card")
+    async def play(self, interaction: discord.Interaction, card: str) -> None:
+        await interaction.response.send_message(f"played {card}", ephemeral=True)
+
+    @play.autocomplete("card")
+    async def play_card(self, interaction: discord.Interaction, current: str) -> list[Any]:
+        cards = ["red 1", "red 2", "blue 5"]
+        return [app_commands.Choice(name=c, value=c) for c in cards if current in c]
+
+    @app_commands.command(description="Who is it")
+    async def who(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await interaction.response.send_message(f"{player.name} {interaction.locale.value}")
+
+
+class UnoBot(commands.Bot):
+    def __init__(self, guild_id: int | None = None, **kwargs: Any) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), **kwargs)
+        self.sync_guild_id = guild_id
+        self.late_delay = 0.5
+        self.errors: list[Exception] = []
+
+    async def setup_hook(self) -> None:
+        await setup_uno(self)
+
+
+class ShardedUnoBot(commands.AutoShardedBot):
+    def __init__(self, guild_id: int | None = None, **kwargs: Any) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), **kwargs)
+        self.sync_guild_id = guild_id
+        self.late_delay = 0.5
+        self.errors: list[Exception] = []
+
+    async def setup_hook(self) -> None:
+        await setup_uno(self)
+
+
+async def setup_uno(bot: UnoBot | ShardedUnoBot) -> None:
+    bot.add_dynamic_items(HandCard, DupA, DupB)
+    bot.tree.add_command(Uno(bot))
+    if bot.sync_guild_id is not None:
+        guild = discord.Object(bot.sync_guild_id)
+        bot.tree.copy_global_to(guild=guild)
+        await bot.tree.sync(guild=guild)
+
+
+@contextlib.asynccontextmanager
+async def running(emu: FakeDiscord, bot: commands.Bot) -> AsyncIterator[commands.Bot]:
+    """Run ``bot`` against ``emu`` in this event loop; restore discord.py's endpoints after."""
+    with emu.patch_discord():
+        task = asyncio.create_task(bot.start("fake-discord-token"))
+        try:
+            yield bot
+        finally:
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(task, 5)
+
+
+@pytest.fixture
+async def emu() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as e:
+        yield e
+
+
+@pytest.fixture
+async def world(emu: FakeDiscord) -> AsyncIterator[tuple[FakeDiscord, Guild, UnoBot]]:
+    guild = emu.add_guild("Test Guild")
+    bot = UnoBot(guild.id)
+    async with running(emu, bot):
+        await emu.wait_for_bot(5)
+        await emu.wait_for_commands(guild, 5)
+        yield emu, guild, bot
+
+
+# -- tests ----------------------------------------------------------------------------------
+
+
+async def test_replies_are_plain_application_json(emu: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as http:
+        auth = {"Authorization": "Bot x"}
+        async with http.get(f"{emu.api_base}/users/@me", headers=auth) as r:
+            assert r.headers["Content-Type"] == "application/json"
+            assert (await r.json())["bot"] is True
+        async with http.get(f"{emu.api_base}/nope/nothing", headers=auth) as r:
+            assert r.status == 404
+            assert r.headers["Content-Type"] == "application/json"
+            assert "message" in await r.json()
+        async with http.get(f"{emu.api_base}/users/@me") as r:
+            assert r.status == 401
+    assert [r.path for r in emu.unknown_routes] == ["/nope/nothing"]
+
+
+async def test_login_ready_and_guild_sync(world: tuple[FakeDiscord, Guild, UnoBot]) -> None:
+    emu, guild, bot = world
+    await emu.wait_for(lambda: bot.get_guild(guild.id) is not None, 3)
+    assert bot.user is not None and bot.user.id == emu.bot_user.id
+    assert bot.application_id == emu.application_id
+    names = [c["name"] for c in emu.commands[guild.id]]
+    assert names == ["uno"]
+    assert emu.command_syncs[guild.id] == 1 and emu.command_syncs[None] == 0
+    subs = {o["name"] for o in emu.commands[guild.id][0]["options"]}
+    assert {"hand", "slow", "late", "dup", "play", "who"} <= subs
+    assert bot.get_guild(guild.id).get_channel(guild.default_channel) is not None  # type: ignore[union-attr]
+
+
+async def test_ephemeral_hand_and_type7_click(world: tuple[FakeDiscord, Guild, UnoBot]) -> None:
+    emu, guild, _ = world
+    alice = emu.add_user("alice", guild)
+    bob = emu.add_user("bob", guild)
+    channel = guild.default_channel
+    res = await emu.slash(alice, channel, "uno hand")
+    hand = await res.response()
+    assert hand is not None and hand.ephemeral and hand.content == "your hand"
+    assert hand.buttons == [("hand:1", "Card 1", False, 2)]
+    assert res.ack_type == 4 and res.latency is not None and res.latency < 1
+    # Only alice sees it.
+    assert hand in emu.visible_messages(alice, channel)
+    assert hand not in emu.visible_messages(bob, channel)
+    assert emu.channel_messages(channel) == [] and emu.ephemerals(alice) == [hand]
+    with pytest.raises(DriverError):
+        await emu.click(bob, hand, "hand:1")
+    with pytest.raises(DriverError):
+        await emu.click(alice, hand, "hand:9")
+    click = await emu.click(alice, hand, "hand:1")
+    edited = await click.response()
+    assert click.ack_type == 7 and edited is hand
+    assert hand.content == "played 1" and hand.custom_ids == ["hand:2"] and hand.edit_count == 1
+    again = await emu.click(alice, hand, label="Card 2")
+    await again.response()
+    assert hand.content == "played 2"
+    emu.assert_clean()
+
+
+async def test_defer_then_followup_fills_the_deferral(world: tuple[FakeDiscord, Guild, UnoBot]) -> None:
+    emu, guild, _ = world
+    alice = emu.add_user("alice", guild)
+    res = await emu.slash(alice, guild.default_channel, "uno slow", text="hi", times=3)
+    first = await res.response()
+    assert res.ack_type == 5
+    msg = await res.settled()
+    assert msg is first and msg.content == "done hi x3" and not msg.loading
+    assert emu.last_message(guild.default_channel) is msg
+    found = await emu.wait_for_message(guild.default_channel, lambda m: "done" in m.content)
+    assert found is msg
+    emu.assert_clean()
+
+
+async def test_options_autocomplete_and_locale(world: tuple[FakeDiscord, Guild, UnoBot]) -> None:
+    emu, guild, _ = world
+    alice = emu.add_user("alice", guild, locale="fr")
+    bob = emu.add_user("bob", guild)
+    choices = await emu.autocomplete(alice, guild.default_channel, "uno play", focused="card", card="red")
+    assert [c["value"] for c in choices] == ["red 1", "red 2"]
+    res = await emu.slash(alice, guild.default_channel, "uno who", player=bob)
+    msg = await res.response()
+    assert msg is not None and msg.content == "bob fr"
+    with pytest.raises(DriverError):
+        await emu.slash(alice, guild.default_channel, "uno who")  # required option missing
+    with pytest.raises(DriverError):
+        await emu.slash(alice, guild.default_channel, "uno slow", text="x", times="3")
+    emu.assert_clean()
+
+
+async def test_double_acknowledgement_is_refused(world: tuple[FakeDiscord, Guild, UnoBot]) -> None:
+    emu, guild, _ = world
+    alice = emu.add_user("alice", guild)
+    posted = await (await emu.slash(alice, guild.default_channel, "uno dup"))
+    assert posted is not None
+    click = await emu.click(alice, posted, "dup:x")
+    await click.response()
+    await emu.wait_for(lambda: emu.violations, 3)
+    assert [(v.code, v.kind) for v in emu.violations] == [(40060, "already_acknowledged")]
+    assert click.errors and click.errors[0].code == 40060
+
+
+async def test_late_answer_fails_the_interaction(world: tuple[FakeDiscord, Guild, UnoBot]) -> None:
+    emu, guild, bot = world
+    emu.callback_deadline = 0.3
+    alice = emu.add_user("alice", guild)
+    res = await emu.slash(alice, guild.default_channel, "uno late")
+    with pytest.raises(InteractionFailed):
+        await res.response()
+    assert res.failed and emu.failed_interactions == [res.interaction]
+    await emu.wait_for(lambda: bot.errors, 3)
+    assert isinstance(bot.errors[0], discord.NotFound) and bot.errors[0].code == 10062
+    assert emu.violations[0].kind == "late_callback"
+
+
+async def test_message_limits_are_enforced(world: tuple[FakeDiscord, Guild, UnoBot]) -> None:
+    emu, guild, bot = world
+    channel = bot.get_partial_messageable(guild.default_channel)
+    with pytest.raises(discord.HTTPException) as too_long:
+        await channel.send("x" * 2001)
+    assert too_long.value.status == 400 and too_long.value.code == 50035
+    ok = await channel.send("x" * 2000)
+    assert emu.last_message(guild.default_channel).id == ok.id  # type: ignore[union-attr]
+    rows = [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": str(i), "custom_id": f"b{r}{i}"}]}
+        for r in range(6)
+        for i in range(1)
+    ]
+    with pytest.raises(discord.HTTPException) as too_many:
+        route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=channel.id)
+        await bot.http.request(route, json={"content": "26", "components": rows})
+    assert too_many.value.status == 400
+    buttons = [{"type": 2, "style": 1, "label": "b", "custom_id": f"c{i}"} for i in range(6)]
+    with pytest.raises(discord.HTTPException):
+        await bot.http.request(route, json={"components": [{"type": 1, "components": buttons}]})
+    kinds = [v.kind for v in emu.violations]
+    assert kinds == ["invalid_form_body"] * 3
+    assert "content" in (emu.violations[0].errors or {})
+    emu.violations.clear()
+    # Ephemeral messages cannot be reached through the channel endpoints.
+    alice = emu.add_user("alice", guild)
+    hand = await (await emu.slash(alice, guild.default_channel, "uno hand"))
+    assert hand is not None
+    with pytest.raises(discord.NotFound):
+        await channel.get_partial_message(hand.id).edit(content="hack")
+    assert [v.kind for v in emu.violations] == ["ephemeral_via_channel"]
+
+
+async def test_permissions_and_admin_commands(emu: FakeDiscord) -> None:
+    guild = emu.add_guild("Perms")
+    admin = emu.add_user("admin", guild, permissions=MANAGE_GUILD)
+    pleb = emu.add_user("pleb", guild)
+    assert guild.permissions(admin.id) & MANAGE_GUILD
+    assert not guild.permissions(pleb.id) & MANAGE_GUILD
+    assert guild.permissions(guild.owner_id) & MANAGE_GUILD
+    locked = emu.add_channel(guild, "locked", bot_deny=discord.Permissions(send_messages=True).value)
+    bot = UnoBot(guild.id)
+    async with running(emu, bot):
+        await emu.wait_for_bot(5)
+        await emu.wait_for_commands(guild, 5)
+        with pytest.raises(discord.Forbidden):
+            await bot.get_partial_messageable(locked).send("hi")
+    assert [v.kind for v in emu.violations] == ["missing_permissions"]
+
+
+async def test_sharded_bots_only_get_their_guilds(emu: FakeDiscord) -> None:
+    g0 = emu.add_guild("Shard zero", shard=(0, 2))
+    g1 = emu.add_guild("Shard one", shard=(1, 2))
+    assert (g0.id >> 22) % 2 == 0 and (g1.id >> 22) % 2 == 1
+    bot0 = ShardedUnoBot(g0.id, shard_count=2, shard_ids=[0])
+    async with running(emu, bot0):
+        await emu.wait_for_bot(5)
+        await emu.wait_for_commands(g0, 5)
+        await emu.wait_for(lambda: bot0.get_guild(g0.id) is not None, 3)
+        assert [g.id for g in bot0.guilds] == [g0.id]
+        assert emu.gateway.live[0].shard == (0, 2)
+        # A second process runs shard 1 (it does not sync: the commands already exist).
+        emu.commands[g1.id] = [dict(c, guild_id=str(g1.id)) for c in emu.commands[g0.id]]
+        bot1 = ShardedUnoBot(None, shard_count=2, shard_ids=[1])
+        async with running(emu, bot1):
+            await emu.wait_for_bot(5, count=2)
+            await emu.wait_for(lambda: bot1.get_guild(g1.id) is not None, 3)
+            assert [g.id for g in bot1.guilds] == [g1.id]
+            alice = emu.add_user("alice", g1)
+            res = await emu.slash(alice, g1.default_channel, "uno hand")
+            assert (await res.response()) is not None
+            conn = next(c for c in emu.gateway.live if c.shard == (1, 2))
+            assert res.interaction.delivered_to == conn.session_id
+            # A guild added later reaches only its shard.
+            g2 = emu.add_guild("Late", shard=(1, 2))
+            await emu.wait_for(lambda: bot1.get_guild(g2.id) is not None, 3)
+            assert bot0.get_guild(g2.id) is None
+    assert emu.command_syncs[g1.id] == 0
+    emu.assert_clean()
+
+
+async def test_undelivered_interaction_fails(emu: FakeDiscord) -> None:
+    emu.callback_deadline = 0.1
+    guild = emu.add_guild()
+    alice = emu.add_user("alice", guild)
+    emu.commands[None] = [{"id": "1", "name": "ping", "description": "p", "type": 1, "options": []}]
+    res = await emu.slash(alice, guild.default_channel, "ping")
+    assert not res.delivered
+    assert await res.wait() is None and res.failed
