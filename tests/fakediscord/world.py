@@ -111,8 +111,12 @@ class World:
         timeout: float = 5.0,
         *,
         what: str | None = None,
+        poll: float = 0.02,
     ) -> T:
-        """Wait until ``predicate()`` is truthy; return its value. Raise TimeoutError."""
+        """Wait until ``predicate()`` is truthy; return its value. Raise TimeoutError.
+
+        The predicate is checked at every change of the emulator and every ``poll`` seconds.
+        """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -127,7 +131,8 @@ class World:
                 raise TimeoutError(f"fakediscord: timed out after {timeout}s waiting for {name}")
             fut: asyncio.Future[None] = loop.create_future()
             self._waiters.append(fut)
-            await asyncio.wait({fut}, timeout=remaining)
+            # Also poll: predicates may look at things we are not told about (the bot's cache).
+            await asyncio.wait({fut}, timeout=min(remaining, poll))
             if not fut.done():
                 fut.cancel()
 
