@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -19,7 +20,14 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import MANAGE_GUILD, DriverError, FakeDiscord, Guild, InteractionFailed
+from tests.fakediscord import (
+    MANAGE_GUILD,
+    DriverError,
+    FakeDiscord,
+    Guild,
+    InteractionFailed,
+    limits,
+)
 
 # -- the test bot ---------------------------------------------------------------------------
 
@@ -68,6 +76,53 @@ class DupB(DupA, template=r"dup:.+"):
         return cls("b")
 
 
+class TableCard(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"table:(?P<n>\d+)"):
+    """A button in a Components V2 layout; clicking redraws the layout."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Top {n}", custom_id=f"table:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableCard:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(view=table_view(self.n + 1))
+
+
+def table_view(n: int) -> discord.ui.LayoutView:
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(
+        discord.ui.Container(
+            discord.ui.TextDisplay(f"# Table {n}"),
+            discord.ui.Section(discord.ui.TextDisplay("top card"), accessory=TableCard(n)),
+        )
+    )
+    return view
+
+
+class NameModal(discord.ui.Modal, title="Your name"):
+    name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"hello {self.name.value}", ephemeral=True)
+
+
+class Picker(discord.ui.View):
+    @discord.ui.select(
+        custom_id="pick",
+        options=[
+            discord.SelectOption(label="Red", value="r"),
+            discord.SelectOption(label="Blue", value="b"),
+        ],
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.edit_message(content=f"picked {select.values[0]}", view=None)
+
+
 class Uno(app_commands.Group, name="uno", description="Play UNO"):
     def __init__(self, bot: Any) -> None:
         super().__init__()
@@ -109,6 +164,23 @@ class Uno(app_commands.Group, name="uno", description="Play UNO"):
         cards = ["red 1", "red 2", "blue 5"]
         return [app_commands.Choice(name=c, value=c) for c in cards if current in c]
 
+    @app_commands.command(description="A Components V2 table")
+    async def table(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(view=table_view(1))
+
+    @app_commands.command(description="Ask a name")
+    async def greet(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(NameModal())
+
+    @app_commands.command(description="Pick a colour")
+    async def colour(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pick", view=Picker(timeout=None), ephemeral=True)
+
+    @app_commands.command(description="Send a file")
+    async def file(self, interaction: discord.Interaction) -> None:
+        png = discord.File(io.BytesIO(b"PNG"), "table.png")
+        await interaction.response.send_message("table", file=png)
+
     @app_commands.command(description="Who is it")
     async def who(self, interaction: discord.Interaction, player: discord.Member) -> None:
         await interaction.response.send_message(f"{player.name} {interaction.locale.value}")
@@ -137,7 +209,7 @@ class ShardedUnoBot(commands.AutoShardedBot):
 
 
 async def setup_uno(bot: UnoBot | ShardedUnoBot) -> None:
-    bot.add_dynamic_items(HandCard, DupA, DupB)
+    bot.add_dynamic_items(HandCard, DupA, DupB, TableCard)
     bot.tree.add_command(Uno(bot))
     if bot.sync_guild_id is not None:
         guild = discord.Object(bot.sync_guild_id)
@@ -150,6 +222,10 @@ async def running(emu: FakeDiscord, bot: commands.Bot) -> AsyncIterator[commands
     """Run ``bot`` against ``emu`` in this event loop; restore discord.py's endpoints after."""
     with emu.patch_discord():
         task = asyncio.create_task(bot.start("fake-discord-token"))
+        # Surface start-up errors instead of a wait_for_bot timeout.
+        await emu.wait_for(lambda: task.done() or emu.gateway.live, 5)
+        if task.done():
+            task.result()
         try:
             yield bot
         finally:
@@ -381,3 +457,75 @@ async def test_undelivered_interaction_fails(emu: FakeDiscord) -> None:
     res = await emu.slash(alice, guild.default_channel, "ping")
     assert not res.delivered
     assert await res.wait() is None and res.failed
+
+
+async def test_v2_modal_select_file_and_reconnect(world: World) -> None:
+    emu, guild, _ = world
+    alice = emu.add_user("alice", guild)
+    channel = guild.default_channel
+    table = await (await emu.slash(alice, channel, "uno table"))
+    assert table is not None and table.components_v2 and table.content == ""
+    assert table.buttons == [("table:1", "Top 1", False, 2)] and "# Table 1" in table.text
+    await (await emu.click(alice, table, "table:1"))
+    assert "# Table 2" in table.text and table.custom_ids == ["table:2"]
+    opened = await emu.slash(alice, channel, "uno greet")
+    assert await opened.response() is None and opened.ack_type == 9
+    assert opened.modal is not None and opened.modal["title"] == "Your name"
+    hello = await (await emu.submit_modal(alice, opened, {"Name": "Ann"}))
+    assert hello is not None and hello.content == "hello Ann" and hello.ephemeral
+    menu = await (await emu.slash(alice, channel, "uno colour"))
+    assert menu is not None
+    with pytest.raises(DriverError):
+        await emu.select(alice, menu, "pick", ["green"])
+    await (await emu.select(alice, menu, "pick", ["b"]))
+    assert menu.content == "picked b" and menu.components == []
+    sent = await (await emu.slash(alice, channel, "uno file"))
+    assert sent is not None and [a["filename"] for a in sent.attachments] == ["table.png"]
+    # Op 7 RECONNECT: discord.py resumes, and the table still works.
+    await emu.reconnect_bots()
+    await emu.wait_for_bot(3, new=True)
+    assert emu.gateway.resumes == 1
+    await (await emu.click(alice, table, "table:2"))
+    assert "# Table 3" in table.text
+    emu.assert_clean()
+
+
+def test_limits_catch_what_discord_refuses() -> None:
+    def button(i: int, **kw: Any) -> dict[str, Any]:
+        return {"type": 2, "style": 1, "label": "b", "custom_id": f"c{i}"} | kw
+
+    def codes(msg: dict[str, Any]) -> set[str]:
+        return {i.code for i in limits.check_message(msg, creating=True)}
+
+    assert codes({"content": "x" * 2000}) == set()
+    rows = [{"type": 1, "components": [button(r * 5 + i) for i in range(5)]} for r in range(5)]
+    assert codes({"components": rows}) == set()
+    dup = [{"type": 1, "components": [button(1), button(1)]}]
+    assert "COMPONENT_CUSTOM_ID_DUPLICATED" in codes({"components": dup})
+    assert "BASE_TYPE_MAX_LENGTH" in codes(
+        {"components": [{"type": 1, "components": [button(1, label="x" * 81)]}]}
+    )
+    assert "BASE_TYPE_MAX_LENGTH" in codes(
+        {"components": [{"type": 1, "components": [button(1, custom_id="x" * 101)]}]}
+    )
+    options = [{"label": str(i), "value": str(i)} for i in range(26)]
+    select = {"type": 3, "custom_id": "s", "options": options}
+    assert "BASE_TYPE_MAX_LENGTH" in codes({"components": [{"type": 1, "components": [select]}]})
+    same = {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "v"}] * 2}
+    assert "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED" in codes(
+        {"components": [{"type": 1, "components": [same]}]}
+    )
+    embed = {
+        "title": "t",
+        "description": "d" * 4000,
+        "fields": [{"name": "n", "value": "v" * 1024}] * 2,
+    }
+    assert "MESSAGE_EMBEDS_TOTAL_LENGTH" in codes({"embeds": [embed]})
+    assert "BASE_TYPE_MAX_LENGTH" in codes({"embeds": [{"title": "t" * 257}]})
+    texts = [{"type": 10, "content": "t"} for _ in range(41)]
+    v2 = {"flags": 1 << 15, "components": texts}
+    assert "COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED" in codes(v2)
+    assert "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2" in codes(
+        {"flags": 1 << 15, "content": "x", "components": texts[:1]}
+    )
+    assert "COMPONENT_TYPE_REQUIRES_COMPONENTS_V2" in codes({"components": texts[:1]})

@@ -473,7 +473,10 @@ class Driver(World):
     async def submit_modal(
         self, user: User | int, opened_by: InteractionResult, values: dict[str, Any] | None = None
     ) -> InteractionResult:
-        """Fill and submit the modal the bot opened in answer to ``opened_by``."""
+        """Fill and submit the modal the bot opened in answer to ``opened_by``.
+
+        ``values`` maps an input's custom_id, or its label, to its text (selects: a list).
+        """
         u = self.user_of(user)
         origin = opened_by.interaction
         modal = origin.modal
@@ -491,7 +494,7 @@ class Driver(World):
             5, u, origin.channel_id, data, message=msg, from_component=msg is not None
         )
 
-    def _modal_answer(self, comp: JSON, values: dict[str, Any]) -> JSON:
+    def _modal_answer(self, comp: JSON, values: dict[str, Any], label: str | None = None) -> JSON:
         t = comp.get("type")
         if t == 1:
             return {
@@ -503,11 +506,13 @@ class Driver(World):
             return {
                 "type": 18,
                 "id": comp.get("id"),
-                "component": self._modal_answer(comp["component"], values),
+                "component": self._modal_answer(comp["component"], values, comp.get("label")),
             }
         cid = comp.get("custom_id")
+        label = comp.get("label") or label
+        key = cid if cid in values else label
         if t == 4:
-            value = str(values.pop(cid, comp.get("value") or ""))
+            value = str(values.pop(key, comp.get("value") or ""))
             if comp.get("required", True) and not value:
                 raise DriverError(f"modal input {cid!r} is required")
             if len(value) < int(comp.get("min_length", 0)) or len(value) > int(
@@ -516,7 +521,7 @@ class Driver(World):
                 raise DriverError(f"modal input {cid!r}: length {len(value)} out of bounds")
             return {"type": 4, "id": comp.get("id"), "custom_id": cid, "value": value}
         if t in SELECT_TYPES:
-            picked = values.pop(cid, [])
+            picked = values.pop(key, [])
             return {
                 "type": t,
                 "id": comp.get("id"),

@@ -4,6 +4,8 @@ Why: discord.py learns about guilds and receives interactions only here. We spea
 JSON frames (discord.py only decompresses binary frames, so asking for compression is fine),
 route each guild to the connection whose shard owns it (``(guild_id >> 22) % count``), and
 deliver each interaction to exactly one connection: the newest live one owning the guild.
+RESUME is honoured (without replaying missed events): discord.py sleeps 5 s before any
+re-IDENTIFY, so resuming keeps reconnect tests fast. ``allow_resume = False`` refuses it.
 """
 
 from __future__ import annotations
@@ -88,6 +90,9 @@ class Gateway:
     def __init__(self, world: World) -> None:
         self.world = world
         self.connections: list[GatewayConnection] = []  # every connection ever made
+        self.sessions: dict[str, GatewayConnection] = {}  # session id -> its latest connection
+        self.allow_resume = True
+        self.resumes = 0
         world.gateway = self
 
     @property
@@ -146,8 +151,7 @@ class Gateway:
         elif op == OP_IDENTIFY:
             await self._identify(conn, d or {})
         elif op == OP_RESUME:
-            # Sessions are not kept: make the client identify again.
-            await conn.send(OP_INVALID_SESSION, False)
+            await self._resume(conn, d or {})
         elif op == OP_REQUEST_MEMBERS:
             await self._members_chunk(conn, d or {})
         elif op == OP_PRESENCE or op is None:
@@ -198,7 +202,28 @@ class Gateway:
             await conn.dispatch("GUILD_CREATE", guild.payload(initial=True))
         conn.identified_at = asyncio.get_running_loop().time()
         conn.ready = True
+        self.sessions[conn.session_id] = conn
         world.notify()
+
+    async def _resume(self, conn: GatewayConnection, d: JSON) -> None:
+        old = self.sessions.get(str(d.get("session_id")))
+        token = str(d.get("token") or "")
+        token = token[4:] if token.startswith("Bot ") else token
+        bad_token = self.world.token is not None and token != self.world.token
+        if not self.allow_resume or old is None or bad_token or conn.ready:
+            await conn.send(OP_INVALID_SESSION, False)
+            return
+        if not old.ws.closed:
+            await old.ws.close(code=4009, message=b"Session resumed elsewhere.")
+        old.closed = True
+        conn.session_id, conn.shard, conn.intents = old.session_id, old.shard, old.intents
+        conn.seq = max(old.seq, int(d.get("seq") or 0))
+        await conn.dispatch("RESUMED", {"_trace": ["fakediscord"]})
+        conn.identified_at = asyncio.get_running_loop().time()
+        conn.ready = True
+        self.sessions[conn.session_id] = conn
+        self.resumes += 1
+        self.world.notify()
 
     async def _members_chunk(self, conn: GatewayConnection, d: JSON) -> None:
         guild = self.world.guilds.get(int(d.get("guild_id") or 0))

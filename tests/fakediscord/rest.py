@@ -215,7 +215,7 @@ class Rest:
                 log.warning(
                     "fakediscord refused %s %s: %s %s",
                     request.method,
-                    path,
+                    re.sub(r"itok_[\w-]+", "itok_...", path),
                     err.message,
                     err.errors or "",
                 )
