@@ -115,3 +115,31 @@ def drawn_by(events: Sequence[E.Event]) -> dict[int, int]:
 
 def sizes(game: Game) -> dict[int, int]:
     return {p: game.card_count(p) for p in game.seats}
+
+
+def autoplay_round(game: Game, limit: int = 2000) -> list[E.Event]:
+    """Play the running round to its end with simple deterministic choices; return the events.
+
+    The player to act plays their first legal card, else draws (and plays a playable drawn
+    card), accepts penalties, names the first colour and swaps with the first opponent offered.
+    """
+    events: list[E.Event] = []
+    for _ in range(limit):
+        if game.round_over:
+            return events
+        player = game.current_player
+        assert player is not None
+        legal = game.legal_actions(player)
+        plays = [a for a in legal if isinstance(a, A.Play)]
+        if plays:
+            action: A.Action = plays[0]
+        else:
+            for kind in (A.Draw, A.Accept, A.Pass, A.ChooseColor, A.ChooseTarget, A.Keep):
+                found = [a for a in legal if isinstance(a, kind)]
+                if found:
+                    action = found[0]
+                    break
+            else:
+                raise AssertionError(f"no action for {player}: {legal}")
+        events += game.apply(player, action)
+    raise AssertionError("the round did not end")
