@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import io
 import re
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -529,3 +530,32 @@ def test_limits_catch_what_discord_refuses() -> None:
         {"flags": 1 << 15, "content": "x", "components": texts[:1]}
     )
     assert "COMPONENT_TYPE_REQUIRES_COMPONENTS_V2" in codes({"components": texts[:1]})
+
+
+SUBPROCESS_BOT = """
+import asyncio, os, sys
+import discord, yarl
+discord.http.Route.BASE = os.environ["DISCORD_API_BASE"]
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["DISCORD_GATEWAY_URL"])
+client = discord.Client(intents=discord.Intents.default())
+print("starting", flush=True)
+client.run(os.environ["DISCORD_TOKEN"], log_handler=None)
+"""
+
+
+async def test_bot_subprocess_crash_and_restart(emu: FakeDiscord, tmp_path: Any) -> None:
+    script = tmp_path / "tiny_bot.py"
+    script.write_text(SUBPROCESS_BOT)
+    emu.add_guild("Proc")
+    proc = await emu.bot_process([sys.executable, str(script)]).start()
+    try:
+        await emu.wait_for_bot(10)
+        assert await proc.kill() == -9
+        await emu.wait_for(lambda: not emu.gateway.live, 3)
+        again = await emu.bot_process([sys.executable, str(script)]).start()
+        await emu.wait_for_bot(10, new=True)
+        await again.stop()
+        assert "starting" in again.output
+    finally:
+        await proc.stop()
+    emu.assert_clean()

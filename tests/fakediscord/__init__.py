@@ -14,6 +14,7 @@ gateway websocket, with Discord's deadlines and limits enforced. ``FakeDiscord``
 """
 
 from .driver import DriverError, InteractionFailed, InteractionResult
+from .process import BotProcess
 from .server import FakeDiscord
 from .state import (
     ADMINISTRATOR,
@@ -37,6 +38,7 @@ __all__ = [
     "MANAGE_GUILD",
     "SEND_MESSAGES",
     "VIEW_CHANNEL",
+    "BotProcess",
     "Button",
     "Channel",
     "DriverError",

@@ -11,13 +11,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from aiohttp import web
 
 from .driver import Driver, DriverError
 from .gateway import Gateway
+from .process import BotProcess, bot_process
 from .rest import Rest, json_response
 
 log = logging.getLogger("fakediscord")
@@ -89,6 +90,16 @@ class FakeDiscord(Driver):
             "DISCORD_GATEWAY_URL": self.gateway_url,
         }
 
+    def bot_process(
+        self,
+        args: Sequence[str] | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+    ) -> BotProcess:
+        """A bot subprocess (default ``python -m bot``) wired to us; ``await p.start()``."""
+        return bot_process(self.env(), args, env=env, cwd=cwd)
+
     @contextlib.contextmanager
     def patch_discord(self) -> Iterator[None]:
         """Point discord.py in this process at the emulator; restore on exit."""
@@ -129,7 +140,7 @@ class FakeDiscord(Driver):
             )
             await res.wait()
         except (DriverError, KeyError, ValueError) as exc:
-            return json_response(400, {"error": str(exc)})
+            return json_response(400, {"error": repr(exc)})
         return json_response(200, _result_summary(res))
 
     async def _debug_click(self, request: web.Request) -> web.Response:
@@ -144,7 +155,7 @@ class FakeDiscord(Driver):
             )
             await res.wait()
         except (DriverError, KeyError, ValueError, LookupError) as exc:
-            return json_response(400, {"error": str(exc)})
+            return json_response(400, {"error": repr(exc)})
         return json_response(200, _result_summary(res))
 
 

@@ -20,6 +20,7 @@ from .state import (
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     FLAG_SUPPRESS_EMBEDS,
+    FLAG_SUPPRESS_NOTIFICATIONS,
     JSON,
     Channel,
     Guild,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 EDITABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
+CREATE_FLAGS = EDITABLE_FLAGS | FLAG_SUPPRESS_NOTIFICATIONS
 
 
 class World:
@@ -221,7 +223,7 @@ class World:
         extra_flags: int = 0,
     ) -> Message:
         channel = self.channels[channel_id]
-        flags = (int(data.get("flags") or 0) & EDITABLE_FLAGS) | extra_flags
+        flags = (int(data.get("flags") or 0) & CREATE_FLAGS) | extra_flags
         if ephemeral_for is not None:
             flags |= FLAG_EPHEMERAL
         msg = Message(
