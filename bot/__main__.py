@@ -1,0 +1,80 @@
+"""`python -m bot` / `uno-bot`: read settings, open and migrate the database, start the client.
+
+Problems an operator can fix (no token, a rejected token, a bad setting, an unreachable
+database) end with one line on stderr, not a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import discord
+import yarl
+from pydantic import ValidationError
+
+from bot.settings import Settings
+
+log = logging.getLogger("bot")
+
+
+def apply_endpoints(settings: Settings) -> None:
+    """Point discord.py at DISCORD_API_BASE / DISCORD_GATEWAY_URL (an emulator, in tests)."""
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+async def run(settings: Settings, token: str) -> None:
+    from bot.client import create_bot
+    from bot.store import open_database
+
+    database = await open_database(settings.resolved_database_url)
+    try:
+        bot = create_bot(settings, database)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+        async with bot:
+            await bot.start(token)
+    finally:
+        await database.close()
+
+
+def _fail(line: str, code: int) -> None:
+    print(line, file=sys.stderr)
+    sys.exit(code)
+
+
+def main() -> None:
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "settings"
+        _fail(f"invalid setting {where.upper()}: {first.get('msg')}", 2)
+        return
+    token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
+    if not token:
+        _fail("DISCORD_TOKEN is missing: copy .env.example to .env and set it", 2)
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level.upper(), logging.INFO))
+    apply_endpoints(settings)
+    try:
+        asyncio.run(run(settings, token))
+    except discord.LoginFailure:
+        _fail("DISCORD_TOKEN was rejected by Discord: check the token in .env", 1)
+    except discord.PrivilegedIntentsRequired:
+        _fail("Discord refused the gateway intents (no privileged intents should be needed)", 1)
+    except OSError as exc:
+        _fail(f"could not connect: {exc}", 1)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

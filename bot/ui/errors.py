@@ -1,0 +1,58 @@
+"""Errors a user can cause, and how they are told about them (always ephemerally)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.engine import Card, GameError
+from bot.i18n import has_key, t
+from bot.ui.cards import card_name
+
+log = logging.getLogger(__name__)
+
+
+class UserError(Exception):
+    """Something the user should be told, as catalogue key + parameters (never a traceback)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+def game_error_text(
+    error: GameError, locale: object = None, names: Mapping[int, str] | None = None
+) -> str:
+    """An engine error in words: `error.<key>` with card codes and player ids made readable."""
+    params: dict[str, Any] = dict(error.params)
+    code = params.get("card")
+    if isinstance(code, str):
+        with contextlib.suppress(ValueError):
+            params["card"] = card_name(Card.of(code), locale)
+    for field in ("player", "target"):
+        if isinstance(params.get(field), int):
+            params[field] = (names or {}).get(params[field], f"<@{params[field]}>")
+    key = f"error.{error.key}"
+    if not has_key(key):
+        key = "error.illegal_action"
+    return t(key, locale, **params)
+
+
+def user_error_text(error: UserError, locale: object = None) -> str:
+    return t(error.key, locale, **error.params)
+
+
+async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer (or follow up) with an ephemeral text, whatever state the interaction is in."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)

@@ -1,0 +1,356 @@
+"""A player's private hand: an ephemeral embed plus buttons built only from DynamicItems.
+
+One button per distinct card (with a count when held more than once), disabled when it cannot
+be played now. Controls (Draw, UNO!, colours, Accept/Challenge, ...) come first; cards fill the
+rest of four rows and page with Previous/Next on the fifth, so no card is ever dropped.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.engine import (
+    COLORS,
+    Accept,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    ChooseTarget,
+    Decision,
+    Draw,
+    Game,
+    Keep,
+    Pass,
+    Play,
+    PlayerView,
+    view_for,
+)
+from bot.i18n import t
+from bot.ui.cards import (
+    COLOR_EMOJI,
+    COLOR_STYLE,
+    EMBED_COLOUR,
+    card_emoji,
+    card_name,
+    card_style,
+    card_text,
+    color_name,
+    hand_summary,
+)
+from bot.ui.items import GameButton, TargetSelect
+
+#: Buttons in the four rows above the navigation row.
+SLOTS = 20
+ROW_WIDTH = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One button of the hand, before it becomes a DynamicItem."""
+
+    action: str
+    label: str
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    emoji: str | None = None
+    disabled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandLayout:
+    controls: tuple[Slot, ...]
+    cards: tuple[Slot, ...]  # this page's cards
+    page: int
+    pages: int
+    targets: tuple[tuple[int, str], ...] = ()  # (user id, name) for the target select
+    all_cards: tuple[Slot, ...] = ()  # every card slot of every page (for tests)
+
+
+def _name(names: Mapping[int, str], user: int) -> str:
+    return names.get(user, str(user))
+
+
+def _card_slots(view: PlayerView, locale: object) -> list[Slot]:
+    legal = set(view.legal)
+    counts = Counter(view.hand)
+    slots: list[Slot] = []
+    for card in sorted(counts):
+        name = card_name(card, locale)
+        n = counts[card]
+        label = t("hand.card_count", locale, card=name, count=n) if n > 1 else name
+        slots.append(
+            Slot(
+                f"play:{card.code}",
+                label,
+                card_style(card),
+                card_emoji(card),
+                disabled=Play(card) not in legal,
+            )
+        )
+    # The next-to-last card: offer "play and call UNO" for each playable card.
+    for card in sorted(counts):
+        if Play(card, uno=True) in legal:
+            slots.append(
+                Slot(
+                    f"play:{card.code}:uno",
+                    t("hand.play_uno", locale, card=card_name(card, locale)),
+                    card_style(card),
+                    "📣",
+                )
+            )
+    return slots
+
+
+def hand_layout(
+    game: Game,
+    viewer: int,
+    names: Mapping[int, str],
+    locale: object = None,
+    *,
+    page: int = 0,
+    host_id: int | None = None,
+) -> HandLayout:
+    view = view_for(game, viewer)
+    legal = set(view.legal)
+    controls: list[Slot] = []
+    show_cards = True
+    targets: tuple[tuple[int, str], ...] = ()
+    decision = view.decision
+    if view.my_turn and decision is Decision.PLAY_DRAWN and view.drawn is not None:
+        show_cards = False
+        drawn = view.drawn
+        controls.append(
+            Slot(
+                f"play:{drawn.code}",
+                t("hand.play_drawn", locale, card=card_name(drawn, locale)),
+                card_style(drawn),
+                card_emoji(drawn),
+            )
+        )
+        if Play(drawn, uno=True) in legal:
+            controls.append(
+                Slot(
+                    f"play:{drawn.code}:uno",
+                    t("hand.play_uno", locale, card=card_name(drawn, locale)),
+                    card_style(drawn),
+                    "📣",
+                )
+            )
+        if Keep() in legal:
+            controls.append(Slot("keep", t("hand.keep", locale), emoji="✋"))
+    elif view.my_turn and decision is Decision.CHOOSE_COLOR:
+        show_cards = False
+        for color in COLORS:
+            if ChooseColor(color) in legal:
+                controls.append(
+                    Slot(
+                        f"color:{color.value}",
+                        color_name(color, locale),
+                        COLOR_STYLE[color],
+                        COLOR_EMOJI[color],
+                    )
+                )
+    elif view.my_turn and decision is Decision.CHOOSE_TARGET:
+        show_cards = False
+        targets = tuple(
+            (a.player, _name(names, a.player)) for a in view.legal if isinstance(a, ChooseTarget)
+        )
+    elif view.my_turn and decision is Decision.RESPOND:
+        controls.append(
+            Slot(
+                "accept",
+                t("hand.accept", locale, count=view.penalty),
+                discord.ButtonStyle.secondary,
+                "📥",
+                disabled=Accept() not in legal,
+            )
+        )
+        if Challenge() in legal:
+            controls.append(
+                Slot("challenge", t("hand.challenge", locale), discord.ButtonStyle.danger, "⚖️")
+            )
+    elif decision is Decision.NEXT_ROUND and viewer == host_id:
+        controls.append(Slot("next", t("table.next_round", locale), discord.ButtonStyle.success))
+    if view.my_turn and decision is Decision.PLAY:
+        if Draw() in legal:
+            controls.append(Slot("draw", t("hand.draw", locale), discord.ButtonStyle.primary, "📤"))
+        if Pass() in legal:
+            controls.append(Slot("pass", t("hand.pass", locale), emoji="⏭️"))
+    if CallUno() in legal:
+        controls.append(Slot("uno", t("hand.uno", locale), discord.ButtonStyle.danger, "📣"))
+    catchable = [a.target for a in view.legal if isinstance(a, Catch)]
+    at_risk = [p for p in catchable if view.seat(p).at_risk]
+    if len(at_risk) == 1:
+        target = at_risk[0]
+        label = t("hand.catch_one", locale, name=_name(names, target))
+        controls.append(Slot(f"catch:{target}", label, discord.ButtonStyle.danger, "🫵"))
+    elif at_risk:
+        controls.append(Slot("catch", t("hand.catch", locale), discord.ButtonStyle.danger, "🫵"))
+
+    cards = _card_slots(view, locale) if show_cards and view.hand else []
+    per_page = max(1, SLOTS - len(controls) - (ROW_WIDTH if targets else 0))
+    pages = max(1, -(-len(cards) // per_page))
+    page = min(max(page, 0), pages - 1)
+    shown = cards[page * per_page : (page + 1) * per_page]
+    return HandLayout(tuple(controls), tuple(shown), page, pages, targets, tuple(cards))
+
+
+def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: object) -> str:
+    if view.decision is Decision.MATCH_OVER:
+        return t("hand.status.match_over", locale)
+    if view.decision is Decision.NEXT_ROUND:
+        return t("hand.status.round_over", locale)
+    current = view.current_player
+    if not view.my_turn:
+        if view.viewer not in game.hands:
+            return t("hand.status.spectating", locale)
+        return t("hand.status.waiting", locale, name=_name(names, current or 0))
+    decision = view.decision
+    if decision is Decision.PLAY_DRAWN and view.drawn is not None:
+        return t("hand.status.drawn", locale, card=card_text(view.drawn, locale))
+    if decision is Decision.CHOOSE_COLOR:
+        return t("hand.status.choose_color", locale)
+    if decision is Decision.CHOOSE_TARGET:
+        return t("hand.status.choose_target", locale)
+    if decision is Decision.RESPOND:
+        if Challenge() in view.legal and view.wd4_offender is not None:
+            return t(
+                "hand.status.respond_wd4",
+                locale,
+                count=view.penalty,
+                name=_name(names, view.wd4_offender),
+            )
+        return t("hand.status.respond", locale, count=view.penalty)
+    return t("hand.status.your_turn", locale)
+
+
+def hand_embed(
+    game: Game,
+    viewer: int,
+    names: Mapping[int, str],
+    locale: object = None,
+    *,
+    layout: HandLayout,
+    notice: str | None = None,
+) -> discord.Embed:
+    view = view_for(game, viewer)
+    lines: list[str] = []
+    if notice:
+        lines += [notice, ""]
+    if view.top_card is not None:
+        lines.append(
+            t(
+                "hand.top",
+                locale,
+                card=card_text(view.top_card, locale),
+                color=color_name(view.color, locale),
+            )
+        )
+    lines.append(_status(game, view, names, locale))
+    lines += ["", t("hand.cards", locale, cards=hand_summary(view.hand, locale))]
+    if layout.pages > 1:
+        lines.append(t("hand.page", locale, page=layout.page + 1, pages=layout.pages))
+    embed = discord.Embed(
+        title=t("hand.title", locale, count=len(view.hand)),
+        description="\n".join(lines)[:4096],
+        colour=EMBED_COLOUR[view.color],
+    )
+    return embed
+
+
+def hand_view(
+    game_id: int, version: int, layout: HandLayout, locale: object = None
+) -> discord.ui.View:
+    """The buttons of a hand: DynamicItems only (see DISCORD.md), at most 25 of them."""
+    view = discord.ui.View(timeout=None)
+    index = 0
+    if layout.targets:
+        options = [
+            discord.SelectOption(label=name[:100], value=str(uid)) for uid, name in layout.targets
+        ]
+        view.add_item(
+            TargetSelect(
+                game_id,
+                version,
+                options[:25],
+                placeholder=t("hand.target_placeholder", locale),
+                row=0,
+            )
+        )
+        index = ROW_WIDTH
+    for slot in (*layout.controls, *layout.cards):
+        view.add_item(
+            GameButton(
+                game_id,
+                version,
+                slot.action,
+                label=slot.label,
+                style=slot.style,
+                emoji=slot.emoji,
+                disabled=slot.disabled,
+                row=min(index // ROW_WIDTH, 3),
+            )
+        )
+        index += 1
+    nav_row = 4
+    if layout.pages > 1:
+        prev_page = max(layout.page - 1, 0)
+        next_page = min(layout.page + 1, layout.pages - 1)
+        view.add_item(
+            GameButton(
+                game_id,
+                version,
+                f"page:{prev_page}" if layout.page > 0 else "page:999",
+                label=t("hand.previous", locale),
+                emoji="◀️",
+                disabled=layout.page == 0,
+                row=nav_row,
+            )
+        )
+    view.add_item(
+        GameButton(
+            game_id,
+            version,
+            "refresh",
+            label=t("hand.refresh", locale),
+            emoji="🔄",
+            row=nav_row,
+        )
+    )
+    if layout.pages > 1:
+        view.add_item(
+            GameButton(
+                game_id,
+                version,
+                f"page:{next_page}" if layout.page < layout.pages - 1 else "page:998",
+                label=t("hand.next", locale),
+                emoji="▶️",
+                disabled=layout.page >= layout.pages - 1,
+                row=nav_row,
+            )
+        )
+    return view
+
+
+def render_hand(
+    game: Game,
+    game_id: int,
+    viewer: int,
+    names: Mapping[int, str],
+    locale: object = None,
+    *,
+    page: int = 0,
+    notice: str | None = None,
+    host_id: int | None = None,
+) -> dict[str, Any]:
+    """Keyword arguments for send_message/edit_message: the viewer's hand."""
+    layout = hand_layout(game, viewer, names, locale, page=page, host_id=host_id)
+    return {
+        "embed": hand_embed(game, viewer, names, locale, layout=layout, notice=notice),
+        "view": hand_view(game_id, game.version, layout, locale),
+    }

@@ -1,0 +1,81 @@
+"""The custom_id scheme of every button and select, in one place.
+
+- game actions: `uno:<game_id>:<version>:<verb>[:<arg>]` (verbs: play:<card>[:uno], draw, keep,
+  pass, color:<R|Y|G|B>, accept, challenge, uno, catch[:<user>], target:<user>, next, page:<n>,
+  refresh), and `uno:<game_id>:<version>:target` for the target select;
+- `uno:<game_id>:hand` for the public "Show my hand" button;
+- `uno:<game_id>:lobby:<join|leave|start|cancel>` in the lobby.
+
+The templates never overlap (each custom_id matches exactly one), and nothing here trusts a
+custom_id for who is acting: that always comes from the interaction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+MAX_CUSTOM_ID = 100
+MAX_LABEL = 80
+
+_ACTION = (
+    r"(?P<action>draw|keep|pass|accept|challenge|uno|next|refresh"
+    r"|catch(?::\d{1,20})?|play:[A-Z0-9]{1,3}(?::uno)?|color:[RYGB]|target:\d{1,20}|page:\d{1,3})"
+)
+GAME_TEMPLATE: Final = rf"uno:(?P<game>\d{{1,20}}):(?P<version>\d{{1,9}}):{_ACTION}"
+TARGET_SELECT_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):(?P<version>\d{1,9}):target"
+HAND_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):hand"
+LOBBY_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):lobby:(?P<verb>join|leave|start|cancel)"
+
+LOBBY_VERBS: Final = ("join", "leave", "start", "cancel")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRef:
+    """What a game button says: which game, rendered at which version, doing what."""
+
+    game_id: int
+    version: int
+    action: str  # the engine action code, or a UI verb (page:<n>, refresh, catch, target)
+
+    @property
+    def custom_id(self) -> str:
+        return game_id_for(self.game_id, self.version, self.action)
+
+
+def _checked(custom_id: str) -> str:
+    if not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
+        raise ValueError(f"custom_id too long ({len(custom_id)}): {custom_id!r}")
+    return custom_id
+
+
+def game_id_for(game_id: int, version: int, action: str) -> str:
+    return _checked(f"uno:{game_id}:{version}:{action}")
+
+
+def target_select_id(game_id: int, version: int) -> str:
+    return _checked(f"uno:{game_id}:{version}:target")
+
+
+def hand_id(game_id: int) -> str:
+    return _checked(f"uno:{game_id}:hand")
+
+
+def lobby_id(game_id: int, verb: str) -> str:
+    if verb not in LOBBY_VERBS:
+        raise ValueError(verb)
+    return _checked(f"uno:{game_id}:lobby:{verb}")
+
+
+def parse_game(custom_id: str) -> GameRef | None:
+    m = re.fullmatch(GAME_TEMPLATE, custom_id)
+    if m is None:
+        return None
+    return GameRef(int(m["game"]), int(m["version"]), m["action"])
+
+
+def matches_exactly_one(custom_id: str) -> bool:
+    """True when exactly one template matches (the scheme's no-overlap promise)."""
+    templates = (GAME_TEMPLATE, TARGET_SELECT_TEMPLATE, HAND_TEMPLATE, LOBBY_TEMPLATE)
+    return sum(re.fullmatch(p, custom_id) is not None for p in templates) == 1

@@ -1,0 +1,216 @@
+"""The bot's buttons and selects as DynamicItems, so every one keeps working after a restart.
+
+Each item only says *what was clicked* (a `Click`); the bot's component handler (set by the game
+cog as `bot.components`) decides what it means. The handler is always given the interaction, and
+any exception it lets through is still answered with an ephemeral message: a click never ends in
+"This interaction failed".
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from bot.i18n import t
+from bot.ui.ids import (
+    GAME_TEMPLATE,
+    HAND_TEMPLATE,
+    LOBBY_TEMPLATE,
+    MAX_LABEL,
+    TARGET_SELECT_TEMPLATE,
+    game_id_for,
+    hand_id,
+    lobby_id,
+    target_select_id,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    kind: str  # "game", "hand" or "lobby"
+    game_id: int
+    version: int | None = None
+    action: str = ""  # the game action/verb, or the lobby verb
+
+
+class ComponentHandler(Protocol):
+    async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None: ...
+
+
+async def dispatch(interaction: discord.Interaction[Any], click: Click) -> None:
+    handler: ComponentHandler | None = getattr(interaction.client, "components", None)
+    try:
+        if handler is None:
+            raise RuntimeError("no component handler is installed")
+        await handler.handle_click(interaction, click)
+    except Exception:
+        log.exception("click %r failed", click)
+        await answer_failure(interaction)
+
+
+async def answer_failure(interaction: discord.Interaction[Any]) -> None:
+    """Tell the user something went wrong, however far the interaction got."""
+    text = t("error.internal", interaction.locale)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not even report the failure of interaction %s", interaction.id)
+
+
+def _label(text: str) -> str:
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_TEMPLATE):
+    """A game action: `uno:<game>:<version>:<action>`."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        action: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=game_id_for(game_id, version, action),
+                label=_label(label) if label else None,
+                style=style,
+                emoji=emoji,
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.click = Click("game", game_id, version, action)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> GameButton:
+        return cls(int(match["game"]), int(match["version"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, self.click)
+
+
+class TargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TARGET_SELECT_TEMPLATE):
+    """Whom to swap hands with: `uno:<game>:<version>:target`, the chosen user id as value."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=target_select_id(game_id, version),
+                options=options or [discord.SelectOption(label="-", value="0")],
+                placeholder=placeholder,
+                row=row,
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Select[Any],
+        match: re.Match[str],
+    ) -> TargetSelect:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        value = str(values[0]) if values else ""
+        action = f"target:{value}" if value.isdigit() else "target"
+        await dispatch(interaction, Click("game", self.game_id, self.version, action))
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_TEMPLATE):
+    """The public "Show my hand" button: `uno:<game>:hand`."""
+
+    def __init__(self, game_id: int, *, label: str | None = None, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=hand_id(game_id),
+                label=_label(label) if label else None,
+                style=discord.ButtonStyle.primary,
+                emoji="🃏",
+                row=row,
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> HandButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, Click("hand", self.game_id))
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
+    """Join, Leave, Start, Cancel in a lobby: `uno:<game>:lobby:<verb>`."""
+
+    def __init__(
+        self,
+        game_id: int,
+        verb: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=lobby_id(game_id, verb),
+                label=_label(label) if label else None,
+                style=style,
+                disabled=disabled,
+            )
+        )
+        self.game_id = game_id
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, Click("lobby", self.game_id, None, self.verb))
+
+
+DYNAMIC_ITEMS = (GameButton, TargetSelect, HandButton, LobbyButton)

@@ -1,0 +1,89 @@
+"""The server's leaderboard, one player's stats, and the help text."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import t
+from bot.store import LeaderboardPage, PlayerStats
+
+HELP_COMMANDS = (
+    "new",
+    "join",
+    "leave",
+    "start",
+    "kick",
+    "end",
+    "hand",
+    "play",
+    "draw",
+    "uno",
+    "catch",
+    "table",
+    "rules",
+    "leaderboard",
+    "stats",
+    "help",
+)
+
+
+def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord.Embed:
+    lines = []
+    for entry in board.entries:
+        lines.append(
+            t(
+                "leaderboard.row",
+                locale,
+                rank=entry.rank,
+                name=entry.display_name,
+                points=entry.points,
+                wins=entry.games_won,
+                games=entry.games_played,
+                rate=round(entry.win_rate * 100),
+            )
+        )
+    if not lines:
+        lines.append(t("leaderboard.empty", locale))
+    embed = discord.Embed(
+        title=t("leaderboard.title", locale, sort=t(f"leaderboard.sort.{board.sort}", locale)),
+        description="\n".join(lines)[:4096],
+        colour=0xF1C40F,
+    )
+    embed.set_footer(text=t("leaderboard.footer", locale, page=board.page, pages=board.pages))
+    return embed
+
+
+def render_stats(stats: PlayerStats | None, name: str, locale: object = None) -> discord.Embed:
+    embed = discord.Embed(title=t("stats.title", locale, name=name[:200]), colour=0x0956BF)
+    if stats is None:
+        embed.description = t("stats.none", locale)
+        return embed
+    embed.description = t(
+        "stats.body",
+        locale,
+        rank=stats.rank or "-",
+        points=stats.points,
+        games=stats.games_played,
+        wins=stats.games_won,
+        rate=round(stats.win_rate * 100),
+        rounds=stats.rounds_played,
+        rounds_won=stats.rounds_won,
+        cards=stats.cards_played,
+        unos=stats.uno_calls,
+        catches=stats.catches,
+        challenges_won=stats.challenges_won,
+        challenges_lost=stats.challenges_lost,
+    )
+    return embed
+
+
+def render_help(locale: object = None) -> discord.Embed:
+    lines = [t("help.intro", locale), ""]
+    lines += [
+        f"`/uno {name}` — {t(f'cmd.{name}' if name != 'uno' else 'cmd.uno_call', locale)}"
+        for name in HELP_COMMANDS
+    ]
+    lines += ["", t("help.buttons", locale)]
+    return discord.Embed(
+        title=t("help.title", locale), description="\n".join(lines), colour=0xD72600
+    )

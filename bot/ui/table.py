@@ -1,0 +1,263 @@
+"""The public messages of a game: the lobby, the table, round results and the final standings.
+
+Card counts are never hidden; hands never appear here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
+from bot.i18n import t
+from bot.ui.cards import EMBED_COLOUR, card_text, color_name
+from bot.ui.items import GameButton, HandButton, LobbyButton
+from bot.ui.rules_text import preset_name
+
+MAX_PLAYERS = 10
+
+
+def _name(names: Mapping[int, str], user: int | None) -> str:
+    if user is None:
+        return "-"
+    return names.get(user, str(user))
+
+
+def rules_line(rules: RuleSet, locale: object = None) -> str:
+    return t(
+        "table.rules_line",
+        locale,
+        preset=preset_name(rules, locale),
+        scoring=t(f"scoring.{rules.scoring}", locale),
+        target=rules.target,
+    )
+
+
+# ----------------------------------------------------------------------------- lobby
+
+
+def render_lobby(
+    game_id: int,
+    host_id: int,
+    players: Sequence[tuple[int, str]],
+    rules: RuleSet,
+    locale: object = None,
+    *,
+    closed: str | None = None,
+) -> dict[str, Any]:
+    """The lobby message; `closed` (a reason) renders it without buttons."""
+    lines = [
+        t("lobby.host", locale, host=f"<@{host_id}>"),
+        rules_line(rules, locale),
+        "",
+        t("lobby.players", locale, count=len(players), max=MAX_PLAYERS),
+    ]
+    lines += [f"{i + 1}. {name}" for i, (_, name) in enumerate(players)]
+    if closed:
+        lines += ["", closed]
+    else:
+        lines += ["", t("lobby.how", locale)]
+    embed = discord.Embed(
+        title=t("lobby.title", locale), description="\n".join(lines), colour=0xD72600
+    )
+    view = discord.ui.View(timeout=None)
+    if not closed:
+        view.add_item(
+            LobbyButton(
+                game_id, "join", label=t("lobby.join", locale), style=discord.ButtonStyle.success
+            )
+        )
+        view.add_item(LobbyButton(game_id, "leave", label=t("lobby.leave", locale)))
+        view.add_item(
+            LobbyButton(
+                game_id,
+                "start",
+                label=t("lobby.start", locale),
+                style=discord.ButtonStyle.primary,
+                disabled=len(players) < 2,
+            )
+        )
+        view.add_item(
+            LobbyButton(
+                game_id, "cancel", label=t("lobby.cancel", locale), style=discord.ButtonStyle.danger
+            )
+        )
+    return {"content": None, "embed": embed, "view": view}
+
+
+# ----------------------------------------------------------------------------- table
+
+
+def _decision_line(game: Game, names: Mapping[int, str], locale: object) -> str:
+    view = view_for(game, None)
+    current = view.current_player
+    mention = f"<@{current}>" if current is not None else "-"
+    decision = view.decision
+    if decision is Decision.PLAY:
+        return t("table.turn", locale, player=mention)
+    if decision is Decision.PLAY_DRAWN:
+        return t("table.turn_drawn", locale, player=mention)
+    if decision is Decision.CHOOSE_COLOR:
+        return t("table.turn_color", locale, player=mention)
+    if decision is Decision.CHOOSE_TARGET:
+        return t("table.turn_target", locale, player=mention)
+    if decision is Decision.RESPOND:
+        return t("table.turn_respond", locale, player=mention, count=view.penalty)
+    if decision is Decision.NEXT_ROUND:
+        return t("table.round_over", locale)
+    return t("table.match_over", locale)
+
+
+def render_table(
+    game: Game,
+    game_id: int,
+    names: Mapping[int, str],
+    locale: object = None,
+    *,
+    log: Sequence[str] = (),
+    closed: str | None = None,
+) -> dict[str, Any]:
+    """The public table: top card, colour, direction, turn, every seat's count, the log."""
+    view = view_for(game, None)
+    arrow = t("table.clockwise" if view.direction == 1 else "table.counterclockwise", locale)
+    lines = []
+    if view.top_card is not None:
+        lines.append(
+            t(
+                "table.top",
+                locale,
+                card=card_text(view.top_card, locale),
+                color=color_name(view.color, locale),
+                direction=arrow,
+            )
+        )
+    lines.append(t("table.piles", locale, draw=view.draw_pile, discard=view.discard_pile))
+    lines += ["", _decision_line(game, names, locale)]
+    if closed:
+        lines += ["", closed]
+    seats = []
+    for seat in view.seats:
+        marker = "▶️" if seat.player == view.current_player else "▫️"
+        if seat.left:
+            state = t("table.seat_left", locale)
+        elif not seat.in_round:
+            state = t("table.seat_out", locale)
+        elif seat.cards == 1 and seat.at_risk:
+            state = t("table.seat_at_risk", locale, count=seat.cards)
+        elif seat.cards == 1:
+            state = t("table.seat_uno", locale, count=seat.cards)
+        else:
+            state = t("table.seat_cards", locale, count=seat.cards)
+        seats.append(
+            t(
+                "table.seat",
+                locale,
+                marker=marker,
+                name=_name(names, seat.player),
+                state=state,
+                points=seat.total,
+            )
+        )
+    embed = discord.Embed(
+        title=t("table.title", locale, round=view.round_number),
+        description="\n".join(lines)[:4096],
+        colour=EMBED_COLOUR[view.color],
+    )
+    embed.add_field(name=t("table.players", locale), value="\n".join(seats)[:1024], inline=False)
+    if log:
+        embed.add_field(
+            name=t("table.last_actions", locale), value="\n".join(log)[-1024:], inline=False
+        )
+    embed.set_footer(text=rules_line(game.rules, locale)[:2048])
+    buttons = discord.ui.View(timeout=None)
+    if not closed and view.decision is not Decision.MATCH_OVER:
+        v = game.version
+        buttons.add_item(HandButton(game_id, label=t("table.show_hand", locale)))
+        if view.decision is Decision.NEXT_ROUND:
+            buttons.add_item(
+                GameButton(
+                    game_id,
+                    v,
+                    "next",
+                    label=t("table.next_round", locale),
+                    style=discord.ButtonStyle.success,
+                    emoji="⏭️",
+                )
+            )
+        else:
+            buttons.add_item(
+                GameButton(
+                    game_id,
+                    v,
+                    "draw",
+                    label=t("table.draw", locale),
+                    style=discord.ButtonStyle.secondary,
+                    emoji="📤",
+                )
+            )
+            buttons.add_item(
+                GameButton(
+                    game_id,
+                    v,
+                    "uno",
+                    label=t("table.uno", locale),
+                    style=discord.ButtonStyle.danger,
+                    emoji="📣",
+                )
+            )
+            buttons.add_item(
+                GameButton(
+                    game_id,
+                    v,
+                    "catch",
+                    label=t("table.catch", locale),
+                    style=discord.ButtonStyle.secondary,
+                    emoji="🫵",
+                )
+            )
+    return {"content": None, "embed": embed, "view": buttons}
+
+
+# ----------------------------------------------------------------------------- results
+
+
+def render_round_result(
+    outcome: RoundOutcome,
+    names: Mapping[int, str],
+    locale: object = None,
+    *,
+    match: Outcome | None = None,
+    host_id: int | None = None,
+) -> discord.Embed:
+    if outcome.winner is None:
+        head = t("result.nobody", locale, round=outcome.round_number)
+    else:
+        head = t(
+            "result.winner", locale, round=outcome.round_number, name=_name(names, outcome.winner)
+        )
+    rows = []
+    order = sorted(outcome.totals, key=lambda p: (-outcome.points.get(p, 0), p))
+    for p in order:
+        rows.append(
+            t(
+                "result.row",
+                locale,
+                name=_name(names, p),
+                points=outcome.points.get(p, 0),
+                cards=outcome.cards_left.get(p, 0),
+                total=outcome.totals.get(p, 0),
+            )
+        )
+    lines = [head, "", *rows]
+    if match is not None:
+        winners = ", ".join(_name(names, w) for w in match.winners) or "-"
+        lines += ["", t("result.match_winner", locale, names=winners)]
+    elif host_id is not None:
+        lines += ["", t("result.next", locale, host=f"<@{host_id}>")]
+    return discord.Embed(
+        title=t("result.title", locale, round=outcome.round_number),
+        description="\n".join(lines)[:4096],
+        colour=0xF1C40F,
+    )

@@ -1,0 +1,267 @@
+"""Thin slash commands: each one checks, calls the game service once, and replies."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import PRESETS, Card, Play
+from bot.engine.rules import CHOICES, INT_RANGES
+from bot.i18n import t
+from bot.i18n.translator import cmd_text
+from bot.store import GameStatus
+from bot.ui.cards import card_name
+from bot.ui.errors import UserError, game_error_text, send_ephemeral
+from bot.ui.rules_text import render_rules
+from bot.ui.stats import render_help, render_leaderboard, render_stats
+from cogs.uno.service import GameService
+
+log = logging.getLogger(__name__)
+
+PRESET_CHOICES = [app_commands.Choice(name=cmd_text(f"preset.{p}"), value=p) for p in PRESETS]
+SCORING_CHOICES = [
+    app_commands.Choice(name=cmd_text(f"scoring.{s}"), value=s) for s in CHOICES["scoring"]
+]
+COLOR_CHOICES = [app_commands.Choice(name=cmd_text(f"color.{c}"), value=c) for c in "RYGB"]
+SORT_CHOICES = [
+    app_commands.Choice(name=cmd_text(f"leaderboard.sort.{s}"), value=s)
+    for s in ("points", "wins", "win_rate")
+]
+TARGET_MIN, TARGET_MAX = INT_RANGES["target"]
+
+
+def parse_card_input(text: str) -> str | None:
+    """A card code (optionally ":uno") from what was typed or picked: "R7", "r7:uno", "Red 7"."""
+    raw = text.strip()
+    uno = raw.lower().endswith(":uno")
+    if uno:
+        raw = raw[:-4]
+    try:
+        code = Card.of(raw).code
+    except ValueError:
+        wanted = raw.casefold()
+        code = next((c.code for c in _all_cards() if card_name(c).casefold() == wanted), None)
+        if code is None:
+            return None
+    return code + (":uno" if uno else "")
+
+
+def _all_cards() -> tuple[Card, ...]:
+    from bot.engine import ALL_CARDS
+
+    return ALL_CARDS
+
+
+@app_commands.guild_only()
+class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cmd.uno")):
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.service = GameService(bot, bot.database)
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.components = self.service
+        self._old_on_error = self.bot.tree.on_error
+        self.bot.tree.on_error = self.on_app_command_error
+
+    async def cog_unload(self) -> None:
+        self.bot.components = None
+        self.bot.tree.on_error = self._old_on_error
+        await self.service.tables.close()
+
+    # ------------------------------------------------------------------ errors
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        locale = interaction.locale
+        if isinstance(original, UserError):
+            text = t(original.key, locale, **original.params)
+        elif isinstance(original, app_commands.NoPrivateMessage):
+            text = t("error.guild_only", locale)
+        elif isinstance(original, app_commands.MissingPermissions | app_commands.CheckFailure):
+            text = t("error.no_permission", locale)
+        elif isinstance(original, app_commands.CommandOnCooldown):
+            text = t("error.cooldown", locale)
+        else:
+            from bot.engine import GameError
+
+            if isinstance(original, GameError):
+                text = game_error_text(original, locale)
+            else:
+                log.error("command %s failed", interaction.command, exc_info=original)
+                text = t("error.internal", locale)
+        await send_ephemeral(interaction, text)
+
+    # ------------------------------------------------------------------ lobby
+
+    @app_commands.command(name="new", description=cmd_text("cmd.new"))
+    @app_commands.describe(
+        rules=cmd_text("cmd.new.rules"),
+        scoring=cmd_text("cmd.new.scoring"),
+        target=cmd_text("cmd.new.target"),
+    )
+    @app_commands.choices(rules=PRESET_CHOICES, scoring=SCORING_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        rules: str | None = None,
+        scoring: str | None = None,
+        target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
+    ) -> None:
+        await self.service.new_lobby(interaction, preset=rules, scoring=scoring, target=target)
+
+    @app_commands.command(name="join", description=cmd_text("cmd.join"))
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        record = await self.service.channel_game(interaction.channel_id or 0)
+        await self.service.join(interaction, record)
+
+    @app_commands.command(name="leave", description=cmd_text("cmd.leave"))
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        record = await self.service.channel_game(interaction.channel_id or 0)
+        await self.service.leave(interaction, record)
+
+    @app_commands.command(name="start", description=cmd_text("cmd.start"))
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        record = await self.service.channel_game(interaction.channel_id or 0)
+        if record.status is not GameStatus.LOBBY:
+            raise UserError("error.already_started")
+        await self.service.start(interaction, record)
+
+    @app_commands.command(name="kick", description=cmd_text("cmd.kick"))
+    @app_commands.describe(player=cmd_text("cmd.kick.player"))
+    async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        record = await self.service.channel_game(interaction.channel_id or 0)
+        await self.service.kick(interaction, record, player.id)
+
+    @app_commands.command(name="end", description=cmd_text("cmd.end"))
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        record = await self.service.channel_game(interaction.channel_id or 0)
+        await self.service.end(interaction, record)
+
+    # ------------------------------------------------------------------ playing
+
+    async def _running(self, interaction: discord.Interaction[Any]) -> int:
+        record = await self.service.channel_game(interaction.channel_id or 0)
+        if record.status is not GameStatus.RUNNING:
+            raise UserError("error.game_not_started")
+        return record.id
+
+    @app_commands.command(name="hand", description=cmd_text("cmd.hand"))
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await self.service.show_hand(interaction, await self._running(interaction))
+
+    @app_commands.command(name="play", description=cmd_text("cmd.play"))
+    @app_commands.describe(card=cmd_text("cmd.play.card"), color=cmd_text("cmd.play.color"))
+    @app_commands.choices(color=COLOR_CHOICES)
+    async def play(
+        self, interaction: discord.Interaction[Any], card: str, color: str | None = None
+    ) -> None:
+        game_id = await self._running(interaction)
+        code = parse_card_input(card)
+        if code is None:
+            raise UserError("error.unknown_card", text=card[:50])
+        await self.service.act(interaction, game_id, self.service.play_texts(code, color))
+
+    @play.autocomplete("card")
+    async def play_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            record = await self.service.channel_game(interaction.channel_id or 0)
+            live = await self.service.get_live(record.id)
+        except UserError:
+            return []
+        locale = interaction.locale
+        wanted = current.strip().casefold()
+        choices = []
+        for action in live.game.legal_actions(interaction.user.id):
+            if not isinstance(action, Play):
+                continue
+            name = card_name(action.card, locale)
+            if action.uno:
+                name = t("hand.play_uno", locale, card=name)
+            if (
+                wanted
+                and wanted not in name.casefold()
+                and wanted not in action.card.code.casefold()
+            ):
+                continue
+            value = action.card.code + (":uno" if action.uno else "")
+            choices.append(app_commands.Choice(name=name[:100], value=value))
+        return choices[:25]
+
+    @app_commands.command(name="draw", description=cmd_text("cmd.draw"))
+    async def draw(self, interaction: discord.Interaction[Any]) -> None:
+        await self.service.act(interaction, await self._running(interaction), "draw")
+
+    @app_commands.command(name="uno", description=cmd_text("cmd.uno_call"))
+    async def uno(self, interaction: discord.Interaction[Any]) -> None:
+        await self.service.act(interaction, await self._running(interaction), "uno")
+
+    @app_commands.command(name="catch", description=cmd_text("cmd.catch"))
+    @app_commands.describe(player=cmd_text("cmd.catch.player"))
+    async def catch(
+        self, interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
+        action = f"catch:{player.id}" if player is not None else "catch"
+        await self.service.act(interaction, await self._running(interaction), action)
+
+    @app_commands.command(name="table", description=cmd_text("cmd.table"))
+    async def table(self, interaction: discord.Interaction[Any]) -> None:
+        await self.service.repost_table(interaction)
+
+    # ------------------------------------------------------------------ information
+
+    @app_commands.command(name="rules", description=cmd_text("cmd.rules"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        db = self.service.db
+        async with db.read() as unit:
+            record = await unit.games.open_game_in(interaction.channel_id or 0)
+            if record is not None:
+                rules = record.rules
+            else:
+                rules = (await unit.settings.guild(interaction.guild_id or 0)).rules
+        await interaction.response.send_message(
+            embed=render_rules(rules, interaction.locale), ephemeral=True
+        )
+
+    @app_commands.command(name="leaderboard", description=cmd_text("cmd.leaderboard"))
+    @app_commands.describe(
+        sort=cmd_text("cmd.leaderboard.sort"), page=cmd_text("cmd.leaderboard.page")
+    )
+    @app_commands.choices(sort=SORT_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        sort: str = "points",
+        page: app_commands.Range[int, 1, 10_000] = 1,
+    ) -> None:
+        async with self.service.db.read() as unit:
+            board = await unit.stats.leaderboard(interaction.guild_id or 0, sort=sort, page=page)  # type: ignore[arg-type]
+        await interaction.response.send_message(
+            embed=render_leaderboard(board, interaction.locale), ephemeral=True
+        )
+
+    @app_commands.command(name="stats", description=cmd_text("cmd.stats"))
+    @app_commands.describe(player=cmd_text("cmd.stats.player"))
+    async def stats(
+        self, interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
+        who = player or interaction.user
+        async with self.service.db.read() as unit:
+            found = await unit.stats.player(interaction.guild_id or 0, who.id)
+        await interaction.response.send_message(
+            embed=render_stats(found, who.display_name, interaction.locale), ephemeral=True
+        )
+
+    @app_commands.command(name="help", description=cmd_text("cmd.help"))
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(
+            embed=render_help(interaction.locale), ephemeral=True
+        )

@@ -1,0 +1,86 @@
+"""A running game held in memory: the engine object, who plays, and what the table shows.
+
+The database snapshot is the truth; this is a cache of it that every action updates after the
+snapshot is saved. Staleness: a click rendered before the clicker's own last action (or before
+this round, or before the bot loaded the game) is stale; clicks on hands that are merely older
+than other players' moves are still fine, so nobody needs to refresh just because others played.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.engine import Game
+from bot.engine import events as E
+from bot.store import GameRecord
+
+LOG_LINES = 6
+
+
+@dataclass
+class LiveGame:
+    game_id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: Game
+    names: dict[int, str]
+    baseline: int  # the version when loaded, or when the current round began
+    table_message_id: int | None = None
+    table_posted_at: datetime | None = None
+    acted_at: dict[int, int] = field(default_factory=dict)
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+
+    @classmethod
+    def from_record(cls, record: GameRecord, game: Game) -> LiveGame:
+        return cls(
+            game_id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            game=game,
+            names={s.user_id: s.display_name for s in record.seats},
+            baseline=game.version,
+            table_message_id=record.table_message_id,
+            table_posted_at=record.table_message_posted_at,
+        )
+
+    def is_stale(self, user: int, version: int) -> bool:
+        """Whether a click rendered at `version` must be refused (answered with a fresh hand)."""
+        current = self.game.version
+        if version == current:
+            return False
+        if version > current:
+            return True
+        return version < max(self.baseline, self.acted_at.get(user, 0))
+
+    def acted(self, user: int, events: list[E.Event]) -> None:
+        self.acted_at[user] = self.game.version
+        if any(isinstance(e, E.RoundStarted) for e in events):
+            self.baseline = self.game.version
+
+    @property
+    def host_present(self) -> bool:
+        return self.host_id in self.game.players and self.host_id not in self.game.left
+
+
+def stat_counters(events: list[E.Event]) -> dict[int, dict[str, int]]:
+    """Leaderboard counters from engine events: cards played, UNO calls, catches, challenges."""
+    out: dict[int, dict[str, int]] = {}
+
+    def add(user: int, key: str) -> None:
+        counts = out.setdefault(user, {})
+        counts[key] = counts.get(key, 0) + 1
+
+    for e in events:
+        if isinstance(e, E.CardPlayed):
+            add(e.player, "cards_played")
+        elif isinstance(e, E.UnoCalled):
+            add(e.player, "uno_calls")
+        elif isinstance(e, E.UnoCaught):
+            add(e.catcher, "catches")
+        elif isinstance(e, E.ChallengeResolved):
+            add(e.challenger, "challenges_won" if e.guilty else "challenges_lost")
+    return out

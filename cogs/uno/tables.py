@@ -1,0 +1,91 @@
+"""Keeping each channel's public table message current without one edit per click.
+
+`request(game_id)` marks the table dirty; one task per game edits the message, and requests that
+arrive meanwhile collapse into one more edit with the newest state. A table older than
+`REPOST_AFTER` (Discord refuses edits of old messages, error 30046) or deleted is posted anew.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+REPOST_AFTER = timedelta(minutes=50)
+
+#: Renders a game's table now: (channel id, message id or None, posted_at, send/edit kwargs),
+#: or None when the game is gone.
+Renderer = Callable[[int], tuple[int, int | None, datetime | None, dict[str, Any]] | None]
+#: Called after a re-post with (game id, new message id).
+OnPosted = Callable[[int, int], Any]
+
+
+class TableUpdater:
+    def __init__(self, bot: discord.Client, render: Renderer, on_posted: OnPosted) -> None:
+        self._bot = bot
+        self._render = render
+        self._on_posted = on_posted
+        self._dirty: set[int] = set()
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._repost: set[int] = set()
+
+    def request(self, game_id: int, *, repost: bool = False) -> None:
+        self._dirty.add(game_id)
+        if repost:
+            self._repost.add(game_id)
+        if game_id not in self._tasks:
+            task = asyncio.create_task(self._run(game_id), name=f"uno-table-{game_id}")
+            self._tasks[game_id] = task
+            task.add_done_callback(lambda _t, g=game_id: self._tasks.pop(g, None))
+
+    async def flush(self, game_id: int) -> None:
+        task = self._tasks.get(game_id)
+        if task is not None:
+            await asyncio.shield(task)
+
+    async def close(self) -> None:
+        for task in list(self._tasks.values()):
+            task.cancel()
+        self._tasks.clear()
+
+    async def _run(self, game_id: int) -> None:
+        while game_id in self._dirty:
+            self._dirty.discard(game_id)
+            try:
+                await self._update(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("could not update the table of game %s", game_id)
+
+    async def _update(self, game_id: int) -> None:
+        rendered = self._render(game_id)
+        if rendered is None:
+            return
+        channel_id, message_id, posted_at, kwargs = rendered
+        channel = self._bot.get_partial_messageable(channel_id)
+        old = posted_at is not None and datetime.now(UTC) - posted_at > REPOST_AFTER
+        repost = game_id in self._repost or message_id is None or old
+        self._repost.discard(game_id)
+        if not repost and message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(**kwargs)
+                return
+            except discord.NotFound:
+                pass
+            except discord.HTTPException as exc:
+                if exc.code != 30046:
+                    raise
+        message = await channel.send(**{k: v for k, v in kwargs.items() if v is not None})
+        await self._on_posted(game_id, message.id)
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).delete()
+            except discord.HTTPException:
+                log.info("old table %s of game %s not deleted", message_id, game_id)

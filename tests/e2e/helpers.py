@@ -1,0 +1,188 @@
+"""Playing UNO through the emulator like a user: read the table, open a hand, click buttons."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.fakediscord import FakeDiscord, Message, User
+
+ACTION_ID = re.compile(r"^uno:(\d+):(\d+):(.+)$")
+HAND_ID = re.compile(r"^uno:(\d+):hand$")
+MENTION = re.compile(r"<@(\d+)>")
+
+
+def version_of(msg: Message) -> int | None:
+    versions = [int(m[2]) for c in msg.custom_ids if (m := ACTION_ID.match(c))]
+    return max(versions) if versions else None
+
+
+def actions(msg: Message, *, enabled_only: bool = True) -> dict[str, str]:
+    """The message's game buttons: action (e.g. "play:R7", "draw") -> custom_id."""
+    out = {}
+    for b in msg.buttons:
+        if (
+            b.custom_id
+            and (m := ACTION_ID.match(b.custom_id))
+            and not (enabled_only and b.disabled)
+        ):
+            out[m[3]] = b.custom_id
+    return out
+
+
+def card_buttons(msg: Message) -> list[tuple[str, bool]]:
+    """(card label, enabled) for every card button of a hand page."""
+    return [
+        (b.label or "", not b.disabled)
+        for b in msg.buttons
+        if b.custom_id and re.match(r"^uno:\d+:\d+:play:[A-Z0-9]+$", b.custom_id)
+    ]
+
+
+def hand_size(msg: Message) -> int:
+    m = re.search(r"Your hand — (\d+) cards", msg.text)
+    assert m, msg.text
+    return int(m[1])
+
+
+class Table:
+    """The channel's public game message (lobby or table) as users see it."""
+
+    def __init__(self, emu: FakeDiscord, channel_id: int) -> None:
+        self.emu = emu
+        self.channel_id = channel_id
+
+    def message(self) -> Message | None:
+        for m in reversed(self.emu.channel_messages(self.channel_id)):
+            if any(HAND_ID.match(c) or ":lobby:" in c for c in m.custom_ids):
+                return m
+            if m.embeds and "UNO — round" in (m.embeds[0].get("title") or ""):
+                return m
+        return None
+
+    @property
+    def game_id(self) -> int:
+        msg = self.message()
+        assert msg is not None
+        for c in msg.custom_ids:
+            return int(c.split(":")[1])
+        raise AssertionError("the table has no buttons")
+
+    async def at_version(self, version: int, timeout: float = 5.0) -> Message:
+        def ready() -> Message | None:
+            msg = self.message()
+            if msg is None:
+                return None
+            v = version_of(msg)
+            if v == version or (v is None and "match is over" in msg.text):
+                return msg
+            return None
+
+        return await self.emu.wait_for(ready, timeout, what=f"table at version {version}")
+
+    def current_player(self, msg: Message) -> int | None:
+        desc = (msg.embeds[0].get("description") or "") if msg.embeds else ""
+        m = MENTION.search(desc)
+        return int(m[1]) if m else None
+
+
+async def answer(res: Any) -> Message:
+    msg = await res
+    assert msg is not None, "no message in the answer"
+    return msg
+
+
+async def open_game(
+    emu: FakeDiscord, channel: int, host: User, others: list[User], **options: Any
+) -> Message:
+    """`/uno new`, everyone clicks Join, the host clicks Start: the table message."""
+    lobby = await answer(await emu.slash(host, channel, "uno new", **options))
+    for user in others:
+        lobby = await answer(await emu.click(user, lobby, label="Join"))
+    table = await answer(await emu.click(host, lobby, label="Start"))
+    assert "UNO — round 1" in table.text, table.text
+    return table
+
+
+async def show_hand(emu: FakeDiscord, user: User, table: Message) -> Message:
+    hand_button = next(c for c in table.custom_ids if HAND_ID.match(c))
+    return await answer(await emu.click(user, table, hand_button))
+
+
+async def take_turn(
+    emu: FakeDiscord, user: User, hand: Message, *, challenge: bool = False, call_uno: bool = True
+) -> Message:
+    """One decision, the way a simple player makes it: first legal card, else draw."""
+    if hand.selects:
+        select = hand.selects[0]
+        first = select["options"][0]["value"]
+        return await answer(await emu.select(user, hand, select["custom_id"], [first]))
+    acts = actions(hand)
+    plays = [a for a in acts if a.startswith("play:")]
+    uno_plays = [a for a in plays if a.endswith(":uno")]
+    plain = [a for a in plays if not a.endswith(":uno")]
+    for wanted in (
+        [a for a in acts if a.startswith("color:")],
+        ["challenge"] if challenge and "challenge" in acts else [],
+        ["accept"] if "accept" in acts else [],
+        uno_plays if call_uno else [],
+        plain,
+        uno_plays,
+        ["draw"] if "draw" in acts else [],
+        ["keep"] if "keep" in acts else [],
+        ["pass"] if "pass" in acts else [],
+    ):
+        if wanted:
+            return await answer(await emu.click(user, hand, acts[wanted[0]]))
+    raise AssertionError(f"nothing to do in this hand:\n{hand.text}\n{hand.buttons}")
+
+
+async def play_round(emu: FakeDiscord, channel: int, users: dict[int, User]) -> Message:
+    """Play until the round (or match) ends; return the table at that point."""
+    table = Table(emu, channel)
+    hands: dict[int, Message] = {}
+    msg = table.message()
+    assert msg is not None
+    version = version_of(msg)
+    for _ in range(3000):
+        msg = await table.at_version(version) if version is not None else msg
+        acts = actions(msg)
+        if "next" in acts or "match is over" in msg.text:
+            return msg
+        current = table.current_player(msg)
+        assert current is not None, msg.text
+        user = users[current]
+        hand = hands.get(current)
+        if hand is None:
+            hand = await show_hand(emu, user, msg)
+        else:
+            hand = await answer(await emu.click(user, hand, actions(hand)["refresh"]))
+        hand = await take_turn(emu, user, hand)
+        hands[current] = hand
+        version = version_of(hand)
+        if version is None:  # the match ended: the hand has no buttons left
+            return await emu.wait_for(
+                lambda: (m := table.message()) is not None and "match is over" in m.text and m,
+                5,
+                what="final table",
+            )
+    raise AssertionError("the round did not end")
+
+
+async def play_match(emu: FakeDiscord, channel: int, host: User, users: list[User]) -> int:
+    """Play rounds until the match is over; the number of rounds played."""
+    by_id = {u.id: u for u in users}
+    table = Table(emu, channel)
+    for rounds in range(1, 100):
+        msg = await play_round(emu, channel, by_id)
+        if "match is over" in msg.text:
+            return rounds
+        await answer(await emu.click(host, msg, actions(msg)["next"]))
+        await emu.wait_for(
+            lambda n=rounds + 1: (
+                (m := table.message()) is not None and f"round {n}" in m.text and m
+            ),
+            5,
+            what="next round's table",
+        )
+    raise AssertionError("the match did not end")
