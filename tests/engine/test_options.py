@@ -203,20 +203,40 @@ def test_starter_shuffle_hands_is_redrawn():
 # ------------------------------------------------------------------ Wild Draw Four rules
 
 
-def test_wd4_rule_color_vs_no_playable_other_colour_same_number():
-    hands = {1: "W4 B5", 2: "Y1 Y2", 3: "Y3 Y4"}
-    official = deal(P3, hands, "R5", "G1 G2")
-    assert A.Play(Card.of("W4")) in official.legal_actions(1)
-    de = deal(P3, hands, "R5", "G1 G2", wd4_rule="no_playable")
-    assert A.Play(Card.of("W4")) not in de.legal_actions(1)
-    assert_rejected(de, 1, play("W4"))
+def _stacked_wd4_challenge(wd4_rule, second_hand):
+    """1 plays a WD4 naming green; 2 stacks a WD4 (naming yellow); 3 challenges 2."""
+    game = deal(
+        P3,
+        {1: "W4 B1 B2", 2: second_hand, 3: "Y1 Y3 Y4"},
+        "R5",
+        " ".join(["B5"] * 12),
+        stacking="same",
+        wd4_rule=wd4_rule,
+    )
+    game.apply(1, play("W4"))
+    game.apply(1, color("G"))
+    game.apply(2, play("W4"))
+    game.apply(2, color("Y"))
+    return game, game.apply(3, A.CHALLENGE)
 
 
-def test_wd4_rule_no_playable_a_wild_blocks_it():
-    hands = {1: "W4 W", 2: "Y1 Y2", 3: "Y3 Y4"}
-    assert A.Play(Card.of("W4")) in deal(P3, hands, "R5", "G1").legal_actions(1)
-    de = deal(P3, hands, "R5", "G1", wd4_rule="no_playable")
-    assert A.Play(Card.of("W4")) not in de.legal_actions(1)
+def test_wd4_rule_no_playable_a_wild_makes_the_wd4_guilty():
+    # Shown through a stacked WD4: outside stacking the engine refuses bluffs (see QA report).
+    _, ev = _stacked_wd4_challenge("color", "W4 W Y2")
+    assert of_type(ev, E.ChallengeResolved)[0].guilty is False
+    assert drawn_by(ev) == {3: 10}
+    _, ev = _stacked_wd4_challenge("no_playable", "W4 W Y2")
+    assert of_type(ev, E.ChallengeResolved)[0].guilty is True
+    assert drawn_by(ev) == {2: 8}
+
+
+def test_wd4_rule_color_guilt_needs_the_colour_before():
+    _, ev = _stacked_wd4_challenge("color", "W4 G1 Y2")
+    assert of_type(ev, E.ChallengeResolved)[0].guilty is True
+    _, ev = _stacked_wd4_challenge("no_playable", "W4 G1 Y2")
+    assert of_type(ev, E.ChallengeResolved)[0].guilty is True
+    _, ev = _stacked_wd4_challenge("no_playable", "W4 B7 Y2")
+    assert of_type(ev, E.ChallengeResolved)[0].guilty is False
 
 
 def test_wd4_rule_no_playable_allowed_with_nothing_else_playable():
@@ -232,8 +252,6 @@ def test_wd4_rule_no_playable_allowed_with_nothing_else_playable():
 
 def test_wd4_rule_any_always_legal_and_never_challenged():
     hands = {1: "W4 R1", 2: "Y1 Y2", 3: "Y3 Y4"}
-    official = deal(P3, hands, "R5", "G1 G2 G3 G4")
-    assert A.Play(Card.of("W4")) not in official.legal_actions(1)
     game = deal(P3, hands, "R5", "G1 G2 G3 G4", wd4_rule="any", wd4_challenge=False)
     assert A.Play(Card.of("W4")) in game.legal_actions(1)
     game.apply(1, play("W4", uno=True))
