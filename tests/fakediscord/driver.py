@@ -169,7 +169,11 @@ class Driver(World):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.enforce_command_permissions = True
-        self._pending: list[asyncio.Task[None]] = []
+        # Gateway events waiting to be sent: (guild id, event name, payload builder).
+        self._outbox: list[tuple[int | None, str, Callable[[], JSON]]] = []
+        self._flushers: set[asyncio.Task[None]] = set()
+        self._flush_lock: asyncio.Lock | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # the loop serving the emulator
         self._timers: list[asyncio.TimerHandle] = []
         self._user_counter = 0
 
@@ -204,7 +208,7 @@ class Driver(World):
         self.guilds[guild_id] = guild
         for position, channel_name in enumerate(channels):
             self._make_channel(guild, channel_name, position)
-        self._gateway_task("guild_added", guild)
+        self._queue_event(guild_id, "GUILD_CREATE", lambda: guild.payload(initial=False))
         self.notify()
         return guild
 
@@ -212,7 +216,7 @@ class Driver(World):
         """The bot is kicked: GUILD_DELETE to its shard."""
         g = self.guild_of(guild)
         self.guilds.pop(g.id, None)
-        self._gateway_task("guild_removed", g)
+        self._queue_event(g.id, "GUILD_DELETE", lambda: {"id": str(g.id), "unavailable": False})
         self.notify()
 
     def _make_channel(
@@ -251,12 +255,7 @@ class Driver(World):
                 }
             )
         channel = self._make_channel(g, name, len(g.channels), overwrites)
-        if self.gateway is not None:
-            self._pending.append(
-                asyncio.ensure_future(
-                    self.gateway.dispatch_to_guild(g.id, "CHANNEL_CREATE", channel.payload())
-                )
-            )
+        self._queue_event(g.id, "CHANNEL_CREATE", channel.payload)
         self.notify()
         return channel.id
 
@@ -315,20 +314,35 @@ class Driver(World):
         g.roles[role.id] = role
         return role
 
-    def _gateway_task(self, method: str, guild: Guild) -> None:
-        if self.gateway is None:
-            return
+    def _queue_event(self, guild_id: int | None, event: str, payload: Callable[[], JSON]) -> None:
+        """Send a guild event to the owning connections soon (setup methods are not async)."""
+        self._outbox.append((guild_id, event, payload))
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return  # not serving yet: READY will carry the state
         try:
-            asyncio.get_running_loop()
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
-            return
-        self._pending.append(asyncio.ensure_future(getattr(self.gateway, method)(guild)))
+            running = None
+        if running is loop:
+            self._start_flusher()
+        else:  # called from another thread or loop
+            loop.call_soon_threadsafe(self._start_flusher)
+
+    def _start_flusher(self) -> None:
+        task = asyncio.ensure_future(self.flush())
+        self._flushers.add(task)
+        task.add_done_callback(self._flushers.discard)
 
     async def flush(self) -> None:
-        """Wait until queued gateway events (GUILD_CREATE, ...) are sent."""
-        pending, self._pending = self._pending, []
-        if pending:
-            await asyncio.gather(*pending)
+        """Send the queued gateway events (GUILD_CREATE, CHANNEL_CREATE...), in order."""
+        if self._flush_lock is None:
+            self._flush_lock = asyncio.Lock()
+        async with self._flush_lock:
+            while self._outbox:
+                guild_id, event, payload = self._outbox.pop(0)
+                if self.gateway is not None:
+                    await self.gateway.dispatch_to_guild(guild_id, event, payload())
 
     # -- waiting -----------------------------------------------------------------------------
     async def wait_for_bot(

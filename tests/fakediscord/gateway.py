@@ -18,7 +18,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from .state import JSON, Guild
+from .state import JSON
 from .world import World
 
 log = logging.getLogger("fakediscord.gateway")
@@ -241,11 +241,3 @@ class Gateway:
         if d.get("nonce") is not None:
             chunk["nonce"] = d["nonce"]
         await conn.dispatch("GUILD_MEMBERS_CHUNK", chunk)
-
-    async def guild_added(self, guild: Guild) -> None:
-        await self.dispatch_to_guild(guild.id, "GUILD_CREATE", guild.payload(initial=False))
-
-    async def guild_removed(self, guild: Guild) -> None:
-        await self.dispatch_to_guild(
-            guild.id, "GUILD_DELETE", {"id": str(guild.id), "unavailable": False}
-        )

@@ -297,7 +297,8 @@ class Rest:
         guild = self._guild(call)
         self.world.guilds.pop(guild.id, None)
         if self.world.gateway is not None:
-            await self.world.gateway.guild_removed(guild)
+            gone = {"id": str(guild.id), "unavailable": False}
+            await self.world.gateway.dispatch_to_guild(guild.id, "GUILD_DELETE", gone)
         return 204, None
 
     async def get_application(self, call: Call) -> Reply:

@@ -8,6 +8,7 @@ person poke a standalone emulator with curl.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -55,6 +56,7 @@ class FakeDiscord(Driver):
         return app
 
     async def start(self) -> FakeDiscord:
+        self.loop = asyncio.get_running_loop()
         self._runner = web.AppRunner(self.make_app(), access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
@@ -68,7 +70,7 @@ class FakeDiscord(Driver):
         for timer in self._timers:
             timer.cancel()
         self._timers.clear()
-        for task in self._pending:
+        for task in list(self._flushers):
             task.cancel()
         await self.gateway.close_all()
         if self._runner is not None:
