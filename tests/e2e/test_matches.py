@@ -1,0 +1,42 @@
+"""Whole matches played through buttons, and the leaderboard they leave behind."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.e2e.helpers import answer, open_game, play_match
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def test_two_player_match_to_the_end(s) -> None:
+    emu = s.emu
+    channel = s.channel()
+    alice, bob = s.users("alice", "bob")
+    await open_game(emu, channel, alice, [bob])
+    started = time.monotonic()
+    rounds = await play_match(emu, channel, alice, [alice, bob])
+    assert rounds >= 1
+    final = [m for m in emu.channel_messages(channel) if "Match winner" in m.text]
+    assert final, "no final results in the channel"
+    board = await answer(await emu.slash(alice, channel, "uno leaderboard"))
+    assert board.ephemeral
+    assert alice.global_name in board.text and bob.global_name in board.text
+    stats = await answer(await emu.slash(bob, channel, "uno stats", player=alice))
+    assert "Games:" in stats.text
+    assert max(emu.interaction_latencies) < 1.0
+    print(f"{rounds} rounds in {time.monotonic() - started:.1f}s")
+
+
+async def test_four_player_match_to_the_end(s) -> None:
+    emu = s.emu
+    channel = s.channel()
+    players = s.users("ann", "ben", "cat", "dan")
+    await open_game(emu, channel, players[0], players[1:], target=150)
+    rounds = await play_match(emu, channel, players[0], players)
+    assert rounds >= 1
+    board = await answer(await emu.slash(players[2], channel, "uno leaderboard", sort="wins"))
+    for p in players:
+        assert p.global_name in board.text

@@ -1,0 +1,142 @@
+"""The private hand: paging never drops a card, and every Discord limit is respected."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bot.engine import ALL_CARDS, Card, Decision, Game, RuleSet, build_deck
+from bot.ui.hand import SLOTS, hand_layout, render_hand
+from bot.ui.ids import MAX_CUSTOM_ID, MAX_LABEL, matches_exactly_one
+
+NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
+BIG_ID = 2**63 - 1
+
+
+def _game_with_hand(cards: list[Card], players: tuple[int, ...] = (1, 2)) -> Game:
+    game = Game.new(list(players), RuleSet(), seed=3, dealer=players[-1])
+    game.hands[1] = list(cards)
+    return game
+
+
+def _check_limits(kwargs: dict) -> None:
+    view = kwargs["view"]
+    items = view.children
+    assert len(items) <= 25
+    rows: dict[int, int] = {}
+    for item in items:
+        custom_id = item.item.custom_id
+        assert len(custom_id) <= MAX_CUSTOM_ID
+        assert matches_exactly_one(custom_id), custom_id
+        label = getattr(item.item, "label", None)
+        assert label is None or len(label) <= MAX_LABEL
+        rows[item.item.row] = rows.get(item.item.row, 0) + 1
+    assert all(0 <= r <= 4 for r in rows)
+    assert len({i.item.custom_id for i in items}) == len(items), "custom_ids must be unique"
+    embed = kwargs["embed"]
+    assert len(embed.title or "") <= 256
+    assert len(embed.description or "") <= 4096
+    assert len(embed) <= 6000
+
+
+def test_sixty_cards_page_without_dropping_any() -> None:
+    rng = random.Random(7)
+    cards = rng.sample(build_deck("classic108"), 60)
+    game = _game_with_hand(cards)
+    first = hand_layout(game, 1, NAMES)
+    assert first.pages > 1
+    seen = []
+    for page in range(first.pages):
+        layout = hand_layout(game, 1, NAMES, page=page)
+        assert len(layout.controls) + len(layout.cards) <= SLOTS
+        seen += [slot.action for slot in layout.cards]
+        _check_limits(render_hand(game, BIG_ID, 1, NAMES, page=page))
+    distinct = {f"play:{c.code}" for c in cards}
+    assert {a for a in seen if not a.endswith(":uno")} == distinct
+    assert len(seen) == len(set(seen))
+
+
+def test_every_distinct_card_face_fits() -> None:
+    game = _game_with_hand(list(ALL_CARDS) * 2)
+    layout = hand_layout(game, 1, NAMES)
+    total = sum(len(hand_layout(game, 1, NAMES, page=p).cards) for p in range(layout.pages))
+    assert total == len(ALL_CARDS)
+    for p in range(layout.pages):
+        _check_limits(render_hand(game, BIG_ID, 1, NAMES, page=p))
+
+
+def test_duplicates_show_a_count_and_unplayable_cards_are_disabled() -> None:
+    game = _game_with_hand([Card.of("R7"), Card.of("R7"), Card.of("B1")])
+    game.discard = [Card.of("R3")]
+    game.color = game.discard[-1].color
+    game.turn = game.seats.index(1)
+    game.decision = Decision.PLAY
+    layout = hand_layout(game, 1, NAMES)
+    by_action = {s.action: s for s in layout.cards}
+    assert by_action["play:R7"].label == "Red 7 ×2"
+    assert not by_action["play:R7"].disabled
+    assert by_action["play:B1"].disabled
+    assert any(s.action == "draw" for s in layout.controls)
+
+
+def test_next_to_last_card_offers_play_and_uno() -> None:
+    game = _game_with_hand([Card.of("R7"), Card.of("B1")])
+    game.discard = [Card.of("R3")]
+    game.color = game.discard[-1].color
+    game.turn = game.seats.index(1)
+    game.decision = Decision.PLAY
+    actions = [s.action for s in hand_layout(game, 1, NAMES).cards]
+    assert "play:R7:uno" in actions and "play:R7" in actions
+
+
+def test_colour_choice_after_a_wild() -> None:
+    game = _game_with_hand([Card.of("W"), Card.of("B1"), Card.of("G2")])
+    game.turn = game.seats.index(1)
+    game.decision = Decision.CHOOSE_COLOR
+    layout = hand_layout(game, 1, NAMES)
+    assert [s.action for s in layout.controls][:4] == ["color:R", "color:Y", "color:G", "color:B"]
+    assert layout.cards == ()
+
+
+def test_target_select_for_swap_hands() -> None:
+    game = _game_with_hand([Card.of("B1"), Card.of("G2")], players=(1, 2, 3))
+    game.turn = game.seats.index(1)
+    game.decision = Decision.CHOOSE_TARGET
+    kwargs = render_hand(game, BIG_ID, 1, NAMES)
+    selects = [i for i in kwargs["view"].children if hasattr(i.item, "options")]
+    assert len(selects) == 1
+    assert {o.value for o in selects[0].item.options} == {"2", "3"}
+    _check_limits(kwargs)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_states_respect_limits(seed: int) -> None:
+    rng = random.Random(seed)
+    players = list(range(1, rng.randint(2, 10) + 1))
+    game = Game.new(players, RuleSet(), seed=seed)
+    names = {p: "N" * 100 for p in players}
+    for _ in range(rng.randint(0, 150)):
+        player = game.current_player
+        if player is None:
+            break
+        legal = game.legal_actions(player)
+        game.apply(player, rng.choice(legal))
+    for p in players:
+        layout = hand_layout(game, p, names)
+        for page in range(layout.pages):
+            _check_limits(render_hand(game, BIG_ID, p, names, page=page, notice="x" * 500))
+
+
+def test_custom_id_scheme() -> None:
+    from bot.ui.ids import game_id_for, hand_id, lobby_id, parse_game
+
+    assert hand_id(5) == "uno:5:hand"
+    assert lobby_id(5, "join") == "uno:5:lobby:join"
+    ref = parse_game(game_id_for(5, 12, "play:W4:uno"))
+    assert ref is not None and (ref.game_id, ref.version, ref.action) == (5, 12, "play:W4:uno")
+    assert parse_game("uno:5:12:play:<script>") is None
+    for cid in ("uno:1:2:catch", "uno:1:2:catch:3", "uno:1:2:target", "uno:1:2:target:9"):
+        assert matches_exactly_one(cid), cid
+    assert re.fullmatch(r".{1,100}", game_id_for(BIG_ID, 999_999_999, f"target:{BIG_ID}"))

@@ -1,0 +1,79 @@
+"""Public messages: the lobby, the table, results, rules and leaderboards stay within limits."""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine import PRESETS, Game, RuleSet
+from bot.engine import events as E
+from bot.store import LeaderboardPage, PlayerStats
+from bot.ui.ids import MAX_CUSTOM_ID, matches_exactly_one
+from bot.ui.log import describe
+from bot.ui.rules_text import render_rules
+from bot.ui.stats import render_help, render_leaderboard, render_stats
+from bot.ui.table import render_lobby, render_round_result, render_table
+
+BIG = 2**63 - 1
+
+
+def _check(kwargs: dict) -> None:
+    embed = kwargs["embed"]
+    assert len(embed) <= 6000 and len(embed.description or "") <= 4096
+    assert all(len(f.value) <= 1024 for f in embed.fields)
+    for item in kwargs["view"].children:
+        assert len(item.item.custom_id) <= MAX_CUSTOM_ID
+        assert matches_exactly_one(item.item.custom_id)
+
+
+def test_table_shows_every_seat_count_and_the_turn() -> None:
+    players = list(range(1, 11))
+    names = {p: f"Player{p}" * 12 for p in players}
+    game = Game.new(players, RuleSet(), seed=1)
+    kwargs = render_table(game, BIG, names, log=["x" * 300] * 6)
+    _check(kwargs)
+    text = kwargs["embed"].fields[0].value
+    for p in players:
+        assert f"{game.card_count(p)} cards" in text
+    assert f"<@{game.current_player}>" in kwargs["embed"].description
+    labels = [i.item.label for i in kwargs["view"].children]
+    assert labels == ["Show my hand", "Draw", "UNO!", "Catch"]
+
+
+def test_lobby_buttons() -> None:
+    kwargs = render_lobby(BIG, 1, [(1, "Ann"), (2, "Ben")], RuleSet())
+    _check(kwargs)
+    assert [i.item.custom_id for i in kwargs["view"].children] == [
+        f"uno:{BIG}:lobby:{v}" for v in ("join", "leave", "start", "cancel")
+    ]
+    closed = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(), closed="gone")
+    assert closed["view"].children == []
+
+
+def test_round_results_and_log_lines() -> None:
+    rng = random.Random(5)
+    game = Game.new([1, 2, 3], RuleSet(scoring="none"), seed=5)
+    names = {1: "Ann", 2: "Ben", 3: "Cat"}
+    events: list[E.Event] = []
+    while game.outcome is None:
+        p = game.current_player
+        assert p is not None
+        events += game.apply(p, rng.choice(game.legal_actions(p)))
+    assert game.round_outcome is not None
+    embed = render_round_result(game.round_outcome, names, match=game.outcome)
+    assert "Match winner" in embed.description
+    for e in events:
+        describe(e, names)  # never raises
+    final = render_table(game, BIG, names)
+    assert final["view"].children == []
+
+
+def test_rules_leaderboard_stats_help_render() -> None:
+    for rules in PRESETS.values():
+        embed = render_rules(rules)
+        assert len(embed) <= 6000
+    page = LeaderboardPage(
+        "points", 1, 10, 1, (PlayerStats(1, 2, "Ann", points=10, games_played=1, rank=1),)
+    )
+    assert "Ann" in render_leaderboard(page).description
+    assert "No games" in render_stats(None, "Ann").description
+    assert len(render_help()) <= 6000
