@@ -86,6 +86,8 @@ def _test_deal(channel_id: int, game_id: int, players: list[int]) -> dict[str, A
                 options["seed"] = spec["seed"]
             if "deck" in spec:
                 options["deck"] = parse_cards(spec["deck"])
+            if "rules" in spec:
+                options["rules"] = spec["rules"]
             if "dealer_seat" in spec:
                 options["dealer"] = players[spec["dealer_seat"] % len(players)]
     return options
@@ -669,9 +671,9 @@ class GameService:
             if not MIN_SEATS <= len(players) <= MAX_SEATS:
                 raise UserError("error.need_players", min=MIN_SEATS, max=MAX_SEATS)
             try:
-                game, events = Game.start(
-                    players, record.rules, **_test_deal(record.channel_id, record.id, players)
-                )
+                options = _test_deal(record.channel_id, record.id, players)
+                rules = record.rules.with_options(**options.pop("rules", {}))
+                game, events = Game.start(players, rules, **options)
             except InvalidRules as exc:
                 raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
             try:

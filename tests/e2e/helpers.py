@@ -186,3 +186,15 @@ async def play_match(emu: FakeDiscord, channel: int, host: User, users: list[Use
             what="next round's table",
         )
     raise AssertionError("the match did not end")
+
+
+def deal(hands: list[str], starter: str, deck: str = "classic108") -> list[str]:
+    """A round-1 deck: these hands in seat order, then the starter, then the rest of the deck."""
+    from bot.engine import build_deck
+
+    rest = [c.code for c in build_deck(deck)]
+    order: list[str] = []
+    for code in [*" ".join(hands).split(), starter]:
+        rest.remove(code)
+        order.append(code)
+    return order + rest

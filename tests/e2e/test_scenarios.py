@@ -1,0 +1,218 @@
+"""Particular situations, set up with the test-only fixed deal: challenges, catches, big hands."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from tests.e2e.helpers import (
+    Table,
+    actions,
+    answer,
+    card_buttons,
+    deal,
+    hand_size,
+    open_game,
+    show_hand,
+    version_of,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def _fixed_game(s, hands: list[str], starter: str, *, rules: dict | None = None, **new):
+    emu = s.emu
+    channel = s.channel()
+    alice, bob = s.users("alice", "bob")
+    spec = {"deck": deal(hands, starter), "dealer_seat": 1}
+    if rules:
+        spec["rules"] = rules
+    s.fix_deal(channel, spec)
+    table = await open_game(emu, channel, alice, [bob], **new)
+    return emu, channel, alice, bob, table
+
+
+async def test_wild_draw_four_challenge_fails(s) -> None:
+    emu, _channel, alice, bob, table = await _fixed_game(
+        s, ["W4 B1 B2 G3 G4 Y5 Y6", "B7 B8 G7 G8 Y7 Y8 R9"], "R5"
+    )
+    hand = await show_hand(emu, alice, table)
+    hand = await answer(await emu.click(alice, hand, actions(hand)["play:W4"]))
+    assert set(actions(hand)) >= {"color:R", "color:Y", "color:G", "color:B"}
+    hand = await answer(await emu.click(alice, hand, actions(hand)["color:G"]))
+    victim = await show_hand(emu, bob, table)
+    assert {"accept", "challenge"} <= set(actions(victim))
+    result = await answer(await emu.click(bob, victim, actions(victim)["challenge"]))
+    assert "Challenge lost" in result.text
+    assert hand_size(result) == 13  # 7 + 6
+
+
+async def test_wild_draw_four_challenge_succeeds(s) -> None:
+    # Stacking (party rules): Bob stacks his own Wild Draw Four while holding green, the colour
+    # Alice named, so Alice's challenge finds him guilty and he draws the whole stack.
+    emu, channel, alice, bob, table = await _fixed_game(
+        s, ["W4 B1 B2 G3 G4 Y5 Y6", "W4 G7 B7 B8 Y7 Y8 R9"], "R5", rules={"stacking": "same"}
+    )
+    hand = await show_hand(emu, alice, table)
+    hand = await answer(await emu.click(alice, hand, actions(hand)["play:W4"]))
+    hand = await answer(await emu.click(alice, hand, actions(hand)["color:G"]))
+    victim = await show_hand(emu, bob, table)
+    victim = await answer(await emu.click(bob, victim, actions(victim)["play:W4"]))
+    victim = await answer(await emu.click(bob, victim, actions(victim)["color:R"]))
+    hand = await answer(await emu.click(alice, hand, actions(hand)["refresh"]))
+    assert "challenge" in actions(hand)
+    hand = await answer(await emu.click(alice, hand, actions(hand)["challenge"]))
+    assert "Challenge won" in hand.text
+    bob_hand = await show_hand(emu, bob, Table(emu, channel).message())
+    assert hand_size(bob_hand) == 6 + 8
+
+
+async def test_uno_catch_and_uno_call(s) -> None:
+    emu, channel, alice, bob, table = await _fixed_game(
+        s, ["R1 R2", "B3 B4"], "R5", rules={"hand_size": 2}
+    )
+    hand = await show_hand(emu, alice, table)
+    hand = await answer(await emu.click(alice, hand, actions(hand)["play:R1"]))
+    msg = await Table(emu, channel).at_version(version_of(hand))
+    assert "no UNO called" in msg.text
+    caught = await answer(await emu.click(bob, msg, actions(msg)["catch"]))
+    assert caught.ephemeral and "caught" in caught.text
+    msg = await Table(emu, channel).at_version(version_of(caught))
+    assert "3 cards" in msg.text
+
+    # Another game: Alice plays her next-to-last card without UNO, then calls it in time.
+    emu, channel, alice, bob, table = await _fixed_game(
+        s, ["R1 R2", "B3 B4"], "R5", rules={"hand_size": 2}
+    )
+    hand = await show_hand(emu, alice, table)
+    assert "play:R1:uno" in actions(hand)  # the "play and call UNO" choice
+    hand = await answer(await emu.click(alice, hand, actions(hand)["play:R1"]))
+    msg = await Table(emu, channel).at_version(version_of(hand))
+    called = await answer(await emu.click(alice, msg, actions(msg)["uno"]))
+    assert "called UNO" in called.text
+    msg = await Table(emu, channel).at_version(version_of(called))
+    refused = await answer(await emu.click(bob, msg, actions(msg)["catch"]))
+    assert "Nobody can be caught" in refused.text
+
+
+async def test_hand_of_thirty_cards_pages(s) -> None:
+    emu, channel, alice, bob, _table = (
+        await _fixed_game(s, [], "R5", rules={"hand_size": 20}) if False else (None,) * 5
+    )
+    emu = s.emu
+    channel = s.channel()
+    alice, bob = s.users("alice", "bob")
+    s.fix_deal(channel, {"rules": {"hand_size": 20}, "dealer_seat": 1, "seed": 3})
+    await open_game(emu, channel, alice, [bob])
+    users = {alice.id: alice, bob.id: bob}
+    hands = {}
+    for _ in range(60):
+        hands[alice.id] = h = await show_hand(emu, alice, Table(emu, channel).message())
+        if hand_size(h) >= 31:
+            break
+        current = Table(emu, channel).current_player(Table(emu, channel).message())
+        user = users[current]
+        h = await show_hand(emu, user, Table(emu, channel).message())
+        h = await answer(await emu.click(user, h, actions(h)["draw"]))
+        if "keep" in actions(h):
+            h = await answer(await emu.click(user, h, actions(h)["keep"]))
+        await Table(emu, channel).at_version(version_of(h))
+    hand = hands[alice.id]
+    count = hand_size(hand)
+    assert count >= 31
+    pages = int(re.search(r"Page 1 of (\d+)", hand.text)[1])
+    total = 0
+    for page in range(pages):
+        for label, _enabled in card_buttons(hand):
+            m = re.search(r"×(\d+)$", label)
+            total += int(m[1]) if m else 1
+        if page < pages - 1:
+            hand = await answer(await emu.click(alice, hand, label="Next"))
+    assert total == count
+    assert len(hand.buttons) <= 25
+
+
+async def test_swap_hands_target_select(s) -> None:
+    emu, _channel, alice, bob, table = await _fixed_game(
+        s, ["R7 B1 B2", "G1 G2 G3"], "R5", rules={"seven_o": True, "hand_size": 3}
+    )
+    hand = await show_hand(emu, alice, table)
+    hand = await answer(await emu.click(alice, hand, actions(hand)["play:R7"]))
+    assert hand.selects, hand.text
+    select = hand.selects[0]
+    hand = await answer(await emu.select(alice, hand, select["custom_id"], [str(bob.id)]))
+    assert hand_size(hand) == 3 and "Green" in hand.text  # Bob's old hand
+
+
+async def test_drawn_card_play_it(s) -> None:
+    emu, _channel, alice, _bob, table = await _fixed_game(
+        s, ["B1 B2", "G1 G2"], "R5", rules={"hand_size": 2}
+    )
+    # The next card on the pile after the deal is the first of the rest: make it red.
+    hand = await show_hand(emu, alice, table)
+    hand = await answer(await emu.click(alice, hand, actions(hand)["draw"]))
+    acts = actions(hand)
+    if "keep" in acts:
+        play = next(a for a in acts if a.startswith("play:") and not a.endswith(":uno"))
+        hand = await answer(await emu.click(alice, hand, acts[play]))
+        assert "You played" in hand.text
+    else:
+        assert "You drew" in hand.text
+
+
+async def test_double_click_is_applied_once(s) -> None:
+    emu, channel, alice, _bob, table = await _fixed_game(
+        s, ["R1 R2 R3 R4 R6 R8 R9", "B3 B4 G5 G6 G7 G8 G9"], "R5"
+    )
+    hand = await show_hand(emu, alice, table)
+    cid = actions(hand)["play:R1"]
+    first, second = await asyncio.gather(emu.click(alice, hand, cid), emu.click(alice, hand, cid))
+    texts = sorted([(await answer(first)).text, (await answer(second)).text])
+    assert sum("older hand" in t for t in texts) == 1
+    fresh = await show_hand(emu, alice, Table(emu, channel).message())
+    assert hand_size(fresh) == 6
+
+
+async def test_stale_click_is_refused_with_the_fresh_hand(s) -> None:
+    emu, _channel, alice, _bob, table = await _fixed_game(
+        s, ["R1 R2 R3 R4 R6 R8 R9", "B3 B4 G5 G6 G7 G8 G9"], "R5"
+    )
+    old = await show_hand(emu, alice, table)
+    now = await show_hand(emu, alice, table)
+    await answer(await emu.click(alice, now, actions(now)["play:R1"]))
+    res = await emu.click(alice, old, actions(old)["play:R2"])
+    refreshed = await answer(res)
+    assert res.ack_type == 7
+    assert "older hand" in refreshed.text and hand_size(refreshed) == 6
+
+
+async def test_other_players_and_outsiders_are_refused(s) -> None:
+    emu, channel, _alice, bob, _table = await _fixed_game(
+        s, ["R1 R2 R3 R4 R6 R8 R9", "B3 B4 G5 G6 G7 G8 G9"], "R5"
+    )
+    (carol,) = s.users("carol")
+    msg = Table(emu, channel).message()
+    not_yours = await answer(await emu.click(bob, msg, actions(msg)["draw"]))
+    assert not_yours.ephemeral and "not your turn" in not_yours.text
+    outsider = await answer(await emu.click(carol, msg, label="Show my hand"))
+    assert outsider.ephemeral and "not playing" in outsider.text
+    outsider = await answer(await emu.click(carol, msg, actions(msg)["draw"]))
+    assert "not playing" in outsider.text
+    bob_hand = await show_hand(emu, bob, msg)
+    assert all(not enabled for _, enabled in card_buttons(bob_hand))
+
+
+async def test_two_games_in_two_channels_at_once(s) -> None:
+    from tests.e2e.helpers import play_match
+
+    emu = s.emu
+    games = []
+    for _ in range(2):
+        channel = s.channel()
+        a, b = s.users("x", "y")
+        await open_game(emu, channel, a, [b], rules="norway")
+        games.append((channel, a, [a, b]))
+    rounds = await asyncio.gather(*(play_match(emu, c, h, us) for c, h, us in games))
+    assert rounds == [1, 1]
