@@ -391,14 +391,17 @@ async def test_message_limits_are_enforced(world: World) -> None:
     kinds = [v.kind for v in emu.violations]
     assert kinds == ["invalid_form_body"] * 3
     assert "content" in (emu.violations[0].errors or {})
-    emu.violations.clear()
+    mark = emu.mark()
+    emu.assert_clean(since=mark)
     # Ephemeral messages cannot be reached through the channel endpoints.
     alice = emu.add_user("alice", guild)
     hand = await (await emu.slash(alice, guild.default_channel, "uno hand"))
     assert hand is not None
     with pytest.raises(discord.NotFound):
         await channel.get_partial_message(hand.id).edit(content="hack")
-    assert [v.kind for v in emu.violations] == ["ephemeral_via_channel"]
+    assert [v.kind for v in emu.violations[mark[0] :]] == ["ephemeral_via_channel"]
+    with pytest.raises(AssertionError, match="ephemeral_via_channel"):
+        emu.assert_clean(since=mark)
 
 
 async def test_permissions_and_admin_commands(emu: FakeDiscord) -> None:

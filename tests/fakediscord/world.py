@@ -319,15 +319,21 @@ class World:
             best = max(best, end - start + 1)
         return best
 
-    def assert_clean(self, *, allow_failed: bool = False) -> None:
+    def mark(self) -> tuple[int, int, int]:
+        """A checkpoint for ``assert_clean(since=...)`` (an emulator shared by many tests)."""
+        return len(self.violations), len(self.unknown_routes), len(self.failed_interactions)
+
+    def assert_clean(
+        self, *, allow_failed: bool = False, since: tuple[int, int, int] = (0, 0, 0)
+    ) -> None:
         """Fail (AssertionError) on any violation, unknown route, or failed interaction."""
-        problems = [str(v) for v in self.violations]
-        problems += [f"unknown route {r.method} {r.path}" for r in self.unknown_routes]
+        problems = [str(v) for v in self.violations[since[0] :]]
+        problems += [f"unknown route {r.method} {r.path}" for r in self.unknown_routes[since[1] :]]
         if not allow_failed:
             problems += [
                 f"interaction {i.id} (type {i.type}, "
                 f"{i.data.get('name') or i.data.get('custom_id')}) failed"
-                for i in self.failed_interactions
+                for i in self.failed_interactions[since[2] :]
             ]
         assert not problems, "fakediscord saw problems:\n" + "\n".join(problems)
 
