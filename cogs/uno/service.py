@@ -65,8 +65,7 @@ def _display_name(user: discord.abc.User) -> str:
 
 
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
-    perms = getattr(interaction.user, "guild_permissions", None)
-    return bool(perms and perms.manage_guild)
+    return interaction.permissions.manage_guild
 
 
 def _test_deal(channel_id: int, game_id: int, players: list[int]) -> dict[str, Any]:
