@@ -78,6 +78,7 @@ class Game:
         self.at_risk: list[int] = []
         self.skip_next: list[int] = []
         self.passes = 0
+        self.jump_open = False  # nothing has happened since the top card was played
         self.version = 0
         self.round_outcome: RoundOutcome | None = None
         self.outcome: Outcome | None = None
@@ -164,12 +165,18 @@ class Game:
     def next_player(self, player: int) -> int:
         return self.seats[self.next_seat(self.seats.index(player))]
 
-    def is_playable(self, card: Card, hand: Sequence[Card]) -> bool:
-        """Whether `card` (held in `hand`) may be played on the top card on a normal turn."""
+    def is_playable(self, card: Card, hand: Sequence[Card], *, drawn: bool = False) -> bool:
+        """Whether `card` (held in `hand`) may be played on the top card on a normal turn.
+
+        A Wild Draw Four from the hand may be a bluff while a challenge can catch it (RULES.md
+        section 3); a card just drawn is judged by the Wild Draw Four rule itself (case 22).
+        """
         if len(hand) == 1 and not self.rules.go_out_on_action and not card.is_number:
             return False
         if card.is_wild:
             if card.rank is Rank.WILD_DRAW_FOUR:
+                if self.rules.challenge_possible and not drawn:
+                    return True
                 return self._wd4_allowed(hand)
             return True
         return card.color is self.color or card.rank is self.discard[-1].rank
@@ -241,6 +248,7 @@ class Game:
             or self.decision is not Decision.PLAY
             or self.seats[self.turn] == player
             or self.penalty
+            or not self.jump_open
         ):
             return []
         top = self.discard[-1]
@@ -383,6 +391,8 @@ class Game:
 
     def _perform(self, player: int, action: A.Action) -> list[E.Event]:
         ev: list[E.Event] = []
+        if isinstance(action, A.Draw | A.Pass | A.Keep | A.Accept | A.Challenge):
+            self.jump_open = False
         if isinstance(action, A.Play):
             self._close_uno_window()
             self._play(player, action, ev)
@@ -438,6 +448,7 @@ class Game:
         self.color = card.color
         self.drawn = None
         self.passes = 0
+        self.jump_open = True
         ev.append(E.CardPlayed(player, card, jump_in))
         rank = card.rank
         if rank is Rank.WILD_DRAW_FOUR:
@@ -656,7 +667,7 @@ class Game:
                     break
                 drawn += got
                 hand += got
-                if self.is_playable(got[0], hand):
+                if self.is_playable(got[0], hand, drawn=True):
                     break
             ev.append(E.CardsDrawn(player, tuple(drawn), E.DrawReason.CHOICE))
         else:
@@ -666,7 +677,7 @@ class Game:
         if player in self.at_risk:
             self.at_risk.remove(player)
         last = drawn[-1] if drawn else None
-        if last is not None and self.is_playable(last, hand):
+        if last is not None and self.is_playable(last, hand, drawn=True):
             self.drawn = last
             self.decision = Decision.PLAY_DRAWN
         else:
@@ -788,6 +799,7 @@ class Game:
         self.at_risk = []
         self.skip_next = []
         self.passes = 0
+        self.jump_open = True
         self.steps = []
         self.round_outcome = None
         starter = cards.pop()
@@ -832,7 +844,7 @@ class Game:
 
     def _blocked_winner(self) -> int:
         """Nobody can play or draw: lowest hand value, then fewest cards, then turn order."""
-        order = [self.seats[self.next_seat(self.turn, k)] for k in range(len(self.seats))]
+        order = [self.seats[self.next_seat(self.turn, k)] for k in range(1, len(self.seats) + 1)]
         return min(
             order,
             key=lambda p: (hand_value(self.hands[p]), len(self.hands[p]), order.index(p)),
@@ -972,6 +984,7 @@ class Game:
             "at_risk": list(self.at_risk),
             "skip_next": list(self.skip_next),
             "passes": self.passes,
+            "jump_open": self.jump_open,
             "version": self.version,
             "round_outcome": self.round_outcome.to_dict() if self.round_outcome else None,
             "outcome": self.outcome.to_dict() if self.outcome else None,
@@ -1007,6 +1020,7 @@ class Game:
         g.at_risk = list(data["at_risk"])
         g.skip_next = list(data["skip_next"])
         g.passes = data["passes"]
+        g.jump_open = data["jump_open"]
         g.version = data["version"]
         ro = data["round_outcome"]
         g.round_outcome = RoundOutcome.from_dict(ro) if ro else None
