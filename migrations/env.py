@@ -13,8 +13,8 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from bot.store.database import create_engine
-from bot.store.migrate import run_in_migration_transaction
 from bot.store.models import Base
+from bot.store.upgrade import run_in_migration_transaction
 
 config = context.config
 target_metadata = Base.metadata
@@ -71,7 +71,7 @@ def run_migrations_offline() -> None:
 def run_migrations_online() -> None:
     shared = config.attributes.get("connection")
     if shared is not None:
-        # Called from bot.store.migrate (or a test): the caller owns the transaction.
+        # Called from bot.store.upgrade (or a test): the caller owns the transaction.
         _run_with(shared)
         return
     if config.config_file_name is not None:

@@ -22,7 +22,6 @@ from bot.store.errors import (
 )
 from bot.store.games import UNCHANGED, GameRepository
 from bot.store.guild_settings import SettingsRepository
-from bot.store.migrate import migrate
 from bot.store.models import COUNTERS, GameStatus, StartPolicy
 from bot.store.records import (
     ActionRecord,
@@ -37,6 +36,7 @@ from bot.store.records import (
     SeatRecord,
 )
 from bot.store.stats import StatsRepository
+from bot.store.upgrade import migrate
 
 __all__ = [
     "COUNTERS",

@@ -117,7 +117,7 @@ class Database:
 
     async def migrate(self) -> None:
         """Bring the schema to the newest revision (Alembic `upgrade head`)."""
-        from bot.store.migrate import migrate
+        from bot.store.upgrade import migrate
 
         await migrate(self.engine)
 

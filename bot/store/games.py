@@ -14,7 +14,7 @@ from enum import Enum
 from itertools import pairwise
 from typing import Any, Final
 
-from sqlalchemy import delete, exists, func, insert, select, update
+from sqlalchemy import bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload, undefer
@@ -60,6 +60,25 @@ UNCHANGED: Final = _Unchanged.UNCHANGED
 ENDED_STATUSES: Final = (GameStatus.FINISHED, GameStatus.ABANDONED)
 
 _NO_SYNC = {"synchronize_session": False}
+
+# The hot path of every click, built once: plain Core statements, no ORM bookkeeping.
+_GAMES = Game.__table__
+_SAVE_STATE = (
+    update(_GAMES)
+    .where(
+        _GAMES.c.id == bindparam("game"),
+        _GAMES.c.version == bindparam("expected"),
+        _GAMES.c.status == GameStatus.RUNNING,
+    )
+    .values(
+        state=bindparam("new_state", type_=_GAMES.c.state.type),
+        version=bindparam("new_version"),
+    )
+)
+_SAVE_STATE_AND_DEADLINE = _SAVE_STATE.values(
+    turn_deadline=bindparam("new_deadline", type_=_GAMES.c.turn_deadline.type)
+)
+_LOG_ACTION = insert(GameAction.__table__)
 
 
 def _seat_record(seat: Seat) -> SeatRecord:
@@ -386,19 +405,17 @@ class GameRepository:
         if any(later <= earlier for earlier, later in pairwise(versions)):
             raise ValueError(f"action versions must increase from {expected_version}: {versions}")
         now = utcnow()
-        values: dict[str, Any] = {"state": dict(state), "version": versions[-1]}
+        params: dict[str, Any] = {
+            "game": game_id,
+            "expected": expected_version,
+            "new_state": dict(state),
+            "new_version": versions[-1],
+        }
+        statement = _SAVE_STATE
         if turn_deadline is not UNCHANGED:
-            values["turn_deadline"] = turn_deadline
-        result = await self._session.execute(
-            update(Game)
-            .where(
-                Game.id == game_id,
-                Game.version == expected_version,
-                Game.status == GameStatus.RUNNING,
-            )
-            .values(**values),
-            execution_options=_NO_SYNC,
-        )
+            statement = _SAVE_STATE_AND_DEADLINE
+            params["new_deadline"] = turn_deadline
+        result = await self._session.execute(statement, params)
         if result.rowcount != 1:  # type: ignore[attr-defined]
             await self._why_not_saved(game_id, expected_version)
         rows = [
@@ -412,7 +429,7 @@ class GameRepository:
             }
             for action in batch
         ]
-        await self._session.execute(insert(GameAction.__table__), rows)
+        await self._session.execute(_LOG_ACTION, rows[0] if len(rows) == 1 else rows)
         return versions[-1]
 
     async def _why_not_saved(self, game_id: int, expected_version: int) -> None:

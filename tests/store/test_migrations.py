@@ -17,8 +17,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store import migrate
-from bot.store.migrate import SCRIPT_LOCATION, alembic_config, run_in_migration_transaction
 from bot.store.models import Base
+from bot.store.upgrade import SCRIPT_LOCATION, alembic_config, run_in_migration_transaction
 from tests.store.conftest import Backend
 
 REPO = Path(__file__).resolve().parents[2]

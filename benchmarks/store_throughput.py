@@ -1,0 +1,160 @@
+"""How fast the store saves game actions: throughput and the latency of one versioned save.
+
+A save is what every click costs: one write unit of work holding the version-checked UPDATE of a
+real engine snapshot (`Game.to_dict()`, four players: ~9 KB of JSON, most of it the random
+generator's state) and one action-log row, committed. On a fresh SQLite file (or --url), for each
+number of concurrent games:
+
+* saturated: every game saves again as soon as its last save returned: actions saved per second;
+* paced: every game saves at random (Poisson) moments, on average once per --think-ms: the
+  latency players would see at that load.
+
+Latency is measured from asking for the unit of work to its commit, queueing included.
+Run: python benchmarks/store_throughput.py [--games 1 10 100] [--seconds 5] [--url URL]
+It prints numbers; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.engine import Game, RuleSet
+from bot.store import Database, NewAction, open_database
+
+GUILD = 900_000_000_000_000_000
+PLAYERS = [GUILD + 1, GUILD + 2, GUILD + 3, GUILD + 4]
+
+
+class Table:
+    """One running game as the benchmark drives it: its id, snapshot and version."""
+
+    def __init__(self, game_id: int, state: dict[str, Any]) -> None:
+        self.game_id = game_id
+        self.state = state
+        self.version: int = state["version"]
+
+    async def save(self, db: Database) -> float:
+        """Save one action; returns its latency in seconds."""
+        version = self.version + 1
+        state = {**self.state, "version": version, "turn": version % len(PLAYERS)}
+        began = time.perf_counter()
+        async with db.write() as unit:
+            await unit.games.save_action(
+                self.game_id,
+                expected_version=self.version,
+                state=state,
+                actions=NewAction(version, "play:R7", PLAYERS[version % len(PLAYERS)]),
+            )
+        elapsed = time.perf_counter() - began
+        self.state, self.version = state, version
+        return elapsed
+
+
+def snapshot(seed: int) -> dict[str, Any]:
+    return Game.new(PLAYERS, RuleSet(), seed=seed).to_dict()
+
+
+async def open_tables(db: Database, count: int, first_channel: int) -> list[Table]:
+    tables = []
+    for index in range(count):
+        state = snapshot(first_channel + index)
+        async with db.write() as unit:
+            lobby = await unit.games.open_lobby(
+                guild_id=GUILD,
+                channel_id=first_channel + index,
+                host_id=PLAYERS[0],
+                host_name="P0",
+                rules=RuleSet(),
+            )
+            for number, player in enumerate(PLAYERS[1:], 1):
+                await unit.games.seat(lobby.id, player, f"P{number}")
+            await unit.games.start(lobby.id, state=state, version=state["version"])
+        tables.append(Table(lobby.id, state))
+    return tables
+
+
+async def drive(
+    db: Database, table: Table, until: float, think: float, latencies: list[float]
+) -> None:
+    loop = asyncio.get_running_loop()
+    while True:
+        if think:
+            await asyncio.sleep(random.expovariate(1 / think))
+        if loop.time() >= until:
+            return
+        latencies.append(await table.save(db))
+
+
+async def measure(
+    db: Database, tables: list[Table], seconds: float, think: float
+) -> tuple[float, list[float]]:
+    latencies: list[float] = []
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await asyncio.gather(*(drive(db, t, began + seconds, think, latencies) for t in tables))
+    return len(latencies) / (loop.time() - began), latencies
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def report(label: str, games: int, rate: float, latencies: list[float]) -> None:
+    ms = [value * 1000 for value in latencies] or [float("nan")]
+    print(
+        f"{label:<16}{games:>6}{rate:>10.0f}{statistics.median(ms):>9.2f}"
+        f"{percentile(ms, 0.99):>9.2f}{max(ms):>9.2f}{len(latencies):>8}"
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 10, 100])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per measurement")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        nargs="*",
+        default=[1000.0, 250.0],
+        help="mean time between two saves of one game, for the paced runs",
+    )
+    parser.add_argument("--url", help="database URL (default: a new SQLite file)")
+    args = parser.parse_args()
+    random.seed(1)
+
+    with tempfile.TemporaryDirectory() as folder:
+        db = await open_database(args.url or f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}")
+        try:
+            print(f"database: {db.engine.url.render_as_string(hide_password=True)}")
+            print(f"snapshot: {len(json.dumps(snapshot(0)))} bytes of JSON + 1 log row per save")
+            print(
+                f"{'load':<16}{'games':>6}{'saves/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
+                f"{'max ms':>9}{'saves':>8}"
+            )
+            channel = 1
+            for count in args.games:
+                tables = await open_tables(db, count, channel)
+                channel += count
+                await measure(db, tables, 0.5, 0)  # warm the pool and the caches
+                report("saturated", count, *await measure(db, tables, args.seconds, 0))
+                for think in args.think_ms:
+                    label = f"paced {think:g} ms"
+                    report(label, count, *await measure(db, tables, args.seconds, think / 1000))
+        finally:
+            await db.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
