@@ -166,6 +166,15 @@ def parse_cards(codes: str | list[str]) -> list[Card]:
 
 def build_deck(kind: str) -> list[Card]:
     """An unshuffled deck: classic108, swap112 or shuffle112 (RULES.md section 1)."""
+    if kind not in _DECKS:
+        _DECKS[kind] = _build_deck(kind)
+    return list(_DECKS[kind])
+
+
+_DECKS: dict[str, list[Card]] = {}
+
+
+def _build_deck(kind: str) -> list[Card]:
     deck: list[Card] = []
     for color in COLORS:
         deck.append(card(color, Rank.ZERO))

@@ -30,34 +30,34 @@ class DrawReason(StrEnum):
     EFFECT = "effect"  # a Customizable card's effect
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundStarted(Event):
     round_number: int
     dealer: int
     starter: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StarterReturned(Event):
     """A Wild Draw Four (or a special wild) turned as starter went back into the pile."""
 
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardPlayed(Event):
     player: int
     card: Card
     jump_in: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ColorChosen(Event):
     player: int
     color: Color
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardsDrawn(Event):
     player: int
     cards: tuple[Card, ...]
@@ -68,7 +68,7 @@ class CardsDrawn(Event):
         return len(self.cards)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DebtCancelled(Event):
     """Both piles ran out: the rest of a draw was cancelled."""
 
@@ -76,33 +76,33 @@ class DebtCancelled(Event):
     missing: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DrawnCardKept(Event):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnPassed(Event):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnSkipped(Event):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DirectionChanged(Event):
     direction: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PenaltyAccepted(Event):
     player: int
     cards: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ChallengeResolved(Event):
     challenger: int
     offender: int
@@ -110,67 +110,67 @@ class ChallengeResolved(Event):
     revealed_hand: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandsSwapped(Event):
     player: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandsRotated(Event):
     direction: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandsShuffled(Event):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayAgain(Event):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UnoCalled(Event):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UnoCaught(Event):
     catcher: int
     target: int
     penalty: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FalseCatch(Event):
     catcher: int
     target: int
     penalty: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DeckReshuffled(Event):
     cards: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerLeft(Event):
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerEliminated(Event):
     player: int
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundEnded(Event):
     outcome: RoundOutcome
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MatchEnded(Event):
     outcome: Outcome

@@ -80,6 +80,7 @@ class Game:
         self.passes = 0
         self.jump_open = False  # nothing has happened since the top card was played
         self.version = 0
+        self._legal_cache: tuple[int, int, list[A.Action]] | None = None
         self.round_outcome: RoundOutcome | None = None
         self.outcome: Outcome | None = None
         self.rng = random.Random()
@@ -201,13 +202,17 @@ class Game:
         if self.decision is not Decision.PLAY or self.seats[self.turn] != player:
             return []
         hand = self.hands[player]
-        seen: set[Card] = set()
+        if len(hand) == 1 and not self.rules.go_out_on_action and not hand[0].is_number:
+            return []
+        color = self.color
+        top_rank = self.discard[-1].rank
         out = []
-        for c in hand:
-            if c not in seen:
-                seen.add(c)
-                if self.is_playable(c, hand):
+        for c in dict.fromkeys(hand):  # distinct cards, in hand order
+            if c.is_wild:
+                if c.rank is not Rank.WILD_DRAW_FOUR or self.is_playable(c, hand):
                     out.append(c)
+            elif c.color is color or c.rank is top_rank:
+                out.append(c)
         return out
 
     def _response_cards(self, player: int) -> list[Card]:
@@ -263,6 +268,14 @@ class Game:
 
     def legal_actions(self, player: int) -> list[A.Action]:
         """Everything `player` may do right now; `Leave` is always allowed and not listed."""
+        cached = self._legal_cache
+        if cached is not None and cached[0] == self.version and cached[1] == player:
+            return list(cached[2])
+        out = self._legal_actions(player)
+        self._legal_cache = (self.version, player, out)
+        return list(out)
+
+    def _legal_actions(self, player: int) -> list[A.Action]:
         decision = self.decision
         if decision is Decision.MATCH_OVER or player not in self.totals or player in self.left:
             return []
@@ -316,6 +329,12 @@ class Game:
                 out.append(A.Catch(target))
         return out
 
+    def _legal_for_check(self, player: int) -> list[A.Action]:
+        cached = self._legal_cache
+        if cached is not None and cached[0] == self.version and cached[1] == player:
+            return cached[2]
+        return self._legal_actions(player)
+
     def is_legal(self, player: int, action: A.Action) -> bool:
         return action in self.legal_actions(player)
 
@@ -365,7 +384,11 @@ class Game:
             raise NotInGame()
         if self.decision is Decision.MATCH_OVER:
             raise GameOver()
-        if action in self.legal_actions(player):
+        legal = self._legal_for_check(player)
+        for allowed in legal:  # identity first: the engine's own action objects are shared
+            if allowed is action:
+                return
+        if action in legal:
             return
         if isinstance(action, A.Catch):
             raise IllegalAction("catch_nobody", target=action.target)
@@ -391,47 +414,63 @@ class Game:
 
     def _perform(self, player: int, action: A.Action) -> list[E.Event]:
         ev: list[E.Event] = []
-        if isinstance(action, A.Draw | A.Pass | A.Keep | A.Accept | A.Challenge):
-            self.jump_open = False
-        if isinstance(action, A.Play):
-            self._close_uno_window()
-            self._play(player, action, ev)
-        elif isinstance(action, A.Draw):
-            self._close_uno_window()
-            self._draw_turn(player, ev)
-        elif isinstance(action, A.ChooseColor):
-            self.color = action.color
-            ev.append(E.ColorChosen(player, action.color))
-            self._continue(ev)
-        elif isinstance(action, A.ChooseTarget):
-            self._swap(player, action.player, ev)
-            if not self._someone_out(ev):
-                self._continue(ev)
-        elif isinstance(action, A.Keep):
-            ev.append(E.DrawnCardKept(player))
-            self._start_turn(self.next_seat(self.turn), ev)
-        elif isinstance(action, A.Pass):
-            self._close_uno_window()
-            ev.append(E.TurnPassed(player))
-            self.passes += 1
-            if self.passes >= len(self.seats):
-                self._end_round(self._blocked_winner(), RoundEnd.BLOCKED, ev)
-            else:
-                self._start_turn(self.next_seat(self.turn), ev)
-        elif isinstance(action, A.Accept):
-            self._close_uno_window()
-            self._accept(player, ev)
-        elif isinstance(action, A.Challenge):
-            self._close_uno_window()
-            self._challenge(player, ev)
-        elif isinstance(action, A.CallUno):
-            self.at_risk.remove(player)
-            ev.append(E.UnoCalled(player))
-        elif isinstance(action, A.Catch):
-            self._catch(player, action.target, ev)
-        elif isinstance(action, A.NextRound):
-            self._next_round(ev)
+        self._legal_cache = None
+        _HANDLERS[type(action)](self, player, action, ev)
         return ev
+
+    def _on_play(self, player: int, action: A.Play, ev: list[E.Event]) -> None:
+        self._close_uno_window()
+        self._play(player, action, ev)
+
+    def _on_draw(self, player: int, action: A.Draw, ev: list[E.Event]) -> None:
+        self.jump_open = False
+        self._close_uno_window()
+        self._draw_turn(player, ev)
+
+    def _on_color(self, player: int, action: A.ChooseColor, ev: list[E.Event]) -> None:
+        self.color = action.color
+        ev.append(E.ColorChosen(player, action.color))
+        self._continue(ev)
+
+    def _on_target(self, player: int, action: A.ChooseTarget, ev: list[E.Event]) -> None:
+        self._swap(player, action.player, ev)
+        if not self._someone_out(ev):
+            self._continue(ev)
+
+    def _on_keep(self, player: int, action: A.Keep, ev: list[E.Event]) -> None:
+        self.jump_open = False
+        ev.append(E.DrawnCardKept(player))
+        self._start_turn(self.next_seat(self.turn), ev)
+
+    def _on_pass(self, player: int, action: A.Pass, ev: list[E.Event]) -> None:
+        self.jump_open = False
+        self._close_uno_window()
+        ev.append(E.TurnPassed(player))
+        self.passes += 1
+        if self.passes >= len(self.seats):
+            self._end_round(self._blocked_winner(), RoundEnd.BLOCKED, ev)
+        else:
+            self._start_turn(self.next_seat(self.turn), ev)
+
+    def _on_accept(self, player: int, action: A.Accept, ev: list[E.Event]) -> None:
+        self.jump_open = False
+        self._close_uno_window()
+        self._take_penalty(self.turn, ev)
+
+    def _on_challenge(self, player: int, action: A.Challenge, ev: list[E.Event]) -> None:
+        self.jump_open = False
+        self._close_uno_window()
+        self._challenge(player, ev)
+
+    def _on_uno(self, player: int, action: A.CallUno, ev: list[E.Event]) -> None:
+        self.at_risk.remove(player)
+        ev.append(E.UnoCalled(player))
+
+    def _on_catch(self, player: int, action: A.Catch, ev: list[E.Event]) -> None:
+        self._catch(player, action.target, ev)
+
+    def _on_next_round(self, player: int, action: A.NextRound, ev: list[E.Event]) -> None:
+        self._next_round(ev)
 
     # ----------------------------------------------------------------- playing a card
 
@@ -600,9 +639,6 @@ class Game:
             ev.append(E.PenaltyAccepted(victim, amount))
         ev.append(E.TurnSkipped(victim))
         self._start_turn(self.next_seat(victim_seat), ev)
-
-    def _accept(self, player: int, ev: list[E.Event]) -> None:
-        self._take_penalty(self.turn, ev)
 
     def _challenge(self, challenger: int, ev: list[E.Event]) -> None:
         assert self.wd4 is not None
@@ -1042,3 +1078,18 @@ class Game:
             f"<Game v{self.version} round {self.round_number} {self.decision.value} "
             f"turn={self.current_player} top={self.discard[-1].code if self.discard else '-'}>"
         )
+
+
+_HANDLERS: dict[type, Any] = {
+    A.Play: Game._on_play,
+    A.Draw: Game._on_draw,
+    A.ChooseColor: Game._on_color,
+    A.ChooseTarget: Game._on_target,
+    A.Keep: Game._on_keep,
+    A.Pass: Game._on_pass,
+    A.Accept: Game._on_accept,
+    A.Challenge: Game._on_challenge,
+    A.CallUno: Game._on_uno,
+    A.Catch: Game._on_catch,
+    A.NextRound: Game._on_next_round,
+}

@@ -45,6 +45,7 @@ class PlayerView:
     draw_pile: int
     discard_pile: int
     wd4_offender: int | None
+    wd4_color_before: Color | None  # public: the colour that was active before that card
     legal: tuple[Action, ...]
     round_outcome: RoundOutcome | None
     outcome: Outcome | None
@@ -72,6 +73,7 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         for p in game.players
     )
     current = game.current_player
+    wd4 = game.wd4 if game.decision is Decision.RESPOND and game.penalty_kind == "W4" else None
     return PlayerView(
         viewer=viewer,
         version=game.version,
@@ -90,7 +92,8 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         drawn=game.drawn if current == viewer else None,
         draw_pile=len(game.draw_pile),
         discard_pile=len(game.discard),
-        wd4_offender=game.wd4[0] if game.wd4 and game.decision is Decision.RESPOND else None,
+        wd4_offender=wd4[0] if wd4 else None,
+        wd4_color_before=wd4[1] if wd4 else None,
         legal=tuple(game.legal_actions(viewer)) if viewer is not None else (),
         round_outcome=game.round_outcome,
         outcome=game.outcome,
