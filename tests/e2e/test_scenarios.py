@@ -170,7 +170,7 @@ async def test_double_click_is_applied_once(s) -> None:
     cid = actions(hand)["play:R1"]
     first, second = await asyncio.gather(emu.click(alice, hand, cid), emu.click(alice, hand, cid))
     texts = sorted([(await answer(first)).text, (await answer(second)).text])
-    assert sum("older hand" in t for t in texts) == 1
+    assert sum("older hand" in t for t in texts) == 1, texts
     fresh = await show_hand(emu, alice, Table(emu, channel).message())
     assert hand_size(fresh) == 6
 
