@@ -9,7 +9,8 @@ number of concurrent games:
 * paced: every game saves at random (Poisson) moments, on average once per --think-ms: the
   latency players would see at that load.
 
-Latency is measured from asking for the unit of work to its commit, queueing included.
+Latency is measured from asking for the unit of work to its commit, queueing included. On SQLite
+a first line gives the floor: the same two statements through the bare sqlite3 module.
 Run: python benchmarks/store_throughput.py [--games 1 10 100] [--seconds 5] [--url URL]
 It prints numbers; it asserts nothing.
 """
@@ -90,7 +91,7 @@ async def drive(
     loop = asyncio.get_running_loop()
     while True:
         if think:
-            await asyncio.sleep(random.expovariate(1 / think))
+            await asyncio.sleep(min(random.expovariate(1 / think), until - loop.time()))
         if loop.time() >= until:
             return
         latencies.append(await table.save(db))
@@ -104,6 +105,36 @@ async def measure(
     began = loop.time()
     await asyncio.gather(*(drive(db, t, began + seconds, think, latencies) for t in tables))
     return len(latencies) / (loop.time() - began), latencies
+
+
+def sqlite_floor(path: Path, saves: int = 300) -> float:
+    """Seconds per save of the same UPDATE + INSERT + COMMIT via sqlite3: no asyncio, no ORM."""
+    import sqlite3
+
+    state = json.dumps(snapshot(0))
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        connection.execute("PRAGMA synchronous=NORMAL")
+        game_id, version = connection.execute(
+            "SELECT id, version FROM games WHERE status = 'running' LIMIT 1"
+        ).fetchone()
+        began = time.perf_counter()
+        for _ in range(saves):
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute(
+                "UPDATE games SET state = ?, version = ? WHERE id = ? AND version = ?",
+                (state, version + 1, game_id, version),
+            )
+            connection.execute(
+                "INSERT INTO game_actions (game_id, version, actor_id, action, created_at)"
+                " VALUES (?, ?, ?, 'play:R7', '2030-01-01 00:00:00.000000')",
+                (game_id, version + 1, PLAYERS[0]),
+            )
+            connection.execute("COMMIT")
+            version += 1
+        return (time.perf_counter() - began) / saves
+    finally:
+        connection.close()
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -139,11 +170,15 @@ async def main() -> None:
         try:
             print(f"database: {db.engine.url.render_as_string(hide_password=True)}")
             print(f"snapshot: {len(json.dumps(snapshot(0)))} bytes of JSON + 1 log row per save")
+            channel = 1
+            if db.is_sqlite and not args.url:
+                await open_tables(db, 1, 0)
+                floor = sqlite_floor(Path(folder) / "bench.db")
+                print(f"floor: {floor * 1000:.2f} ms per save with plain sqlite3 (same statements)")
             print(
                 f"{'load':<16}{'games':>6}{'saves/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
                 f"{'max ms':>9}{'saves':>8}"
             )
-            channel = 1
             for count in args.games:
                 tables = await open_tables(db, count, channel)
                 channel += count

@@ -22,6 +22,7 @@ from bot.store.errors import (
 )
 from bot.store.games import UNCHANGED, GameRepository
 from bot.store.guild_settings import SettingsRepository
+from bot.store.history import ENDED_STATUSES, HistoryRepository
 from bot.store.models import COUNTERS, GameStatus, StartPolicy
 from bot.store.records import (
     ActionRecord,
@@ -40,6 +41,7 @@ from bot.store.upgrade import migrate
 
 __all__ = [
     "COUNTERS",
+    "ENDED_STATUSES",
     "UNCHANGED",
     "ActionRecord",
     "AlreadySeated",
@@ -50,6 +52,7 @@ __all__ = [
     "GameRepository",
     "GameStatus",
     "GuildConfig",
+    "HistoryRepository",
     "LeaderboardPage",
     "LeaderboardSort",
     "NewAction",

@@ -26,6 +26,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.store.games import GameRepository
 from bot.store.guild_settings import SettingsRepository
+from bot.store.history import HistoryRepository
 from bot.store.stats import StatsRepository
 
 #: How long SQLite waits for another process's write lock before failing, in milliseconds.
@@ -80,13 +81,18 @@ class UnitOfWork:
 
     session: AsyncSession
     games: GameRepository
+    history: HistoryRepository
     stats: StatsRepository
     settings: SettingsRepository
 
     @classmethod
     def on(cls, session: AsyncSession) -> UnitOfWork:
         return cls(
-            session, GameRepository(session), StatsRepository(session), SettingsRepository(session)
+            session,
+            GameRepository(session),
+            HistoryRepository(session),
+            StatsRepository(session),
+            SettingsRepository(session),
         )
 
 

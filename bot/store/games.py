@@ -38,14 +38,7 @@ from bot.store.models import (
     Seat,
     utcnow,
 )
-from bot.store.records import (
-    ActionRecord,
-    GameRecord,
-    NewAction,
-    RoundRecord,
-    SavedGame,
-    SeatRecord,
-)
+from bot.store.records import GameRecord, NewAction, SavedGame, SeatRecord, game_record, seat_record
 from bot.store.stats import add_to_totals
 
 
@@ -55,9 +48,6 @@ class _Unchanged(Enum):
 
 #: Default of optional arguments meaning "leave this column as it is" (None would clear it).
 UNCHANGED: Final = _Unchanged.UNCHANGED
-
-#: Statuses after which a game is history.
-ENDED_STATUSES: Final = (GameStatus.FINISHED, GameStatus.ABANDONED)
 
 _NO_SYNC = {"synchronize_session": False}
 
@@ -79,38 +69,6 @@ _SAVE_STATE_AND_DEADLINE = _SAVE_STATE.values(
     turn_deadline=bindparam("new_deadline", type_=_GAMES.c.turn_deadline.type)
 )
 _LOG_ACTION = insert(GameAction.__table__)
-
-
-def _seat_record(seat: Seat) -> SeatRecord:
-    return SeatRecord(
-        user_id=seat.user_id,
-        display_name=seat.display_name,
-        seat_order=seat.seat_order,
-        is_bot=seat.is_bot,
-        bot_level=seat.bot_level,
-        joined_at=seat.joined_at,
-        left_at=seat.left_at,
-    )
-
-
-def _game_record(game: Game) -> GameRecord:
-    return GameRecord(
-        id=game.id,
-        guild_id=game.guild_id,
-        channel_id=game.channel_id,
-        host_id=game.host_id,
-        status=game.status,
-        rules_data=game.rules,
-        version=game.version,
-        winner_id=game.winner_id,
-        created_at=game.created_at,
-        started_at=game.started_at,
-        finished_at=game.finished_at,
-        table_message_id=game.table_message_id,
-        table_message_posted_at=game.table_message_posted_at,
-        turn_deadline=game.turn_deadline,
-        seats=tuple(_seat_record(seat) for seat in sorted(game.seats, key=lambda s: s.seat_order)),
-    )
 
 
 def _require(game: Game, *allowed: GameStatus) -> None:
@@ -137,7 +95,7 @@ class GameRepository:
         return game
 
     async def get(self, game_id: int) -> GameRecord:
-        return _game_record(await self._game(game_id))
+        return game_record(await self._game(game_id))
 
     async def open_game_in(self, channel_id: int) -> GameRecord | None:
         """The channel's lobby or running game, if it has one."""
@@ -147,14 +105,14 @@ class GameRepository:
             .options(selectinload(Game.seats))
             .execution_options(populate_existing=True)
         )
-        return None if game is None else _game_record(game)
+        return None if game is None else game_record(game)
 
     async def load(self, game_id: int) -> SavedGame:
         """The game and its engine snapshot; WrongStatus if it never started."""
         game = await self._game(game_id, with_state=True)
         if game.state is None:
             raise WrongStatus(game_id, game.status.value, ("running", "finished", "abandoned"))
-        return SavedGame(_game_record(game), game.state)
+        return SavedGame(game_record(game), game.state)
 
     async def running_games(
         self, *, shard_ids: Collection[int] | None = None, shard_count: int = 1
@@ -174,7 +132,7 @@ class GameRepository:
             shard = (Game.guild_id // (1 << 22)) % shard_count  # == (guild_id >> 22) % count
             stmt = stmt.where(shard.in_(list(shard_ids)))
         games = await self._session.scalars(stmt)
-        return [SavedGame(_game_record(game), game.state or {}) for game in games]
+        return [SavedGame(game_record(game), game.state or {}) for game in games]
 
     async def lobbies(self) -> list[GameRecord]:
         """Every open lobby, to re-attach their join buttons at start-up."""
@@ -185,58 +143,7 @@ class GameRepository:
             .order_by(Game.id)
             .execution_options(populate_existing=True)
         )
-        return [_game_record(game) for game in games]
-
-    async def recent_games(
-        self,
-        guild_id: int,
-        *,
-        channel_id: int | None = None,
-        statuses: Collection[GameStatus] = ENDED_STATUSES,
-        limit: int = 10,
-        offset: int = 0,
-    ) -> list[GameRecord]:
-        """A server's (or one of its channels') games, newest first."""
-        stmt = select(Game).where(Game.guild_id == guild_id, Game.status.in_(list(statuses)))
-        if channel_id is not None:
-            stmt = stmt.where(Game.channel_id == channel_id)
-        games = await self._session.scalars(
-            stmt.options(selectinload(Game.seats))
-            .order_by(Game.created_at.desc(), Game.id.desc())
-            .offset(offset)
-            .limit(limit)
-            .execution_options(populate_existing=True)
-        )
-        return [_game_record(game) for game in games]
-
-    async def rounds(self, game_id: int) -> list[RoundRecord]:
-        rows = await self._session.scalars(
-            select(Round).where(Round.game_id == game_id).order_by(Round.round_number)
-        )
-        return [
-            RoundRecord(
-                game_id=row.game_id,
-                round_number=row.round_number,
-                winner_id=row.winner_id,
-                points={int(user): int(points) for user, points in row.points.items()},
-                ended_at=row.ended_at,
-            )
-            for row in rows
-        ]
-
-    async def actions(self, game_id: int, *, after_version: int = -1) -> list[ActionRecord]:
-        """The action log in version order; the "start" entry's detail holds the first snapshot."""
-        rows = await self._session.scalars(
-            select(GameAction)
-            .where(GameAction.game_id == game_id, GameAction.version > after_version)
-            .order_by(GameAction.version)
-        )
-        return [
-            ActionRecord(
-                row.game_id, row.version, row.action, row.actor_id, row.detail, row.created_at
-            )
-            for row in rows
-        ]
+        return [game_record(game) for game in games]
 
     # -- the lobby -------------------------------------------------------------------------
 
@@ -321,7 +228,7 @@ class GameRepository:
         except IntegrityError:
             # Only a concurrent writer on a backend without row locks can get here.
             raise AlreadySeated(game_id, user_id) from None
-        return _seat_record(seat)
+        return seat_record(seat)
 
     async def unseat(self, game_id: int, user_id: int) -> None:
         """A lobby forgets the seat (later seats move up); a running game marks it as left."""
@@ -382,7 +289,7 @@ class GameRepository:
             )
         )
         await self._session.flush()
-        return _game_record(game)
+        return game_record(game)
 
     async def save_action(
         self,

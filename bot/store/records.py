@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from bot.engine.rules import RuleSet
-from bot.store.models import OPEN_STATUSES, GameStatus, StartPolicy
+from bot.store.models import OPEN_STATUSES, Game, GameStatus, Seat, StartPolicy
 
 LeaderboardSort = Literal["points", "wins", "win_rate"]
 
@@ -159,3 +159,37 @@ class GuildConfig:
         if not 0 < len(self.language) <= 16:
             raise ValueError("language must be a locale code such as 'en' or 'pt-BR'")
         object.__setattr__(self, "start_policy", StartPolicy(self.start_policy))
+
+
+def seat_record(seat: Seat) -> SeatRecord:
+    """The frozen value of an ORM seat."""
+    return SeatRecord(
+        user_id=seat.user_id,
+        display_name=seat.display_name,
+        seat_order=seat.seat_order,
+        is_bot=seat.is_bot,
+        bot_level=seat.bot_level,
+        joined_at=seat.joined_at,
+        left_at=seat.left_at,
+    )
+
+
+def game_record(game: Game) -> GameRecord:
+    """The frozen value of an ORM game (its seats must be loaded)."""
+    return GameRecord(
+        id=game.id,
+        guild_id=game.guild_id,
+        channel_id=game.channel_id,
+        host_id=game.host_id,
+        status=game.status,
+        rules_data=game.rules,
+        version=game.version,
+        winner_id=game.winner_id,
+        created_at=game.created_at,
+        started_at=game.started_at,
+        finished_at=game.finished_at,
+        table_message_id=game.table_message_id,
+        table_message_posted_at=game.table_message_posted_at,
+        turn_deadline=game.turn_deadline,
+        seats=tuple(seat_record(seat) for seat in sorted(game.seats, key=lambda s: s.seat_order)),
+    )

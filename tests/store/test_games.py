@@ -151,7 +151,7 @@ async def test_start_stores_the_first_snapshot_and_logs_it(db: Database) -> None
     assert started.started_at is not None and started.turn_deadline == deadline
     async with db.read() as unit:
         saved = await unit.games.load(game.id)
-        log = await unit.games.actions(game.id)
+        log = await unit.history.actions(game.id)
     assert saved.state == {"deck": [1, 2]} and saved.version == 1
     assert [(a.version, a.action, a.actor_id) for a in log] == [(1, "start", HOST)]
     assert log[0].detail == {"state": {"deck": [1, 2]}}
@@ -204,7 +204,7 @@ async def test_save_action_writes_snapshot_and_log_together(db: Database) -> Non
         )
     async with db.read() as unit:
         saved = await unit.games.load(game.id)
-        log = await unit.games.actions(game.id, after_version=1)
+        log = await unit.history.actions(game.id, after_version=1)
     assert (saved.version, saved.state) == (4, {"turn": 4})
     assert [(a.version, a.action, a.actor_id) for a in log] == [
         (2, "play:R7", HOST),
@@ -228,7 +228,7 @@ async def test_stale_version_writes_nothing(db: Database) -> None:
     assert (caught.value.expected, caught.value.actual) == (1, 2)
     async with db.read() as unit:
         saved = await unit.games.load(game.id)
-        log = await unit.games.actions(game.id)
+        log = await unit.history.actions(game.id)
     assert (saved.version, saved.state) == (2, {"turn": 1})
     assert [a.action for a in log] == ["start", "play:R7"]
 
@@ -250,7 +250,7 @@ async def test_two_clicks_at_the_same_instant_save_once(db: Database) -> None:
     winner = HOST if results[0] == 2 else ALICE
     async with db.read() as unit:
         assert (await unit.games.load(game.id)).state == {"by": winner}
-        assert [a.actor_id for a in await unit.games.actions(game.id)] == [None, winner]
+        assert [a.actor_id for a in await unit.history.actions(game.id)] == [None, winner]
 
 
 async def test_save_action_checks_its_arguments_and_the_status(db: Database) -> None:
@@ -287,8 +287,8 @@ async def test_a_crash_inside_the_unit_of_work_leaves_nothing_half_written(db: D
     async with db.read() as unit:
         after = await unit.games.load(game.id)
         assert (after.version, after.state, after.game.status) == (1, {"turn": 0}, "running")
-        assert [a.action for a in await unit.games.actions(game.id)] == ["start"]
-        assert await unit.games.rounds(game.id) == []
+        assert [a.action for a in await unit.history.actions(game.id)] == ["start"]
+        assert await unit.history.rounds(game.id) == []
         assert await unit.stats.player(GUILD, HOST) is None
 
 
@@ -357,9 +357,9 @@ async def test_recent_games_newest_first(db: Database) -> None:
         ids.append(game.id)
     await new_running_game(db, {1: "A", 2: "B"}, channel_id=1)  # still running: not history
     async with db.read() as unit:
-        in_guild = await unit.games.recent_games(GUILD)
-        in_channel = await unit.games.recent_games(GUILD, channel_id=1, limit=1)
-        elsewhere = await unit.games.recent_games(GUILD + 1)
+        in_guild = await unit.history.recent_games(GUILD)
+        in_channel = await unit.history.recent_games(GUILD, channel_id=1, limit=1)
+        elsewhere = await unit.history.recent_games(GUILD + 1)
     assert [g.id for g in in_guild] == ids[::-1]
     assert [g.id for g in in_channel] == [ids[2]]
     assert in_guild[0].winner_id == 1 and in_guild[0].finished_at is not None

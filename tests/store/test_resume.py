@@ -104,8 +104,8 @@ async def test_the_action_log_replays_to_the_saved_state(db: Database) -> None:
     await play(db, game_id, game, 2_000)
     async with db.read() as unit:
         saved = await unit.games.load(game_id)
-        log = await unit.games.actions(game_id)
-        rounds = await unit.games.rounds(game_id)
+        log = await unit.history.actions(game_id)
+        rounds = await unit.history.rounds(game_id)
         alice = await unit.stats.player(GUILD, ALICE)
         board = await unit.stats.leaderboard(GUILD)
     assert game.outcome is not None and saved.game.status == "finished"

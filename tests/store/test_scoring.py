@@ -36,7 +36,7 @@ async def test_a_round_adds_points_and_rounds(db: Database) -> None:
     assert (ben.points, ben.rounds_won, ben.rounds_played) == (0, 0, 1)
     assert await totals(db, ROBOT) is None
     async with db.read() as unit:
-        [played] = await unit.games.rounds(game.id)
+        [played] = await unit.history.rounds(game.id)
     assert (played.round_number, played.winner_id) == (1, ANN)
     assert played.points == {ANN: 120, BEN: 0, ROBOT: 0}
 
