@@ -329,7 +329,8 @@ async def test_naive_datetimes_are_refused(db: Database) -> None:
 
 
 async def test_running_games_for_resume(db: Database) -> None:
-    shard0_guild, shard1_guild = 0 << 22, 1 << 22
+    # Real snowflakes: the shard is (guild_id >> 22) % shard_count.
+    shard0_guild, shard1_guild = (4_000_000 << 22) | 77, (4_000_001 << 22) | 99
     first = await new_running_game(db, {1: "A", 2: "B"}, guild_id=shard0_guild, channel_id=1)
     second = await new_running_game(db, {1: "A", 2: "B"}, guild_id=shard1_guild, channel_id=2)
     ended = await new_running_game(db, {1: "A", 2: "B"}, channel_id=3)
