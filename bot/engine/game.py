@@ -650,8 +650,8 @@ class Game:
         self.wd4 = None
         if guilty:
             if self.rules.challenge_guilty == "de":
-                wd4 = self.discard.pop()
-                self.hands[offender].append(wd4)
+                if len(self.discard) > 1:  # (a reshuffle may have taken what was under it)
+                    self.hands[offender].append(self.discard.pop())
                 self.color = prev_color
                 self.skip_next.append(offender)
             self._draw(offender, total, E.DrawReason.CHALLENGE, ev)
