@@ -1,4 +1,4 @@
-"""The rules engine imports nothing outside the standard library (STYLE.md: it knows no platform)."""
+"""The rules engine imports only the standard library (STYLE.md: it knows no chat platform)."""
 
 from __future__ import annotations
 
