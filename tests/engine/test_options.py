@@ -239,6 +239,29 @@ def test_wd4_rule_color_guilt_needs_the_colour_before():
     assert of_type(ev, E.ChallengeResolved)[0].guilty is False
 
 
+def test_wd4_rule_no_playable_same_number_other_colour_is_guilty():
+    hands = {1: "W4 B5 G2", 2: "Y1 Y2 Y3", 3: "Y4 Y6 Y7"}
+    results = {}
+    for rule in ("color", "no_playable"):
+        game = deal(P3, hands, "R5", "B1 " * 8, wd4_rule=rule)
+        assert A.Play(Card.of("W4")) in game.legal_actions(1)  # a bluff is allowed
+        game.apply(1, play("W4"))
+        game.apply(1, color("B"))
+        ev = game.apply(2, A.CHALLENGE)
+        results[rule] = (of_type(ev, E.ChallengeResolved)[0].guilty, drawn_by(ev))
+    assert results == {"color": (False, {2: 6}), "no_playable": (True, {1: 4})}
+
+
+def test_wd4_rule_enforced_when_no_challenge_is_possible():
+    # Engine interpretation: without a challenge a bluff could never be caught, so the rule
+    # itself decides whether the WD4 may be played.
+    hands = {1: "W4 R1 G2", 2: "Y1 Y2 Y3", 3: "Y4 Y6 Y7"}
+    assert A.Play(Card.of("W4")) in deal(P3, hands, "R5", "B1").legal_actions(1)
+    game = deal(P3, hands, "R5", "B1", wd4_challenge=False)
+    assert A.Play(Card.of("W4")) not in game.legal_actions(1)
+    assert_rejected(game, 1, play("W4"))
+
+
 def test_wd4_rule_no_playable_allowed_with_nothing_else_playable():
     game = deal(P3, {1: "W4 B1", 2: "Y1 Y2", 3: "Y3 Y4"}, "R5", "G1 " * 6, wd4_rule="no_playable")
     assert game.legal_actions(1)[0] == A.Play(Card.of("W4"))
@@ -461,6 +484,56 @@ def test_challenge_guilty_de_with_stacking():
     ev = game.apply(1, A.DRAW)
     assert E.TurnSkipped(2) in ev
     assert_turn(game, 3)
+
+
+def test_challenge_guilty_de():
+    hands = {1: "W4 R1 G2", 2: "Y1 Y2 Y3", 3: "Y4 Y6 Y7"}
+    official = deal(P3, hands, "R5", "B1 " * 12)
+    official.apply(1, play("W4"))
+    official.apply(1, color("G"))
+    official.apply(2, A.CHALLENGE)
+    assert official.top_card == Card.of("W4") and official.color is G
+
+    game = deal(P3, hands, "R5", "B1 " * 12, challenge_guilty="de")
+    game.apply(1, play("W4"))
+    game.apply(1, color("G"))
+    ev = game.apply(2, A.CHALLENGE)
+    assert of_type(ev, E.ChallengeResolved)[0].guilty is True
+    # the WD4 returns to its player, the previous colour is restored, 4 cards drawn
+    assert sorted_codes(game.hand(1)) == ["B1", "B1", "B1", "B1", "G2", "R1", "W4"]
+    assert game.discard == [Card.of("R5")] and game.color is R
+    assert drawn_by(ev) == {1: 4}
+    assert_turn(game, 2)  # V plays normally
+    game.apply(2, A.DRAW)  # B1: not playable on red 5
+    assert_turn(game, 3)
+    ev = game.apply(3, A.DRAW)
+    assert E.TurnSkipped(1) in ev  # the offender loses their next turn
+    assert_turn(game, 2)
+
+
+def test_challenge_guilty_de_after_a_reshuffle_keeps_the_wd4_on_the_pile():
+    # A catch between the WD4 and the challenge reshuffled what was under the WD4.
+    game = deal(
+        P3,
+        {1: "W4 B1", 2: "W4 G1", 3: "Y1 Y2"},
+        "R5",
+        "",
+        stacking="same",
+        challenge_guilty="de",
+    )
+    game.apply(1, play("W4"))
+    game.apply(1, color("G"))
+    game.apply(2, play("W4"))  # no UNO call, and holds green: a bluff
+    game.apply(2, color("Y"))
+    ev = game.apply(3, A.Catch(2))
+    assert of_type(ev, E.DeckReshuffled) == [E.DeckReshuffled(2)]
+    assert game.discard == [Card.of("W4")]
+    ev = game.apply(3, A.CHALLENGE)
+    assert of_type(ev, E.ChallengeResolved)[0].guilty is True
+    assert game.discard == [Card.of("W4")]
+    assert game.color is G
+    assert_turn(game, 3)
+    assert game.legal_actions(3)  # the game goes on
 
 
 # ------------------------------------------------------------------ deflecting (DE seed)

@@ -27,6 +27,7 @@ from bot.engine import events as E
 from .scenario import cards, codes, color, deal, drawn_by, of_type, play, sizes, sorted_codes, start
 
 R, Y, G, B = Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE
+P3 = [1, 2, 3]
 
 
 def assert_rejected(game, player, action, error=IllegalAction):
@@ -210,6 +211,47 @@ def test_10_wd4_with_only_wilds_as_other_cards_is_legal():
     assert drawn_by(ev) == {2: 6}
 
 
+def test_11_wd4_while_holding_active_colour_is_a_bluff_guilty_if_challenged():
+    game = deal(P3, {1: "W4 R1 G2", 2: "Y1 Y2 Y3", 3: "Y4 Y6 Y7"}, "R5", "B1 " * 8)
+    assert A.Play(Card.of("W4")) in game.legal_actions(1)
+    game.apply(1, play("W4"))
+    game.apply(1, color("G"))
+    assert_turn(game, 2, Decision.RESPOND)
+    ev = game.apply(2, A.CHALLENGE)
+    assert of_type(ev, E.ChallengeResolved)[0].guilty is True
+    assert drawn_by(ev) == {1: 4}
+
+
+def test_11_unchallenged_bluff_stands():
+    game = deal(P3, {1: "W4 R1 G2", 2: "Y1 Y2 Y3", 3: "Y4 Y6 Y7"}, "R5", "B1 " * 8)
+    game.apply(1, play("W4"))
+    game.apply(1, color("G"))
+    ev = game.apply(2, A.ACCEPT)
+    assert drawn_by(ev) == {2: 4}
+    assert E.TurnSkipped(2) in ev
+    assert_turn(game, 3)
+    assert sizes(game) == {1: 2, 2: 7, 3: 3}
+    assert game.top_card == Card.of("W4") and game.color is G
+
+
+def test_12_successful_challenge_offender_draws_4_victim_plays_on_named_colour():
+    game = deal(P3, {1: "W4 R1 G2", 2: "Y1 G3 Y3", 3: "Y4 Y6 Y7"}, "R5", "B1 B2 B3 B4 B5")
+    game.apply(1, play("W4"))
+    game.apply(1, color("G"))
+    ev = game.apply(2, A.CHALLENGE)
+    assert ev == [
+        E.ChallengeResolved(2, 1, True, (Card.of("R1"), Card.of("G2"))),
+        E.CardsDrawn(1, tuple(cards("B1 B2 B3 B4")), "challenge"),
+    ]
+    assert_turn(game, 2)  # a normal turn, nothing drawn
+    assert game.top_card == Card.of("W4") and game.color is G  # the WD4 stays
+    assert A.Play(Card.of("G3")) in game.legal_actions(2)
+    assert A.Play(Card.of("Y1")) not in game.legal_actions(2)
+    assert sizes(game) == {1: 6, 2: 3, 3: 3}
+    game.apply(2, play("G3"))
+    assert_turn(game, 3)
+
+
 def test_13_failed_challenge_victim_draws_6_and_is_skipped():
     game = deal(
         [1, 2, 3], {1: "W4 G1 G2", 2: "Y1 Y2 Y3", 3: "Y4 Y6 Y7"}, "R5", "B1 B2 B3 B4 B5 B6 B7"
@@ -240,6 +282,16 @@ def test_14_guilt_judged_on_colour_before_wd4_not_named_colour():
     assert_turn(game, 3)
 
 
+def test_14_guilty_when_holding_the_colour_before_even_if_naming_it():
+    game = deal(P3, {1: "W4 R1 R2", 2: "Y1 Y2 Y3", 3: "Y4 Y6 Y7"}, "R5", "B1 " * 8)
+    game.apply(1, play("W4"))
+    game.apply(1, color("R"))
+    ev = game.apply(2, A.CHALLENGE)
+    assert of_type(ev, E.ChallengeResolved)[0].guilty is True
+    assert drawn_by(ev) == {1: 4}
+    assert_turn(game, 2)
+
+
 def test_15_wd4_on_a_wild_active_colour_is_the_named_one():
     game = deal([1, 2, 3], {1: "W G1 G2", 2: "W4 R1 R2", 3: "W4 G3 Y7"}, "R5", "B1 " * 8)
     game.apply(1, play("W"))
@@ -254,6 +306,19 @@ def test_15_wd4_on_a_wild_active_colour_is_the_named_one():
     assert drawn_by(ev) == {3: 6}
     assert_turn(game, 1)
     assert game.color is Y
+
+
+def test_15_wd4_on_a_wild_holding_the_named_colour_is_a_bluff():
+    game = deal(P3, {1: "W G1 G2", 2: "W4 G3 R1", 3: "Y1 Y2 Y3"}, "R5", "B1 " * 8)
+    game.apply(1, play("W"))
+    game.apply(1, color("G"))
+    game.apply(2, play("W4"))  # holds green, the colour named for the Wild
+    game.apply(2, color("Y"))
+    ev = game.apply(3, A.CHALLENGE)
+    res = of_type(ev, E.ChallengeResolved)[0]
+    assert (res.offender, res.guilty) == (2, True)
+    assert drawn_by(ev) == {2: 4}
+    assert_turn(game, 3)
 
 
 def test_16_wd4_as_last_card_no_challenge_victim_draws_4_round_ends():
@@ -366,6 +431,24 @@ def test_22_drawn_wd4_playable_when_the_wd4_rule_allows_it():
     assert_turn(game, 2, Decision.RESPOND)
 
 
+def test_22_drawn_wd4_judged_on_the_hand_including_it_not_playable_with_active_colour():
+    # Interpretation: a drawn WD4 is offered only when the WD4 rule allows it (no bluff).
+    game = deal(P3, {1: "R1 B2", 2: "Y1 Y2", 3: "Y3 Y4"}, "R5", "W4 B1")
+    ev = game.apply(1, A.DRAW)
+    assert drawn_by(ev) == {1: 1}
+    assert_turn(game, 2)
+    assert sorted_codes(game.hand(1)) == ["B2", "R1", "W4"]
+
+
+def test_22_drawn_wd4_under_no_playable_rule():
+    game = deal(P3, {1: "G1 G2", 2: "Y1 Y2", 3: "Y3 Y4"}, "R5", "W4 B1", wd4_rule="no_playable")
+    game.apply(1, A.DRAW)
+    assert_turn(game, 1, Decision.PLAY_DRAWN)
+    game = deal(P3, {1: "G1 W", 2: "Y1 Y2", 3: "Y3 Y4"}, "R5", "W4 B1", wd4_rule="no_playable")
+    game.apply(1, A.DRAW)  # the Wild in hand is another legal play
+    assert_turn(game, 2)
+
+
 def test_23_empty_draw_pile_shuffles_all_discards_but_the_top():
     game = deal([1, 2, 3], {1: "R1 G1", 2: "R2 G2", 3: "Y3 Y4"}, "R5", "")
     game.apply(1, play("R1"))
@@ -412,6 +495,15 @@ def test_24_blocked_round_tie_on_value_fewer_cards_wins():
     assert game.round_outcome.reason is RoundEnd.BLOCKED
     assert game.round_outcome.winner == 2
     assert game.round_outcome.hand_points == {1: 11, 2: 11, 3: 15}
+
+
+def test_24_blocked_round_full_tie_first_in_turn_order_wins():
+    # All hands are worth 3 in 2 cards; after 1, 2, 3 pass, player 1 is next in turn order.
+    game = deal(P3, {1: "G1 G2", 2: "Y1 Y2", 3: "B1 B2"}, "R5", "")
+    for p in (1, 2, 3):
+        game.apply(p, A.PASS)
+    assert game.round_outcome.reason is RoundEnd.BLOCKED
+    assert game.round_outcome.winner == 1
 
 
 def test_24_a_play_resets_the_lap():
@@ -816,6 +908,37 @@ def test_44_jump_in_skips_the_passed_over_player():
     assert ev == [E.CardPlayed(3, Card.of("R5"), jump_in=True)]
     assert_turn(game, 4)
     assert sizes(game) == {1: 1, 2: 2, 3: 1, 4: 2}
+
+
+def test_44_jump_in_only_before_the_next_action():
+    game = deal(
+        [1, 2, 3, 4],
+        {1: "R5 G1", 2: "B1 B2", 3: "Y1 Y2", 4: "R5 B4"},
+        "R3",
+        "G7 G8",
+        jump_in=True,
+    )
+    game.apply(1, play("R5"))
+    assert A.Play(Card.of("R5")) in game.legal_actions(4)
+    game.apply(2, A.DRAW)  # G7: not playable, the turn passes to 3
+    assert_turn(game, 3)
+    assert A.Play(Card.of("R5")) not in game.legal_actions(4)
+    assert_rejected(game, 4, play("R5"))
+
+
+def test_44_jump_in_reverse_play_continues_from_the_jumper():
+    game = deal(
+        [1, 2, 3, 4],
+        {1: "RR G1", 2: "B1 B2", 3: "RR Y1", 4: "B3 B4"},
+        "R3",
+        "G7 G8",
+        jump_in=True,
+    )
+    game.apply(1, play("RR"))  # direction -1: 4 is next
+    assert_turn(game, 4)
+    game.apply(3, play("RR"))  # 3 jumps in: direction +1 again, next(3) = 4
+    assert game.direction == 1
+    assert_turn(game, 4)
 
 
 def test_45_starting_player_dealer_with_starter_skip_dealer_skipped():
