@@ -160,6 +160,14 @@ def test_starting_player_dealer_with_starter_wild_dealer_names_colour():
     assert_turn(game, 2, Decision.CHOOSE_COLOR)
 
 
+def test_round_one_dealer_is_random():
+    dealers = set()
+    for seed in range(30):
+        game = Game.new([1, 2, 3, 4], RuleSet(), seed=seed)
+        dealers.add(game.dealer)
+    assert dealers == {1, 2, 3, 4}
+
+
 def test_starter_reverse_two_players_dealer_starts():
     game = deal([1, 2], {1: "G1", 2: "G2"}, "RR", "B1 B2", dealer=2)
     assert game.direction == -1
