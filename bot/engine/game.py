@@ -8,7 +8,9 @@ generator included, round-trips through `to_dict()` / `from_dict()`.
 
 from __future__ import annotations
 
+import base64
 import random
+import struct
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any
@@ -1024,7 +1026,7 @@ class Game:
             "version": self.version,
             "round_outcome": self.round_outcome.to_dict() if self.round_outcome else None,
             "outcome": self.outcome.to_dict() if self.outcome else None,
-            "rng": [version, list(internal), gauss],
+            "rng": [version, _pack_words(internal), gauss],
         }
 
     @classmethod
@@ -1063,7 +1065,7 @@ class Game:
         oc = data["outcome"]
         g.outcome = Outcome.from_dict(oc) if oc else None
         version, internal, gauss = data["rng"]
-        g.rng.setstate((version, tuple(internal), gauss))
+        g.rng.setstate((version, _unpack_words(internal), gauss))
         return g
 
     def __eq__(self, other: object) -> bool:
@@ -1093,3 +1095,13 @@ _HANDLERS: dict[type, Any] = {
     A.Catch: Game._on_catch,
     A.NextRound: Game._on_next_round,
 }
+
+
+def _pack_words(words: Sequence[int]) -> str:
+    """The random generator's 625 state words as compact text (a third of a JSON number list)."""
+    return base64.b85encode(struct.pack(f"<{len(words)}I", *words)).decode("ascii")
+
+
+def _unpack_words(text: str) -> tuple[int, ...]:
+    raw = base64.b85decode(text)
+    return struct.unpack(f"<{len(raw) // 4}I", raw)

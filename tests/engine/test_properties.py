@@ -68,8 +68,11 @@ def choose(game: Game, rng: random.Random) -> tuple[int, A.Action]:
     assert current is not None
     if rng.random() < 0.15:
         others = [(p, a) for p in game.seats if p != current for a in game.legal_actions(p)]
-        # False catches are legal but only add cards: keep them rare so rounds end.
-        others = [(p, a) for p, a in others if not isinstance(a, A.Catch) or rng.random() < 0.1]
+        # False catches are legal but only add cards (the option tests cover them): a random
+        # table that keeps making them never finishes a round.
+        others = [
+            (p, a) for p, a in others if not isinstance(a, A.Catch) or a.target in game.at_risk
+        ]
         if others:
             return rng.choice(others)
     legal = game.legal_actions(current)
@@ -132,14 +135,14 @@ def test_random_rounds_keep_every_invariant_and_end(rules: RuleSet, players: int
     assert Game.from_dict(game.to_dict()) == game
 
 
-@settings(max_examples=35, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), players=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_every_legal_action_applies_and_every_illegal_one_changes_nothing(
     rules: RuleSet, players: int, seed: int
 ):
     game = new_game(rules, players, seed)
     rng = random.Random(seed)
-    for _ in range(60):
+    for _ in range(40):
         if game.round_over:
             break
         snapshot = game.to_dict()
