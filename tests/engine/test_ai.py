@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -80,10 +81,13 @@ def test_heuristic_challenges_a_likely_bluff_and_accepts_an_unlikely_one():
     many.apply(1, play("W4"))
     many.apply(1, color("B"))
     assert HeuristicPlayer("hard").choose(view_for(many, 2)) == A.CHALLENGE
-    few = deal([1, 2], {1: "W4 G1", 2: "B1 B2"}, "Y9", "G2 " * 8)
-    few.apply(1, A.Play(Card.of("W4"), uno=True))
+    # The offender kept one card and we hold six of the colour before: a bluff is unlikely.
+    few = deal([1, 2], {1: "W4 G1 G2 G3 G4 G5 G6", 2: "Y1 Y2 Y3 Y4 Y5 Y6 B1"}, "Y9", "G7 " * 8)
+    few.apply(1, play("W4"))
     few.apply(1, color("G"))
-    assert HeuristicPlayer("hard").choose(view_for(few, 2)) == A.ACCEPT
+    view = view_for(few, 2)
+    one_card = tuple(replace(s, cards=1) if s.player == 1 else s for s in view.seats)
+    assert HeuristicPlayer("hard").choose(replace(view, seats=one_card)) == A.ACCEPT
 
 
 def test_the_view_hides_other_hands():
