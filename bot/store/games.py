@@ -353,6 +353,16 @@ class GameRepository:
     async def set_turn_deadline(self, game_id: int, deadline: datetime | None) -> None:
         await self._update(game_id, turn_deadline=deadline)
 
+    async def set_timeouts(self, game_id: int, counts: Mapping[int, int]) -> None:
+        """Store how many turns in a row each of these players lost to the turn timer."""
+        for user_id, count in counts.items():
+            await self._session.execute(
+                update(Seat)
+                .where(Seat.game_id == game_id, Seat.user_id == user_id)
+                .values(timeouts=count),
+                execution_options=_NO_SYNC,
+            )
+
     async def set_table_message(
         self, game_id: int, message_id: int | None, *, posted_at: datetime | None = None
     ) -> None:

@@ -197,6 +197,8 @@ class Seat(Base):
     bot_level: Mapped[str | None] = mapped_column(String(16))
     joined_at: Mapped[datetime]
     left_at: Mapped[datetime | None]
+    # Turns in a row this player let the turn timer run out (3 and they leave the game).
+    timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
     game: Mapped[Game] = relationship(back_populates="seats")
 

@@ -31,6 +31,7 @@ class SeatRecord:
     bot_level: str | None
     joined_at: datetime
     left_at: datetime | None = None
+    timeouts: int = 0  # turns in a row lost to the turn timer
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +147,7 @@ class GuildConfig:
 
     guild_id: int
     rules: RuleSet = OFFICIAL_RULES
-    turn_timeout_seconds: int = 60
+    turn_timeout_seconds: int = 60  # 0: no turn timer
     language: str = "en"
     # Members with this role (or Manage Server) may manage any game; None: Manage Server only.
     manager_role_id: int | None = None
@@ -154,8 +155,8 @@ class GuildConfig:
 
     def __post_init__(self) -> None:
         low, high = TURN_TIMEOUT_RANGE
-        if not low <= self.turn_timeout_seconds <= high:
-            raise ValueError(f"turn_timeout_seconds must be from {low} to {high}")
+        if self.turn_timeout_seconds != 0 and not low <= self.turn_timeout_seconds <= high:
+            raise ValueError(f"turn_timeout_seconds must be 0 (off) or from {low} to {high}")
         if not 0 < len(self.language) <= 16:
             raise ValueError("language must be a locale code such as 'en' or 'pt-BR'")
         object.__setattr__(self, "start_policy", StartPolicy(self.start_policy))
@@ -171,6 +172,7 @@ def seat_record(seat: Seat) -> SeatRecord:
         bot_level=seat.bot_level,
         joined_at=seat.joined_at,
         left_at=seat.left_at,
+        timeouts=seat.timeouts or 0,
     )
 
 
