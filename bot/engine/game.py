@@ -8,17 +8,16 @@ generator included, round-trips through `to_dict()` / `from_dict()`.
 
 from __future__ import annotations
 
-import base64
 import random
-import struct
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Any
 
 from . import actions as A
 from . import events as E
+from . import snapshot
 from .cards import ALL_CARDS, COLORS, Card, Color, Rank, build_deck
-from .errors import GameError, GameOver, IllegalAction, NotInGame, NotYourTurn
+from .errors import GameOver, IllegalAction, NotInGame, NotYourTurn
 from .rules import InvalidRules, RuleSet
 from .scoring import (
     Outcome,
@@ -30,7 +29,7 @@ from .scoring import (
     round_points,
 )
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = snapshot.FORMAT_VERSION
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
@@ -992,81 +991,14 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data from which `from_dict` rebuilds this exact game."""
-        version, internal, gauss = self.rng.getstate()
-        return {
-            "format": FORMAT_VERSION,
-            "rules": self.rules.to_dict(),
-            "players": list(self.players),
-            "seats": list(self.seats),
-            "left": list(self.left),
-            "eliminated": list(self.eliminated),
-            "totals": {str(p): t for p, t in self.totals.items()},
-            "round_number": self.round_number,
-            "dealer": self.dealer,
-            "hands": {str(p): [c.code for c in h] for p, h in self.hands.items()},
-            "draw_pile": [c.code for c in self.draw_pile],
-            "discard": [c.code for c in self.discard],
-            "color": self.color.value if self.color else None,
-            "direction": self.direction,
-            "turn": self.turn,
-            "decision": self.decision.value,
-            "steps": list(self.steps),
-            "penalty": self.penalty,
-            "penalty_kind": self.penalty_kind,
-            "drawn": self.drawn.code if self.drawn else None,
-            "wd4": (
-                [self.wd4[0], self.wd4[1].value if self.wd4[1] else None, self.wd4[2]]
-                if self.wd4
-                else None
-            ),
-            "at_risk": list(self.at_risk),
-            "skip_next": list(self.skip_next),
-            "passes": self.passes,
-            "jump_open": self.jump_open,
-            "version": self.version,
-            "round_outcome": self.round_outcome.to_dict() if self.round_outcome else None,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
-            "rng": [version, _pack_words(internal), gauss],
-        }
+        return snapshot.dump(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        if data.get("format") != FORMAT_VERSION:
-            raise GameError("bad_snapshot", format=data.get("format"))
-        g = cls()
-        g.rules = RuleSet.from_dict(data["rules"])
-        g.players = list(data["players"])
-        g.seats = list(data["seats"])
-        g.left = list(data["left"])
-        g.eliminated = list(data["eliminated"])
-        g.totals = {int(p): t for p, t in data["totals"].items()}
-        g.round_number = data["round_number"]
-        g.dealer = data["dealer"]
-        g.hands = {int(p): [Card.of(c) for c in h] for p, h in data["hands"].items()}
-        g.draw_pile = [Card.of(c) for c in data["draw_pile"]]
-        g.discard = [Card.of(c) for c in data["discard"]]
-        g.color = Color(data["color"]) if data["color"] else None
-        g.direction = data["direction"]
-        g.turn = data["turn"]
-        g.decision = Decision(data["decision"])
-        g.steps = list(data["steps"])
-        g.penalty = data["penalty"]
-        g.penalty_kind = data["penalty_kind"]
-        g.drawn = Card.of(data["drawn"]) if data["drawn"] else None
-        wd4 = data["wd4"]
-        g.wd4 = (wd4[0], Color(wd4[1]) if wd4[1] else None, wd4[2]) if wd4 else None
-        g.at_risk = list(data["at_risk"])
-        g.skip_next = list(data["skip_next"])
-        g.passes = data["passes"]
-        g.jump_open = data["jump_open"]
-        g.version = data["version"]
-        ro = data["round_outcome"]
-        g.round_outcome = RoundOutcome.from_dict(ro) if ro else None
-        oc = data["outcome"]
-        g.outcome = Outcome.from_dict(oc) if oc else None
-        version, internal, gauss = data["rng"]
-        g.rng.setstate((version, _unpack_words(internal), gauss))
-        return g
+        """The game `to_dict` described (raises GameError for unreadable data)."""
+        game = cls()
+        snapshot.load_into(game, data)
+        return game
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -1095,13 +1027,3 @@ _HANDLERS: dict[type, Any] = {
     A.Catch: Game._on_catch,
     A.NextRound: Game._on_next_round,
 }
-
-
-def _pack_words(words: Sequence[int]) -> str:
-    """The random generator's 625 state words as compact text (a third of a JSON number list)."""
-    return base64.b85encode(struct.pack(f"<{len(words)}I", *words)).decode("ascii")
-
-
-def _unpack_words(text: str) -> tuple[int, ...]:
-    raw = base64.b85decode(text)
-    return struct.unpack(f"<{len(raw) // 4}I", raw)

@@ -1,0 +1,111 @@
+"""Snapshots: a game as plain JSON-able data, and back, so a running game survives a restart.
+
+Everything is stored, the random generator's state included, so a resumed game deals and
+shuffles exactly as the original would have. `FORMAT_VERSION` changes when the layout does.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .cards import Card, Color
+from .errors import GameError
+from .rules import RuleSet
+from .scoring import Outcome, RoundOutcome
+
+if TYPE_CHECKING:
+    from .game import Game
+
+FORMAT_VERSION = 1
+
+
+def dump(game: Game) -> dict[str, Any]:
+    version, internal, gauss = game.rng.getstate()
+    return {
+        "format": FORMAT_VERSION,
+        "rules": game.rules.to_dict(),
+        "players": list(game.players),
+        "seats": list(game.seats),
+        "left": list(game.left),
+        "eliminated": list(game.eliminated),
+        "totals": {str(p): t for p, t in game.totals.items()},
+        "round_number": game.round_number,
+        "dealer": game.dealer,
+        "hands": {str(p): [c.code for c in h] for p, h in game.hands.items()},
+        "draw_pile": [c.code for c in game.draw_pile],
+        "discard": [c.code for c in game.discard],
+        "color": game.color.value if game.color else None,
+        "direction": game.direction,
+        "turn": game.turn,
+        "decision": game.decision.value,
+        "steps": list(game.steps),
+        "penalty": game.penalty,
+        "penalty_kind": game.penalty_kind,
+        "drawn": game.drawn.code if game.drawn else None,
+        "wd4": (
+            [game.wd4[0], game.wd4[1].value if game.wd4[1] else None, game.wd4[2]]
+            if game.wd4
+            else None
+        ),
+        "at_risk": list(game.at_risk),
+        "skip_next": list(game.skip_next),
+        "passes": game.passes,
+        "jump_open": game.jump_open,
+        "version": game.version,
+        "round_outcome": game.round_outcome.to_dict() if game.round_outcome else None,
+        "outcome": game.outcome.to_dict() if game.outcome else None,
+        "rng": [version, _pack_words(internal), gauss],
+    }
+
+
+def load_into(game: Game, data: dict[str, Any]) -> None:
+    """Fill a blank `Game` from `dump` data."""
+    from .game import Decision
+
+    if data.get("format") != FORMAT_VERSION:
+        raise GameError("bad_snapshot", format=data.get("format"))
+    game.rules = RuleSet.from_dict(data["rules"])
+    game.players = list(data["players"])
+    game.seats = list(data["seats"])
+    game.left = list(data["left"])
+    game.eliminated = list(data["eliminated"])
+    game.totals = {int(p): t for p, t in data["totals"].items()}
+    game.round_number = data["round_number"]
+    game.dealer = data["dealer"]
+    game.hands = {int(p): [Card.of(c) for c in h] for p, h in data["hands"].items()}
+    game.draw_pile = [Card.of(c) for c in data["draw_pile"]]
+    game.discard = [Card.of(c) for c in data["discard"]]
+    game.color = Color(data["color"]) if data["color"] else None
+    game.direction = data["direction"]
+    game.turn = data["turn"]
+    game.decision = Decision(data["decision"])
+    game.steps = list(data["steps"])
+    game.penalty = data["penalty"]
+    game.penalty_kind = data["penalty_kind"]
+    game.drawn = Card.of(data["drawn"]) if data["drawn"] else None
+    wd4 = data["wd4"]
+    game.wd4 = (wd4[0], Color(wd4[1]) if wd4[1] else None, wd4[2]) if wd4 else None
+    game.at_risk = list(data["at_risk"])
+    game.skip_next = list(data["skip_next"])
+    game.passes = data["passes"]
+    game.jump_open = data["jump_open"]
+    game.version = data["version"]
+    ro = data["round_outcome"]
+    game.round_outcome = RoundOutcome.from_dict(ro) if ro else None
+    oc = data["outcome"]
+    game.outcome = Outcome.from_dict(oc) if oc else None
+    version, internal, gauss = data["rng"]
+    game.rng.setstate((version, _unpack_words(internal), gauss))
+
+
+def _pack_words(words: Sequence[int]) -> str:
+    """The random generator's 625 state words as compact text (a third of a JSON number list)."""
+    return base64.b85encode(struct.pack(f"<{len(words)}I", *words)).decode("ascii")
+
+
+def _unpack_words(text: str) -> tuple[int, ...]:
+    raw = base64.b85decode(text)
+    return struct.unpack(f"<{len(raw) // 4}I", raw)
