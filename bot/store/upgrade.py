@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 import migrations
 
 #: The migrations folder, found from the installed package rather than the working directory.
-SCRIPT_LOCATION = Path(migrations.__file__).resolve().parent
+#: (`__path__`, not `__file__`: an editable install can import it as a namespace package.)
+SCRIPT_LOCATION = Path(next(iter(migrations.__path__))).resolve()
 #: Any 64-bit number, the same in every process: PostgreSQL serialises concurrent upgrades on it.
 _PG_MIGRATION_LOCK = 0x756E6F5F6D696772
 
