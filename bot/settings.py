@@ -23,6 +23,11 @@ class Settings(BaseSettings):
     shard_ids: list[int] | None = None
     owner_ids: list[int] = Field(default_factory=list)
     log_level: str = "INFO"
+    # Computer players wait this long (seconds, at random between the two) before each move.
+    computer_delay_min: float = Field(default=0.6, ge=0)
+    computer_delay_max: float = Field(default=1.5, ge=0)
+    # A lobby nobody starts closes itself this many seconds after it was opened.
+    lobby_close_after: float = Field(default=1800, gt=0)
 
     @field_validator("dev_guild_id", "shard_count", mode="before")
     @classmethod

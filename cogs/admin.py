@@ -1,15 +1,32 @@
-"""`/uno-admin`: server-manager commands (hidden from members without Manage Server)."""
+"""`/uno-admin`: server-manager commands (hidden from members without Manage Server).
+
+`settings` shows this server's defaults, `set` changes one (rules are validated by the engine and
+refused with its reason), `reset` goes back to the official rules and default settings.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.engine import InvalidRules
+from bot.i18n import available_locales, t
 from bot.i18n.translator import cmd_text
+from bot.store import GuildConfig, StartPolicy
+from bot.ui.errors import send_ephemeral
+from bot.ui.rule_options import (
+    START_POLICIES,
+    option_choices,
+    option_label,
+    parse_turn_timer,
+    parse_value,
+    render_settings,
+    value_choices,
+)
 
 
 @app_commands.guild_only()
@@ -31,6 +48,109 @@ class AdminCog(commands.GroupCog, group_name="uno-admin", group_description=cmd_
         await interaction.followup.send(
             t("notice.synced", interaction.locale, where=done), ephemeral=True
         )
+
+    # ------------------------------------------------------------------ server settings
+
+    def _allowed(self, interaction: discord.Interaction[Any]) -> bool:
+        return interaction.guild_id is not None and interaction.permissions.manage_guild
+
+    async def _show(
+        self, interaction: discord.Interaction[Any], config: GuildConfig, notice: str | None
+    ) -> None:
+        embed = render_settings(
+            config.rules,
+            config.turn_timeout_seconds,
+            config.language,
+            config.start_policy.value,
+            interaction.locale,
+            notice=notice,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="settings", description=cmd_text("cmd.admin.settings"))
+    async def settings(self, interaction: discord.Interaction[Any]) -> None:
+        if not self._allowed(interaction):
+            await send_ephemeral(interaction, t("error.no_permission", interaction.locale))
+            return
+        async with self.bot.database.read() as unit:
+            config = await unit.settings.guild(interaction.guild_id)
+        await self._show(interaction, config, None)
+
+    @app_commands.command(name="set", description=cmd_text("cmd.admin.set"))
+    @app_commands.describe(option=cmd_text("cmd.set.option"), value=cmd_text("cmd.set.value"))
+    async def set(self, interaction: discord.Interaction[Any], option: str, value: str) -> None:
+        locale = interaction.locale
+        if not self._allowed(interaction):
+            await send_ephemeral(interaction, t("error.no_permission", locale))
+            return
+        guild_id = interaction.guild_id or 0
+        async with self.bot.database.read() as unit:
+            config = await unit.settings.guild(guild_id)
+        try:
+            config = _changed(config, option, value)
+        except InvalidRules as exc:
+            text = t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
+            await send_ephemeral(interaction, text)
+            return
+        async with self.bot.database.write() as unit:
+            await unit.settings.save_guild(config)
+        service = getattr(self.bot, "components", None)
+        if service is not None:
+            service.settings_changed(guild_id)
+        notice = t("notice.setting_changed", locale, option=option_label(option, locale))
+        await self._show(interaction, config, notice)
+
+    @set.autocomplete("option")
+    async def set_option(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=label, value=name)
+            for label, name in option_choices(current, interaction.locale)
+        ]
+
+    @set.autocomplete("value")
+    async def set_value(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        option = str(getattr(interaction.namespace, "option", "") or "")
+        return [
+            app_commands.Choice(name=label, value=value)
+            for label, value in value_choices(option, current, interaction.locale)
+        ]
+
+    @app_commands.command(name="reset", description=cmd_text("cmd.admin.reset"))
+    async def reset(self, interaction: discord.Interaction[Any]) -> None:
+        if not self._allowed(interaction):
+            await send_ephemeral(interaction, t("error.no_permission", interaction.locale))
+            return
+        guild_id = interaction.guild_id or 0
+        config = GuildConfig(guild_id)
+        async with self.bot.database.write() as unit:
+            await unit.settings.save_guild(config)
+        service = getattr(self.bot, "components", None)
+        if service is not None:
+            service.settings_changed(guild_id)
+        await self._show(interaction, config, t("notice.settings_reset", interaction.locale))
+
+
+def _changed(config: GuildConfig, option: str, value: str) -> GuildConfig:
+    """The settings with one option changed; InvalidRules (with the reason) if it can't be."""
+    if option == "turn_timer":
+        try:
+            return replace(config, turn_timeout_seconds=parse_turn_timer(value))
+        except ValueError as exc:
+            raise InvalidRules(option, str(exc)) from None
+    if option == "language":
+        if value not in available_locales():
+            raise InvalidRules(option, "one of " + ", ".join(available_locales()))
+        return replace(config, language=value)
+    if option == "start_policy":
+        if value not in START_POLICIES:
+            raise InvalidRules(option, "one of " + ", ".join(START_POLICIES))
+        return replace(config, start_policy=StartPolicy(value))
+    rules = config.rules.with_options(**{option: parse_value(option, value)})
+    return replace(config, rules=rules)
 
 
 async def setup(bot: Any) -> None:

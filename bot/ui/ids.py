@@ -4,7 +4,7 @@
   pass, color:<R|Y|G|B>, accept, challenge, uno, catch[:<user>], target:<user>, next, page:<n>,
   refresh), and `uno:<game_id>:<version>:target` for the target select;
 - `uno:<game_id>:hand` for the public "Show my hand" button;
-- `uno:<game_id>:lobby:<join|leave|start|cancel>` in the lobby.
+- `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|rules>` in the lobby.
 
 The templates never overlap (each custom_id matches exactly one), and nothing here trusts a
 custom_id for who is acting: that always comes from the interaction.
@@ -26,9 +26,11 @@ _ACTION = (
 GAME_TEMPLATE: Final = rf"uno:(?P<game>\d{{1,20}}):(?P<version>\d{{1,9}}):{_ACTION}"
 TARGET_SELECT_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):(?P<version>\d{1,9}):target"
 HAND_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):hand"
-LOBBY_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):lobby:(?P<verb>join|leave|start|cancel)"
+LOBBY_TEMPLATE: Final = (
+    r"uno:(?P<game>\d{1,20}):lobby:(?P<verb>join|leave|start|cancel|addbot|rules)"
+)
 
-LOBBY_VERBS: Final = ("join", "leave", "start", "cancel")
+LOBBY_VERBS: Final = ("join", "leave", "start", "cancel", "addbot", "rules")
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
 from bot.ui.items import GameButton, HandButton, LobbyButton
+from bot.ui.rule_options import option_label, value_text
 from bot.ui.rules_text import preset_name
 
 MAX_PLAYERS = 10
@@ -23,6 +24,16 @@ def _name(names: Mapping[int, str], user: int | None) -> str:
     if user is None:
         return "-"
     return names.get(user, str(user))
+
+
+def is_computer(user: int) -> bool:
+    """Computer players have negative ids, which no Discord snowflake ever is."""
+    return user < 0
+
+
+def mention(user: int, names: Mapping[int, str]) -> str:
+    """A ping for a person; a computer player's name in bold."""
+    return f"**{_name(names, user)}**" if is_computer(user) else f"<@{user}>"
 
 
 def rules_line(rules: RuleSet, locale: object = None) -> str:
@@ -48,12 +59,20 @@ def render_lobby(
     closed: str | None = None,
 ) -> dict[str, Any]:
     """The lobby message; `closed` (a reason) renders it without buttons."""
-    lines = [
-        t("lobby.host", locale, host=f"<@{host_id}>"),
-        rules_line(rules, locale),
-        "",
-        t("lobby.players", locale, count=len(players), max=MAX_PLAYERS),
-    ]
+    lines = [t("lobby.host", locale, host=f"<@{host_id}>"), rules_line(rules, locale)]
+    changed = rules.changes()
+    if changed:
+        lines.append(
+            t(
+                "lobby.rule_changes",
+                locale,
+                changes=", ".join(
+                    f"{option_label(k, locale)}: {value_text(k, v, locale)}"
+                    for k, v in changed.items()
+                ),
+            )[:1500]
+        )
+    lines += ["", t("lobby.players", locale, count=len(players), max=MAX_PLAYERS)]
     lines += [f"{i + 1}. {name}" for i, (_, name) in enumerate(players)]
     if closed:
         lines += ["", closed]
@@ -70,6 +89,15 @@ def render_lobby(
             )
         )
         view.add_item(LobbyButton(game_id, "leave", label=t("lobby.leave", locale)))
+        view.add_item(
+            LobbyButton(
+                game_id,
+                "addbot",
+                label=t("lobby.add_computer", locale),
+                disabled=len(players) >= MAX_PLAYERS,
+            )
+        )
+        view.add_item(LobbyButton(game_id, "rules", label=t("lobby.rules", locale)))
         view.add_item(
             LobbyButton(
                 game_id,
@@ -93,18 +121,18 @@ def render_lobby(
 def _decision_line(game: Game, names: Mapping[int, str], locale: object) -> str:
     view = view_for(game, None)
     current = view.current_player
-    mention = f"<@{current}>" if current is not None else "-"
+    who = mention(current, names) if current is not None else "-"
     decision = view.decision
     if decision is Decision.PLAY:
-        return t("table.turn", locale, player=mention)
+        return t("table.turn", locale, player=who)
     if decision is Decision.PLAY_DRAWN:
-        return t("table.turn_drawn", locale, player=mention)
+        return t("table.turn_drawn", locale, player=who)
     if decision is Decision.CHOOSE_COLOR:
-        return t("table.turn_color", locale, player=mention)
+        return t("table.turn_color", locale, player=who)
     if decision is Decision.CHOOSE_TARGET:
-        return t("table.turn_target", locale, player=mention)
+        return t("table.turn_target", locale, player=who)
     if decision is Decision.RESPOND:
-        return t("table.turn_respond", locale, player=mention, count=view.penalty)
+        return t("table.turn_respond", locale, player=who, count=view.penalty)
     if decision is Decision.NEXT_ROUND:
         return t("table.round_over", locale)
     return t("table.match_over", locale)

@@ -10,12 +10,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import PRESETS, Card, Play
+from bot.engine.ai import LEVELS
 from bot.engine.rules import CHOICES, INT_RANGES
 from bot.i18n import t
 from bot.i18n.translator import cmd_text
 from bot.store import GameStatus
 from bot.ui.cards import card_name
 from bot.ui.errors import UserError, game_error_text, send_ephemeral
+from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
 from bot.ui.stats import render_help, render_leaderboard, render_stats
 from cogs.uno.service import GameService
@@ -32,6 +34,8 @@ SORT_CHOICES = [
     for s in ("points", "wins", "win_rate")
 ]
 TARGET_MIN, TARGET_MAX = INT_RANGES["target"]
+LEVEL_CHOICES = [app_commands.Choice(name=cmd_text(f"computer.level.{v}"), value=v) for v in LEVELS]
+RULE_OPTIONS = {name for names in RULE_GROUPS.values() for name in names}
 
 
 def parse_card_input(text: str) -> str | None:
@@ -72,6 +76,17 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         self.bot.components = None
         self.bot.tree.on_error = self._old_on_error
         await self.service.tables.close()
+        await self.service.autoplay.close()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        # Once per process: re-arm stored turn deadlines, lobby expiry and computer players.
+        if not getattr(self, "_timers_resumed", False):
+            self._timers_resumed = True
+            try:
+                await self.service.autoplay.resume()
+            except Exception:
+                log.exception("could not re-arm the timers")
 
     # ------------------------------------------------------------------ errors
 
@@ -143,6 +158,40 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         record = await self.service.channel_game(interaction.channel_id or 0)
         await self.service.end(interaction, record)
+
+    @app_commands.command(name="addbot", description=cmd_text("cmd.addbot"))
+    @app_commands.describe(level=cmd_text("cmd.addbot.level"))
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
+        record = await self.service.channel_game(interaction.channel_id or 0)
+        if record.status is not GameStatus.LOBBY:
+            raise UserError("error.already_started")
+        await self.service.add_computer(interaction, record, level=level)
+
+    @app_commands.command(name="setrule", description=cmd_text("cmd.setrule"))
+    @app_commands.describe(option=cmd_text("cmd.set.option"), value=cmd_text("cmd.set.value"))
+    async def setrule(self, interaction: discord.Interaction[Any], option: str, value: str) -> None:
+        await self.service.set_lobby_rule(interaction, option, value)
+
+    @setrule.autocomplete("option")
+    async def setrule_option(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [
+            app_commands.Choice(name=label, value=name)
+            for label, name in option_choices(current, interaction.locale)
+            if name in RULE_OPTIONS
+        ]
+
+    @setrule.autocomplete("value")
+    async def setrule_value(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        option = str(getattr(interaction.namespace, "option", "") or "")
+        return [
+            app_commands.Choice(name=label, value=value)
+            for label, value in value_choices(option, current, interaction.locale)
+        ]
 
     # ------------------------------------------------------------------ playing
 

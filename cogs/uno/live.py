@@ -14,6 +14,7 @@ from datetime import datetime
 
 from bot.engine import Game
 from bot.engine import events as E
+from bot.engine.ai import Player, make_player
 from bot.store import GameRecord
 
 LOG_LINES = 6
@@ -32,6 +33,11 @@ class LiveGame:
     table_posted_at: datetime | None = None
     acted_at: dict[int, int] = field(default_factory=dict)
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    levels: dict[int, str] = field(default_factory=dict)  # computer player -> level
+    timeouts: dict[int, int] = field(default_factory=dict)  # turns in a row lost to the timer
+    deadline: datetime | None = None  # when the current turn times out (stored with each save)
+    turn_key: tuple[int | None, int] | None = None  # (current player, round) the deadline is for
+    computers: dict[int, Player] = field(default_factory=dict)
 
     @classmethod
     def from_record(cls, record: GameRecord, game: Game) -> LiveGame:
@@ -45,7 +51,25 @@ class LiveGame:
             baseline=game.version,
             table_message_id=record.table_message_id,
             table_posted_at=record.table_message_posted_at,
+            levels={s.user_id: s.bot_level or "normal" for s in record.seats if s.is_bot},
+            timeouts={s.user_id: s.timeouts for s in record.seats if s.timeouts},
+            deadline=record.turn_deadline,
+            turn_key=(game.current_player, game.round_number),
         )
+
+    def computer(self, player: int) -> Player:
+        """The engine AI playing this seat (its choices depend only on its own view)."""
+        ai = self.computers.get(player)
+        if ai is None:
+            ai = self.computers[player] = make_player(
+                self.levels[player], seed=self.game_id * 1000 + player
+            )
+        return ai
+
+    @property
+    def humans(self) -> list[int]:
+        """Players still at the table who are people."""
+        return [p for p in self.game.players if p not in self.levels and p not in self.game.left]
 
     def is_stale(self, user: int, version: int) -> bool:
         """Whether a click rendered at `version` must be refused (answered with a fresh hand)."""

@@ -34,6 +34,7 @@ from bot.engine import (
 from bot.engine import events as E
 from bot.i18n import resolve_locale, t
 from bot.store import (
+    UNCHANGED,
     AlreadySeated,
     ChannelBusy,
     Database,
@@ -43,6 +44,7 @@ from bot.store import (
     NewAction,
     NotSeated,
     StaleVersion,
+    StartPolicy,
     TableFull,
     WrongStatus,
 )
@@ -51,7 +53,10 @@ from bot.ui.errors import UserError, game_error_text
 from bot.ui.hand import render_hand
 from bot.ui.items import Click
 from bot.ui.log import describe
-from bot.ui.table import render_lobby, render_round_result, render_table
+from bot.ui.rule_options import parse_value
+from bot.ui.rules_text import render_rules
+from bot.ui.table import is_computer, render_lobby, render_round_result, render_table
+from cogs.uno.autoplay import Autoplay, computer_name
 from cogs.uno.live import LiveGame, stat_counters
 from cogs.uno.tables import TableUpdater
 
@@ -101,6 +106,7 @@ class GameService:
         self._loading: dict[int, asyncio.Lock] = {}
         self._languages: dict[int, str] = {}
         self.tables = TableUpdater(bot, self._render_table_job, self._table_posted)
+        self.autoplay = Autoplay(self)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -114,9 +120,16 @@ class GameService:
         return resolve_locale(self._languages.get(guild_id or 0, "en"))
 
     async def _remember_language(self, guild_id: int) -> None:
-        if guild_id not in self._languages:
+        if guild_id not in self._languages or guild_id not in self.autoplay.turn_seconds:
             async with self.db.read() as unit:
-                self._languages[guild_id] = (await unit.settings.guild(guild_id)).language
+                config = await unit.settings.guild(guild_id)
+            self._languages[guild_id] = config.language
+            self.autoplay.turn_seconds[guild_id] = config.turn_timeout_seconds
+
+    def settings_changed(self, guild_id: int) -> None:
+        """Forget a server's cached settings (the admin changed them)."""
+        self._languages.pop(guild_id, None)
+        self.autoplay.turn_seconds.pop(guild_id, None)
 
     async def _record(self, game_id: int) -> GameRecord:
         try:
@@ -373,8 +386,17 @@ class GameService:
         events: list[E.Event],
         *,
         unseat: int | None = None,
+        timer_actor: int | None = None,
+        timeouts: dict[int, int] | None = None,
     ) -> None:
         game = live.game
+        timeouts = dict(timeouts or {})
+        if user is not None and live.timeouts.get(user):
+            live.timeouts[user] = 0  # acting in time ends a run of timeouts
+            timeouts[user] = 0
+        changed, deadline = self.autoplay.next_deadline(
+            live, timer_actor if timer_actor is not None else user
+        )
         records = [
             NewAction(version=before + i + 1, action=a.code, actor_id=user)
             for i, a in enumerate(applied)
@@ -383,8 +405,14 @@ class GameService:
         try:
             async with self.db.write() as unit:
                 await unit.games.save_action(
-                    live.game_id, expected_version=before, state=game.to_dict(), actions=records
+                    live.game_id,
+                    expected_version=before,
+                    state=game.to_dict(),
+                    actions=records,
+                    turn_deadline=deadline if changed else UNCHANGED,
                 )
+                if timeouts:
+                    await unit.games.set_timeouts(live.game_id, timeouts)
                 if unseat is not None:
                     await unit.games.unseat(live.game_id, unseat)
                 if counters:
@@ -406,6 +434,27 @@ class GameService:
         except Exception:
             self.forget(live.game_id)
             raise
+        live.deadline = deadline
+        live.turn_key = (game.current_player, game.round_number)
+
+    async def save_moves(
+        self,
+        live: LiveGame,
+        before: int,
+        user: int | None,
+        applied: list[Action],
+        events: list[E.Event],
+        **kwargs: Any,
+    ) -> None:
+        """Save moves made without a click (a timer, a computer player); the lock is held."""
+        try:
+            await self._save(live, before, user, applied, events, **kwargs)
+        except UserError:
+            log.info("an automatic move in game %s lost a race; reloaded", live.game_id)
+
+    async def after_moves(self, live: LiveGame, events: list[E.Event]) -> None:
+        if self.live.get(live.game_id) is live:
+            await self._after(live, events)
 
     def _notice(
         self,
@@ -465,6 +514,28 @@ class GameService:
         if live.game.outcome is not None:
             await self.tables.flush(live.game_id)
             self.forget(live.game_id)
+        elif live.levels and not live.humans:
+            await self._abandon_without_humans(live)
+        self.autoplay.after_change(live)
+
+    async def _abandon_without_humans(self, live: LiveGame) -> None:
+        """Computer players do not play on among themselves: the game ends, uncounted."""
+        async with self.lock(live.channel_id):
+            async with self.db.write() as unit:
+                done = await unit.games.abandon(live.game_id)
+            self.live.pop(live.game_id, None)
+        if done:
+            await self.tables.flush(live.game_id)
+            locale = self.public_locale(live.guild_id)
+            kwargs = render_table(
+                live.game,
+                live.game_id,
+                live.names,
+                locale,
+                log=list(live.log),
+                closed=t("notice.no_humans_left", locale),
+            )
+            await self._edit_public(live.channel_id, live.table_message_id, **kwargs)
 
     # ------------------------------------------------------------------ lobby
 
@@ -482,6 +553,7 @@ class GameService:
         async with self.db.read() as unit:
             config = await unit.settings.guild(guild_id)
         self._languages[guild_id] = config.language
+        self.autoplay.turn_seconds[guild_id] = config.turn_timeout_seconds
         rules = RuleSet.preset(preset) if preset else config.rules
         changes: dict[str, Any] = {}
         if scoring:
@@ -514,6 +586,7 @@ class GameService:
                 message_id = (await interaction.original_response()).id
             async with self.db.write() as unit:
                 await unit.games.set_table_message(record.id, message_id)
+        self.autoplay.arm_lobby(record.id, record.created_at)
 
     def _lobby_kwargs(self, record: GameRecord, *, closed: str | None = None) -> dict[str, Any]:
         locale = self.public_locale(record.guild_id)
@@ -534,6 +607,10 @@ class GameService:
             await self.leave(interaction, record, edit=True)
         elif verb == "start":
             await self.start(interaction, record, edit=True)
+        elif verb == "addbot":
+            await self.add_computer(interaction, record, edit=True)
+        elif verb == "rules":
+            await self.show_lobby_rules(interaction, record)
         else:
             await self.end(interaction, record, edit=True)
 
@@ -660,8 +737,14 @@ class GameService:
     async def start(
         self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
     ) -> None:
-        if interaction.user.id != record.host_id:
-            raise UserError("error.host_only")
+        user = interaction.user.id
+        if user != record.host_id:
+            async with self.db.read() as unit:
+                policy = (await unit.settings.guild(record.guild_id)).start_policy
+            if policy is not StartPolicy.ANYONE:
+                raise UserError("error.host_only")
+            if record.seat_of(user) is None:
+                raise UserError("error.not_a_player")
         async with self.lock(record.channel_id):
             record = await self._record(record.id)
             if record.status is not GameStatus.LOBBY:
@@ -669,12 +752,18 @@ class GameService:
             players = [s.user_id for s in record.seats if s.left_at is None]
             if not MIN_SEATS <= len(players) <= MAX_SEATS:
                 raise UserError("error.need_players", min=MIN_SEATS, max=MAX_SEATS)
+            if all(is_computer(p) for p in players):
+                raise UserError("error.need_human")
             try:
                 options = _test_deal(record.channel_id, record.id, players)
                 rules = record.rules.with_options(**options.pop("rules", {}))
                 game, events = Game.start(players, rules, **options)
             except InvalidRules as exc:
                 raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
+            await self._remember_language(record.guild_id)
+            live = LiveGame.from_record(record, game)
+            live.turn_key = None
+            _, deadline = self.autoplay.next_deadline(live, None)
             try:
                 async with self.db.write() as unit:
                     record = await unit.games.start(
@@ -682,12 +771,13 @@ class GameService:
                         state=game.to_dict(),
                         version=game.version,
                         actor_id=interaction.user.id,
+                        turn_deadline=deadline,
                     )
             except WrongStatus:
                 raise UserError("error.already_started") from None
             live = LiveGame.from_record(record, game)
             self.live[record.id] = live
-            await self._remember_language(record.guild_id)
+            self.autoplay.lobby_gone(record.id)
             locale = self.public_locale(record.guild_id)
             for e in events:
                 line = describe(e, live.names, locale)
@@ -702,6 +792,7 @@ class GameService:
                 t("notice.started", interaction.locale), ephemeral=True
             )
             self.tables.request(record.id)
+        self.autoplay.after_change(live)
 
     async def end(
         self,
@@ -722,6 +813,9 @@ class GameService:
             if not done:
                 raise UserError("error.game_ended")
             live = self.live.pop(record.id, None)
+            self.autoplay.lobby_gone(record.id)
+            if live is not None:
+                self.autoplay.after_change(live)  # the game is gone: cancels its timers
             locale = self.public_locale(record.guild_id)
             closed = t(reason, locale, name=f"<@{user}>")
             if live is not None:
@@ -767,6 +861,89 @@ class GameService:
                     .get_partial_message(old)
                     .delete()
                 )
+
+    # ------------------------------------------------------------------ computers and rules
+
+    async def add_computer(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        *,
+        level: str = "normal",
+        edit: bool = False,
+    ) -> None:
+        """The host seats an engine AI ("🤖 Ada (hard)") with a negative, never-Discord id."""
+        if interaction.user.id != record.host_id:
+            raise UserError("error.host_only")
+        async with self.lock(record.channel_id):
+            record = await self._record(record.id)
+            if record.status is not GameStatus.LOBBY:
+                raise UserError("error.already_started")
+            computers = [s for s in record.seats if s.is_bot]
+            player = min((s.user_id for s in computers), default=0) - 1
+            name = computer_name(
+                [s.display_name for s in computers], level, self.public_locale(record.guild_id)
+            )
+            try:
+                async with self.db.write() as unit:
+                    await unit.games.seat(
+                        record.id, player, name, is_bot=True, bot_level=level, max_seats=MAX_SEATS
+                    )
+                    record = await unit.games.get(record.id)
+            except TableFull:
+                raise UserError("error.table_full", max=MAX_SEATS) from None
+            except WrongStatus:
+                raise UserError("error.already_started") from None
+            await self._lobby_answer(interaction, record, edit, "notice.computer_added", name=name)
+
+    async def show_lobby_rules(
+        self, interaction: discord.Interaction[Any], record: GameRecord
+    ) -> None:
+        await interaction.response.send_message(
+            t("lobby.rules_hint", interaction.locale),
+            embed=render_rules(record.rules, interaction.locale),
+            ephemeral=True,
+        )
+
+    async def set_lobby_rule(
+        self, interaction: discord.Interaction[Any], option: str, value: str
+    ) -> None:
+        """The host changes one rule of this game before Start (validated by the engine)."""
+        record = await self.channel_game(interaction.channel_id or 0)
+        if record.status is not GameStatus.LOBBY:
+            raise UserError("error.already_started")
+        if interaction.user.id != record.host_id:
+            raise UserError("error.host_only")
+        try:
+            rules = record.rules.with_options(**{option: parse_value(option, value)})
+        except InvalidRules as exc:
+            raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
+        async with self.lock(record.channel_id):
+            try:
+                async with self.db.write() as unit:
+                    await unit.games.set_rules(record.id, rules)
+                    record = await unit.games.get(record.id)
+            except WrongStatus:
+                raise UserError("error.already_started") from None
+            await self._lobby_answer(interaction, record, False, "notice.rule_set")
+
+    async def expire_lobby(self, game_id: int) -> None:
+        """A lobby nobody started closes itself."""
+        try:
+            record = await self._record(game_id)
+        except UserError:
+            return
+        async with self.lock(record.channel_id):
+            record = await self._record(game_id)  # it may have started while we waited
+            if record.status is not GameStatus.LOBBY:
+                return
+            async with self.db.write() as unit:
+                done = await unit.games.abandon(game_id)
+                record = await unit.games.get(game_id)
+        if done:
+            closed = t("notice.lobby_expired", self.public_locale(record.guild_id))
+            kwargs = self._lobby_kwargs(record, closed=closed)
+            await self._edit_public(record.channel_id, record.table_message_id, **kwargs)
 
     # ------------------------------------------------------------------ helpers for commands
 

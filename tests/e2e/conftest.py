@@ -66,6 +66,9 @@ def bot_env(emu: FakeDiscord, tmp: Path, **extra: str) -> dict[str, str]:
             "UNO_TEST_DECKS": str(tmp / "decks.json"),
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
+            # Computer players move almost at once in tests (0.6-1.5 s in production).
+            "COMPUTER_DELAY_MIN": "0.02",
+            "COMPUTER_DELAY_MAX": "0.06",
         }
     )
     env.update(extra)

@@ -1,0 +1,206 @@
+"""Rule and server options as people set them: groups, typed-in values, choices, the settings embed.
+
+Values arrive as text (a slash-command option); `parse_value` turns them into the RuleSet's types
+and the engine (`RuleSet.with_options`) decides whether the combination is valid.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import discord
+
+from bot.engine import InvalidRules, RuleSet
+from bot.engine.rules import CHOICES, INT_RANGES, OPTION_NAMES
+from bot.i18n import available_locales, t
+
+#: Every RuleSet option, grouped as the settings page shows them.
+RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
+    "deck": ("deck", "hand_size", "starting_player", "starter_wild"),
+    "wd4": ("wd4_rule", "wd4_challenge", "challenge_guilty", "challenge_fail_draw"),
+    "stacking": ("stacking", "deflect_d2", "deflect_wd4", "deflect_skip", "two_player_reverse"),
+    "drawing": ("voluntary_draw", "draw_until_playable", "force_play_drawn"),
+    "uno": ("uno_penalty", "false_catch_penalty"),
+    "special": (
+        "go_out_on_action",
+        "jump_in",
+        "seven_o",
+        "last_card_swap",
+        "last_card_shuffle",
+        "custom_effect",
+    ),
+    "scoring": ("scoring", "penalty_end", "target"),
+}
+#: Options of the server that are not rules (the "table" group).
+SERVER_OPTIONS: Final = ("turn_timer", "language", "start_policy")
+START_POLICIES: Final = ("host", "anyone")
+#: The turn timer: 0 (off) or this many seconds.
+TURN_TIMER_RANGE: Final = (30, 600)
+OFFICIAL: Final = RuleSet()
+
+_TRUE = {"on", "true", "yes", "1"}
+_FALSE = {"off", "false", "no", "0"}
+
+
+def is_bool(option: str) -> bool:
+    return isinstance(getattr(OFFICIAL, option), bool)
+
+
+def parse_value(option: str, text: str) -> Any:
+    """A rule option's value from what was typed; InvalidRules when it cannot be one."""
+    if option not in OPTION_NAMES:
+        raise InvalidRules(option, "no such option")
+    raw = text.strip()
+    if is_bool(option):
+        if raw.lower() in _TRUE:
+            return True
+        if raw.lower() in _FALSE:
+            return False
+        raise InvalidRules(option, "must be on or off")
+    if option in INT_RANGES:
+        low, high = INT_RANGES[option]
+        try:
+            return int(raw)
+        except ValueError:
+            raise InvalidRules(option, f"must be a whole number from {low} to {high}") from None
+    return raw
+
+
+def parse_turn_timer(text: str) -> int:
+    """Seconds of the turn timer (0: off); ValueError with the allowed values otherwise."""
+    raw = text.strip().lower().removesuffix("s").strip()
+    if raw in _FALSE:
+        return 0
+    low, high = TURN_TIMER_RANGE
+    if raw.isdigit() and low <= int(raw) <= high:
+        return int(raw)
+    raise ValueError(f"off, or {low} to {high} seconds")
+
+
+def option_label(option: str, locale: object = None) -> str:
+    if option in SERVER_OPTIONS:
+        return t(f"settings.option.{option}", locale)
+    return t(f"rules.option.{option}", locale)
+
+
+def value_text(option: str, value: Any, locale: object = None) -> str:
+    """A rule value in words."""
+    if isinstance(value, bool):
+        return t("rules.on" if value else "rules.off", locale)
+    if isinstance(value, int):
+        return str(value)
+    return t(f"rules.value.{option}.{value}", locale)
+
+
+def option_choices(current: str, locale: object = None) -> list[tuple[str, str]]:
+    """(label, option name) of the options matching what was typed, for autocomplete."""
+    wanted = current.strip().casefold()
+    out = []
+    for group, names in [*RULE_GROUPS.items(), ("table", SERVER_OPTIONS)]:
+        for name in names:
+            label = f"{option_label(name, locale)} · {t(f'settings.group.{group}', locale)}"
+            if not wanted or wanted in label.casefold() or wanted in name:
+                out.append((label[:100], name))
+    return out[:25]
+
+
+def value_choices(option: str, current: str, locale: object = None) -> list[tuple[str, str]]:
+    """(label, value) suggestions for an option, for autocomplete."""
+    if option == "turn_timer":
+        values = [("off", t("settings.timer_off", locale))]
+        values += [
+            (str(s), t("settings.seconds", locale, count=s)) for s in (30, 60, 120, 300, 600)
+        ]
+    elif option == "language":
+        values = [(code, code) for code in available_locales()]
+    elif option == "start_policy":
+        values = [(p, t(f"settings.start_policy.{p}", locale)) for p in START_POLICIES]
+    elif option in OPTION_NAMES and is_bool(option):
+        values = [("on", t("rules.on", locale)), ("off", t("rules.off", locale))]
+    elif option in CHOICES:
+        values = [(v, value_text(option, v, locale)) for v in CHOICES[option]]
+    elif option in INT_RANGES:
+        low, high = INT_RANGES[option]
+        typed = current.strip()
+        values = [(typed, typed)] if typed.isdigit() else []
+        default = getattr(OFFICIAL, option)
+        values += [(str(v), str(v)) for v in sorted({low, default, high})]
+    else:
+        values = []
+    wanted = current.strip().casefold()
+    out = [
+        (f"{label} ({value})" if label != value else value, value)
+        for value, label in values
+        if not wanted or wanted in value.casefold() or wanted in label.casefold()
+    ]
+    return [(label[:100], value[:100]) for label, value in out][:25]
+
+
+def _rule_line(rules: RuleSet, option: str, locale: object) -> str:
+    value = getattr(rules, option)
+    official = getattr(OFFICIAL, option)
+    label = option_label(option, locale)
+    shown = value_text(option, value, locale)
+    if value == official:
+        return t("settings.line_official", locale, option=label, value=shown)
+    return t(
+        "settings.line_changed",
+        locale,
+        option=label,
+        value=shown,
+        official=value_text(option, official, locale),
+    )
+
+
+def rule_fields(rules: RuleSet, locale: object = None) -> list[tuple[str, str]]:
+    """(group title, lines) for every group of rule options."""
+    return [
+        (
+            t(f"settings.group.{group}", locale),
+            "\n".join(_rule_line(rules, option, locale) for option in names)[:1024],
+        )
+        for group, names in RULE_GROUPS.items()
+    ]
+
+
+def timer_text(seconds: int, locale: object = None) -> str:
+    if not seconds:
+        return t("settings.timer_off", locale)
+    return t("settings.seconds", locale, count=seconds)
+
+
+def render_settings(
+    rules: RuleSet,
+    turn_timeout: int,
+    language: str,
+    start_policy: str,
+    locale: object = None,
+    *,
+    notice: str | None = None,
+) -> discord.Embed:
+    """The server's settings page: every rule by group (official values marked), then the table."""
+    description = t("settings.intro", locale)
+    if notice:
+        description = f"{notice}\n\n{description}"
+    embed = discord.Embed(
+        title=t("settings.title", locale), description=description[:4096], colour=0x0956BF
+    )
+    for name, value in rule_fields(rules, locale):
+        embed.add_field(name=name, value=value, inline=False)
+    table = [
+        t(
+            "settings.line",
+            locale,
+            option=option_label("turn_timer", locale),
+            value=timer_text(turn_timeout, locale),
+        ),
+        t("settings.line", locale, option=option_label("language", locale), value=language),
+        t(
+            "settings.line",
+            locale,
+            option=option_label("start_policy", locale),
+            value=t(f"settings.start_policy.{start_policy}", locale),
+        ),
+    ]
+    embed.add_field(name=t("settings.group.table", locale), value="\n".join(table), inline=False)
+    return embed

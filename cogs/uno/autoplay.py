@@ -1,0 +1,243 @@
+"""What happens without a click: turn timers, computer players' moves, lobbies that expire.
+
+Every move made here goes through the game service's own path (channel lock, version check,
+save, table update), like a click. Deadlines are stored with each save (`games.turn_deadline`)
+and re-armed at start-up, so a restart neither loses a timer nor resets it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from bot.engine import Decision, GameError, Leave, NextRound, view_for
+from bot.engine import events as E
+from bot.i18n import t
+from bot.store import GameStatus
+from bot.ui.table import is_computer
+from cogs.uno.live import LiveGame
+from cogs.uno.scheduler import Scheduler
+
+if TYPE_CHECKING:
+    from cogs.uno.service import GameService
+
+log = logging.getLogger(__name__)
+
+#: Turns in a row a player may lose to the timer; then they leave the game.
+MAX_TIMEOUTS = 3
+#: Decisions that finish the timed-out player's turn after their first default action.
+_FOLLOW_UPS = (Decision.PLAY_DRAWN, Decision.CHOOSE_COLOR, Decision.CHOOSE_TARGET)
+# Computer player names: "🤖 Ada (hard)".
+COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Linus", "Edsger", "Barbara", "Ken", "Margaret", "Donald")
+
+
+def timer_scale() -> float:
+    """Test-only (UNO_TEST_TIMER_SCALE): turn timers run this much faster or slower."""
+    raw = os.environ.get("UNO_TEST_TIMER_SCALE")
+    return float(raw) if raw else 1.0
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def computer_name(taken: list[str], level: str, locale: object = None) -> str:
+    free = [n for n in COMPUTER_NAMES if not any(n in name for name in taken)]
+    base = free[0] if free else f"#{len(taken) + 1}"
+    return t("computer.name", locale, name=base, level=t(f"computer.level.{level}", locale))
+
+
+class Autoplay:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.scheduler = Scheduler()
+        settings = getattr(service.bot, "settings", None)
+        self.delay_range = (
+            getattr(settings, "computer_delay_min", 0.6),
+            getattr(settings, "computer_delay_max", 1.5),
+        )
+        self.lobby_close_after = float(getattr(settings, "lobby_close_after", 1800))
+        self.turn_seconds: dict[int, int] = {}  # guild id -> the server's turn timer (0: off)
+
+    async def close(self) -> None:
+        await self.scheduler.close()
+
+    # ------------------------------------------------------------------ deadlines
+
+    def next_deadline(self, live: LiveGame, actor: int | None) -> tuple[bool, datetime | None]:
+        """(changed, deadline) after a state change by `actor`: a new turn gets a new deadline."""
+        game = live.game
+        current = game.current_player
+        key = (current, game.round_number)
+        if key == live.turn_key and actor != current:
+            return False, live.deadline
+        seconds = self.turn_seconds.get(live.guild_id, 0)
+        if current is None or is_computer(current) or not seconds:
+            return True, None
+        return True, now() + timedelta(seconds=seconds * timer_scale())
+
+    # ------------------------------------------------------------------ scheduling
+
+    def after_change(self, live: LiveGame) -> None:
+        """Arm the turn timer and wake the computer players, as the new state requires."""
+        game_id = live.game_id
+        game = live.game
+        if game.outcome is not None or self.service.live.get(game_id) is not live:
+            self.scheduler.cancel(("turn", game_id))
+            self.scheduler.cancel(("ai", game_id))
+            return
+        current = game.current_player
+        if live.deadline is not None and current is not None and not is_computer(current):
+            delay = (live.deadline - now()).total_seconds()
+            job = partial(self._turn_timeout, game_id, live.deadline)
+            self.scheduler.at(("turn", game_id), delay, job)
+        else:
+            self.scheduler.cancel(("turn", game_id))
+        if self._computers_may_act(live):
+            low, high = self.delay_range
+            delay = random.uniform(low, max(low, high))
+            self.scheduler.at(("ai", game_id), delay, partial(self._computer_move, game_id))
+
+    @staticmethod
+    def _computers_may_act(live: LiveGame) -> bool:
+        game = live.game
+        for player in live.levels:
+            if player in game.left:
+                continue
+            legal = game.legal_actions(player)
+            if legal and not isinstance(legal[0], NextRound):
+                return True
+        return False
+
+    # ------------------------------------------------------------------ the turn timer
+
+    async def _turn_timeout(self, game_id: int, armed: datetime) -> None:
+        service = self.service
+        live = service.live.get(game_id)
+        if live is None:
+            return
+        async with service.lock(live.channel_id):
+            live = service.live.get(game_id)
+            if live is None or live.deadline != armed:
+                return  # the turn moved on, or the timer was re-armed
+            game = live.game
+            player = game.current_player
+            if player is None or is_computer(player):
+                return
+            before = game.version
+            applied: list[Any] = []
+            events: list[E.Event] = []
+            try:
+                while True:
+                    action = game.default_action(player)
+                    if action is None:
+                        break
+                    events += game.apply(player, action)
+                    applied.append(action)
+                    if game.current_player != player or game.decision not in _FOLLOW_UPS:
+                        break
+                    if len(applied) >= 4:
+                        break
+                count = live.timeouts.get(player, 0) + 1
+                live.timeouts[player] = count
+                removed = count >= MAX_TIMEOUTS and game.outcome is None
+                if removed:
+                    events += game.apply(player, Leave())
+                    applied.append(Leave())
+            except GameError:
+                log.exception("timeout in game %s could not be applied", game_id)
+                service.forget(game_id)
+                return
+            locale = service.public_locale(live.guild_id)
+            name = live.names.get(player, "?")
+            key = "log.timeout_removed" if removed else "log.timeout"
+            live.log.append(t(key, locale, name=name, count=count))
+            await service.save_moves(
+                live,
+                before,
+                None,
+                applied,
+                events,
+                unseat=player if removed else None,
+                timer_actor=player,
+                timeouts={player: count},
+            )
+        await service.after_moves(live, events)
+
+    # ------------------------------------------------------------------ computer players
+
+    async def _computer_move(self, game_id: int) -> None:
+        service = self.service
+        live = service.live.get(game_id)
+        if live is None:
+            return
+        async with service.lock(live.channel_id):
+            live = service.live.get(game_id)
+            if live is None or live.game.outcome is not None:
+                return
+            game = live.game
+            current = game.current_player
+            order = sorted(live.levels, key=lambda p: p != current)
+            for player in order:
+                if player in game.left:
+                    continue
+                action = live.computer(player).choose(view_for(game, player))
+                if action is None or isinstance(action, NextRound):
+                    continue
+                before = game.version
+                try:
+                    events = game.apply(player, action)
+                except GameError:
+                    log.warning("computer %s chose an illegal %s", player, action.code)
+                    continue
+                await service.save_moves(live, before, player, [action], events)
+                break
+            else:
+                return
+        await service.after_moves(live, events)
+
+    # ------------------------------------------------------------------ lobbies
+
+    def arm_lobby(self, game_id: int, created_at: datetime) -> None:
+        closes = created_at + timedelta(seconds=self.lobby_close_after)
+        delay = (closes - now()).total_seconds()
+        self.scheduler.at(("lobby", game_id), delay, partial(self.service.expire_lobby, game_id))
+
+    def lobby_gone(self, game_id: int) -> None:
+        self.scheduler.cancel(("lobby", game_id))
+
+    # ------------------------------------------------------------------ start-up
+
+    async def resume(self) -> None:
+        """Re-arm every stored deadline (a past one fires now), lobby expiry and computers."""
+        service = self.service
+        settings = getattr(service.bot, "settings", None)
+        shard_count = getattr(settings, "shard_count", None) or 1
+        shard_ids = getattr(settings, "shard_ids", None)
+        async with service.db.read() as unit:
+            lobbies = await unit.games.lobbies()
+            running = await unit.games.running_games(
+                shard_ids=shard_ids if shard_count > 1 else None, shard_count=shard_count
+            )
+
+        def ours(guild_id: int) -> bool:
+            return shard_ids is None or (guild_id >> 22) % shard_count in shard_ids
+
+        for record in lobbies:
+            if ours(record.guild_id):
+                self.arm_lobby(record.id, record.created_at)
+        for saved in running:
+            record = saved.game
+            if record.turn_deadline is None and not any(s.is_bot for s in record.seats):
+                continue
+            try:
+                live = await service.get_live(record.id)
+            except Exception:
+                log.exception("could not resume the timers of game %s", record.id)
+                continue
+            if record.status is GameStatus.RUNNING:
+                self.after_change(live)
