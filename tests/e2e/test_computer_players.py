@@ -66,9 +66,11 @@ async def test_only_computers_do_not_play_on(s) -> None:
     left = await answer(await emu.slash(alice, channel, "uno leave"))
     assert left.ephemeral
     msg = await emu.wait_for(
-        lambda: (m := Table(emu, channel).message()) is not None
-        and "Only computer players were left" in m.text
-        and m,
+        lambda: (
+            (m := Table(emu, channel).message()) is not None
+            and "Only computer players were left" in m.text
+            and m
+        ),
         10,
         what="the game ended without humans",
     )

@@ -1,0 +1,124 @@
+"""Turn timers and lobby expiry, on a bot of its own whose timers run 100 times faster.
+
+UNO_TEST_TIMER_SCALE=0.01 makes the default 60 s turn 0.6 s; LOBBY_CLOSE_AFTER=2 closes lobbies
+after 2 s. The restart test kills the bot (SIGKILL) and checks the stored deadline still fires.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.e2e.conftest import bot_env
+from tests.e2e.helpers import Table, answer, deal, open_game, show_hand
+from tests.fakediscord import MANAGE_GUILD, FakeDiscord
+from tests.fakediscord.process import bot_process
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+class TimerWorld:
+    def __init__(self, emu: FakeDiscord, guild: Any, proc: Any, decks: Any) -> None:
+        self.emu, self.guild, self.proc, self.decks = emu, guild, proc, decks
+        self.n = 0
+
+    def channel(self) -> int:
+        self.n += 1
+        return self.emu.add_channel(self.guild, f"timer-{self.n}")
+
+    def users(self, *names: str, **kwargs: Any) -> list[Any]:
+        return [self.emu.add_user(f"{n}{self.n}", self.guild, **kwargs) for n in names]
+
+    async def restart(self, *, kill: bool) -> None:
+        await (self.proc.kill() if kill else self.proc.stop())
+        await self.proc.start()
+        await self.emu.wait_for_bot(timeout=30, new=True)
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[TimerWorld]:
+    tmp = tmp_path_factory.mktemp("timers")
+    emu = FakeDiscord()
+    await emu.start()
+    guild = emu.add_guild("Timers")
+    env = bot_env(
+        emu, tmp, DEV_GUILD_ID=str(guild.id), UNO_TEST_TIMER_SCALE="0.01", LOBBY_CLOSE_AFTER="2"
+    )
+    proc = bot_process(emu.env(), env=env)
+    await proc.start()
+    try:
+        await emu.wait_for_bot(timeout=30)
+        await emu.wait_for_commands(guild, timeout=30)
+        yield TimerWorld(emu, guild, proc, tmp / "decks.json")
+        assert not emu.violations, emu.violations
+        assert not emu.failed_interactions, emu.failed_interactions
+    finally:
+        await proc.stop()
+        await emu.stop()
+
+
+def _table_with(emu: FakeDiscord, channel: int, text: str):
+    def ready():
+        m = Table(emu, channel).message()
+        return m if m is not None and text in m.text else None
+
+    return ready
+
+
+async def test_a_timed_out_turn_draws_and_passes(world: TimerWorld) -> None:
+    emu = world.emu
+    channel = world.channel()
+    alice, bob = world.users("alice", "bob")
+    spec = {"deck": deal(["R1 R2 R3 R4 R5 R6 R7", "B1 B2 B3 B4 B5 B6 B7"], "G5"), "dealer_seat": 1}
+    world.decks.write_text(json.dumps({str(channel): spec}))
+    table = await open_game(emu, channel, alice, [bob])
+    assert Table(emu, channel).current_player(table) == alice.id
+    msg = await emu.wait_for(_table_with(emu, channel, "ran out of time"), 5, what="a timeout")
+    assert f"{alice.username.capitalize()} drew 1" in msg.text or "drew 1" in msg.text
+    hand = await show_hand(emu, alice, msg)
+    assert "Your hand — 8 cards" in hand.text
+
+
+async def test_three_timeouts_in_a_row_remove_the_player(world: TimerWorld) -> None:
+    emu = world.emu
+    channel = world.channel()
+    alice, bob = world.users("alice", "bob")
+    await open_game(emu, channel, alice, [bob])
+    msg = await emu.wait_for(
+        _table_with(emu, channel, "turns in a row and leaves"), 15, what="a removal"
+    )
+    msg = await emu.wait_for(_table_with(emu, channel, "match is over"), 5, what="the end")
+    assert "left the game" in msg.text
+
+
+async def test_an_unstarted_lobby_closes_itself(world: TimerWorld) -> None:
+    emu = world.emu
+    channel = world.channel()
+    (alice,) = world.users("alice")
+    lobby = await answer(await emu.slash(alice, channel, "uno new"))
+    assert lobby.buttons
+    msg = await emu.wait_for(
+        lambda: next((m for m in emu.channel_messages(channel) if "closed itself" in m.text), None),
+        6,
+        what="lobby expiry",
+    )
+    assert msg.message_id == lobby.message_id and not msg.buttons
+
+
+async def test_the_turn_timer_survives_a_restart(world: TimerWorld) -> None:
+    emu = world.emu
+    channel = world.channel()
+    (admin,) = world.users("admin", permissions=MANAGE_GUILD)
+    alice, bob = world.users("alice", "bob")
+    done = await answer(
+        await emu.slash(admin, channel, "uno-admin set", option="turn_timer", value="450")
+    )
+    assert "Turn timer changed" in done.text and "450 s" in done.text
+    await open_game(emu, channel, alice, [bob])  # the turn times out 4.5 s from now
+    await world.restart(kill=True)
+    assert "ran out of time" not in Table(emu, channel).message().text
+    await emu.wait_for(_table_with(emu, channel, "ran out of time"), 10, what="a timeout")
