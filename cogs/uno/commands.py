@@ -20,6 +20,7 @@ from bot.ui.errors import UserError, game_error_text, send_ephemeral
 from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
 from bot.ui.stats import render_help, render_leaderboard, render_stats
+from cogs.uno.resume import resume_running_games
 from cogs.uno.service import GameService
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,15 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         self.bot.components = self.service
         self._old_on_error = self.bot.tree.on_error
         self.bot.tree.on_error = self.on_app_command_error
+        settings = getattr(self.bot, "settings", None)
+        try:
+            await resume_running_games(
+                self.service,
+                shard_count=getattr(settings, "shard_count", None),
+                shard_ids=getattr(settings, "shard_ids", None),
+            )
+        except Exception:
+            log.exception("could not resume the running games")
 
     async def cog_unload(self) -> None:
         self.bot.components = None

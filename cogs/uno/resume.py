@@ -1,0 +1,60 @@
+"""Carrying on after a restart: every running game of this process's shards is loaded again.
+
+The stored snapshot is the truth, so a game resumes exactly where its last saved action left it.
+Its buttons need nothing (they are DynamicItems); its recorded table message is refreshed (or
+re-posted when old or gone) with a log line saying the game was resumed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+from bot.engine import Game
+from bot.i18n import t
+from cogs.uno.live import LiveGame
+
+if TYPE_CHECKING:
+    from cogs.uno.service import GameService
+
+log = logging.getLogger(__name__)
+
+
+def shard_filter(
+    shard_count: int | None, shard_ids: Collection[int] | None
+) -> tuple[list[int] | None, int]:
+    """(shard ids to load, shard count) for `running_games`; (None, 1) means every game."""
+    if not shard_count or shard_ids is None or set(shard_ids) >= set(range(shard_count)):
+        return None, 1
+    return sorted(shard_ids), shard_count
+
+
+async def resume_running_games(
+    service: GameService,
+    *,
+    shard_count: int | None = None,
+    shard_ids: Collection[int] | None = None,
+) -> int:
+    """Load the running games this process owns and refresh their tables; how many resumed."""
+    ids, count = shard_filter(shard_count, shard_ids)
+    async with service.db.read() as unit:
+        saved = await unit.games.running_games(shard_ids=ids, shard_count=count)
+    resumed = 0
+    for item in saved:
+        game_id = item.game.id
+        try:
+            game = Game.from_dict(item.state)
+        except Exception:
+            log.exception("game %s has an unreadable snapshot: not resumed", game_id)
+            continue
+        if game_id in service.live:  # a click loaded it first: that copy is as fresh or newer
+            continue
+        live = LiveGame.from_record(item.game, game)
+        service.live[game_id] = live
+        await service._remember_language(live.guild_id)
+        live.log.append(t("log.resumed", service.public_locale(live.guild_id)))
+        service.tables.request(game_id)  # re-posted instead when old or gone
+        resumed += 1
+    log.info("resumed %d running games", resumed)
+    return resumed
