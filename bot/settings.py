@@ -23,6 +23,9 @@ class Settings(BaseSettings):
     shard_ids: list[int] | None = None
     owner_ids: list[int] = Field(default_factory=list)
     log_level: str = "INFO"
+    table_edit_interval: float = Field(
+        default=1.0, ge=0, description="seconds between two edits of one public table"
+    )
     # Computer players wait this long (seconds, at random between the two) before each move.
     computer_delay_min: float = Field(default=0.6, ge=0)
     computer_delay_max: float = Field(default=1.5, ge=0)

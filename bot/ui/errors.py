@@ -47,6 +47,16 @@ def user_error_text(error: UserError, locale: object = None) -> str:
     return t(error.key, locale, **error.params)
 
 
+#: Discord's answers to a dead interaction token: unknown interaction (not acknowledged within
+#: 3 s), unknown webhook, invalid webhook token (older than 15 min).
+DEAD_TOKEN_CODES = frozenset({10062, 10015, 50027})
+
+
+def token_is_dead(error: BaseException) -> bool:
+    """Whether `error` says the interaction's token is gone: then it must not be tried again."""
+    return isinstance(error, discord.HTTPException) and error.code in DEAD_TOKEN_CODES
+
+
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer (or follow up) with an ephemeral text, whatever state the interaction is in."""
     try:

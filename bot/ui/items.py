@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.i18n import t
+from bot.ui.errors import token_is_dead
 from bot.ui.ids import (
     GAME_TEMPLATE,
     HAND_TEMPLATE,
@@ -49,7 +50,10 @@ async def dispatch(interaction: discord.Interaction[Any], click: Click) -> None:
         if handler is None:
             raise RuntimeError("no component handler is installed")
         await handler.handle_click(interaction, click)
-    except Exception:
+    except Exception as exc:
+        if token_is_dead(exc):  # too late to answer: trying again only adds invalid requests
+            log.warning("click %r could not be answered in time: %s", click, exc)
+            return
         log.exception("click %r failed", click)
         await answer_failure(interaction)
 

@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.i18n.translator import cmd_text
 from bot.store import GameStatus
 from bot.ui.cards import card_name
-from bot.ui.errors import UserError, game_error_text, send_ephemeral
+from bot.ui.errors import UserError, game_error_text, send_ephemeral, token_is_dead
 from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
 from bot.ui.stats import render_help, render_leaderboard, render_stats
@@ -104,6 +104,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
+        if token_is_dead(original):  # too late to answer: trying again only adds invalid requests
+            log.warning("command %s could not be answered in time", interaction.command)
+            return
         locale = interaction.locale
         if isinstance(original, UserError):
             text = t(original.key, locale, **original.params)

@@ -1,8 +1,11 @@
 """Keeping each channel's public table message current without one edit per click.
 
 `request(game_id)` marks the table dirty; one task per game edits the message, and requests that
-arrive meanwhile collapse into one more edit with the newest state. A table older than
-`REPOST_AFTER` (Discord refuses edits of old messages, error 30046) or deleted is posted anew.
+arrive meanwhile collapse into one more edit with the newest state. Edits of one table are at
+least `EDIT_INTERVAL` apart (Discord allows about five edits per five seconds in a channel): the
+first request is shown at once, a burst of clicks costs one more edit at the end of the interval.
+A table older than `REPOST_AFTER` (Discord refuses edits of old messages, error 30046) or deleted
+is posted anew. Interaction tokens are never used here: only the channel endpoints.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import discord
 log = logging.getLogger(__name__)
 
 REPOST_AFTER = timedelta(minutes=50)
+#: Seconds between two edits of one table (the setting TABLE_EDIT_INTERVAL overrides it).
+EDIT_INTERVAL = 1.0
 
 #: Renders a game's table now: (channel id, message id or None, posted_at, send/edit kwargs),
 #: or None when the game is gone.
@@ -34,9 +39,15 @@ class TableUpdater:
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._repost: set[int] = set()
+        settings = getattr(bot, "settings", None)
+        self.interval = float(getattr(settings, "table_edit_interval", EDIT_INTERVAL))
+        self._earliest: dict[int, float] = {}  # game id -> loop time of its next allowed edit
 
     def request(self, game_id: int, *, repost: bool = False) -> None:
         self._dirty.add(game_id)
+        if len(self._earliest) > 256:
+            now = asyncio.get_running_loop().time()
+            self._earliest = {g: at for g, at in self._earliest.items() if at > now}
         if repost:
             self._repost.add(game_id)
         if game_id not in self._tasks:
@@ -55,7 +66,11 @@ class TableUpdater:
         self._tasks.clear()
 
     async def _run(self, game_id: int) -> None:
+        loop = asyncio.get_running_loop()
         while game_id in self._dirty:
+            wait = self._earliest.get(game_id, 0.0) - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)  # requests meanwhile join this edit
             self._dirty.discard(game_id)
             try:
                 await self._update(game_id)
@@ -63,6 +78,7 @@ class TableUpdater:
                 raise
             except Exception:
                 log.exception("could not update the table of game %s", game_id)
+            self._earliest[game_id] = loop.time() + self.interval
 
     async def _update(self, game_id: int) -> None:
         rendered = self._render(game_id)

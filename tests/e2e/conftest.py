@@ -69,6 +69,9 @@ def bot_env(emu: FakeDiscord, tmp: Path, **extra: str) -> dict[str, str]:
             # Computer players move almost at once in tests (0.6-1.5 s in production).
             "COMPUTER_DELAY_MIN": "0.02",
             "COMPUTER_DELAY_MAX": "0.06",
+            # Tests that follow the table turn by turn would wait a second per turn otherwise;
+            # test_table_rate runs the bot with the production interval.
+            "TABLE_EDIT_INTERVAL": "0",
         }
     )
     env.update(extra)
