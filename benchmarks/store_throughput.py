@@ -1,18 +1,20 @@
 """How fast the store saves game actions: throughput and the latency of one versioned save.
 
 A save is what every click costs: one write unit of work holding the version-checked UPDATE of a
-real engine snapshot (`Game.to_dict()`, four players: ~9 KB of JSON, most of it the random
-generator's state) and one action-log row, committed. On a fresh SQLite file (or --url), for each
+real engine snapshot (`Game.to_dict()`, four players: ~5 KB of JSON) and one action-log row,
+committed (durable once it returns). With --unit play the unit also adds the card to the player's
+counters, as the bot does for every card played. On a fresh SQLite file (or --url), for each
 number of concurrent games:
 
 * saturated: every game saves again as soon as its last save returned: actions saved per second;
 * paced: every game saves at random (Poisson) moments, on average once per --think-ms: the
   latency players would see at that load.
 
-Latency is measured from asking for the unit of work to its commit, queueing included. On SQLite
-a first line gives the floor: the same two statements through the bare sqlite3 module.
-Run: python benchmarks/store_throughput.py [--games 1 10 100] [--seconds 5] [--url URL]
-It prints numbers; it asserts nothing.
+Latency is measured from asking for the unit of work to its commit, queueing included. "cpu ms"
+is the process's CPU time per save, which other programs on the machine do not inflate. On
+SQLite a first line gives the floor: the same two statements through the bare sqlite3 module.
+Run: python benchmarks/store_throughput.py [--games 1 10 100] [--seconds 5] [--unit save|play]
+[--url URL]. It prints numbers; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -45,18 +47,21 @@ class Table:
         self.state = state
         self.version: int = state["version"]
 
-    async def save(self, db: Database) -> float:
-        """Save one action; returns its latency in seconds."""
+    async def save(self, db: Database, *, counters: bool = False) -> float:
+        """Save one action (and count the card played, if asked); returns its latency in s."""
         version = self.version + 1
         state = {**self.state, "version": version, "turn": version % len(PLAYERS)}
+        player = PLAYERS[version % len(PLAYERS)]
         began = time.perf_counter()
         async with db.write() as unit:
             await unit.games.save_action(
                 self.game_id,
                 expected_version=self.version,
                 state=state,
-                actions=NewAction(version, "play:R7", PLAYERS[version % len(PLAYERS)]),
+                actions=NewAction(version, "play:R7", player),
             )
+            if counters:
+                await unit.stats.add_counters(self.game_id, {player: {"cards_played": 1}})
         elapsed = time.perf_counter() - began
         self.state, self.version = state, version
         return elapsed
@@ -86,7 +91,7 @@ async def open_tables(db: Database, count: int, first_channel: int) -> list[Tabl
 
 
 async def drive(
-    db: Database, table: Table, until: float, think: float, latencies: list[float]
+    db: Database, table: Table, until: float, think: float, counters: bool, latencies: list[float]
 ) -> None:
     loop = asyncio.get_running_loop()
     while True:
@@ -94,17 +99,21 @@ async def drive(
             await asyncio.sleep(min(random.expovariate(1 / think), until - loop.time()))
         if loop.time() >= until:
             return
-        latencies.append(await table.save(db))
+        latencies.append(await table.save(db, counters=counters))
 
 
 async def measure(
-    db: Database, tables: list[Table], seconds: float, think: float
-) -> tuple[float, list[float]]:
+    db: Database, tables: list[Table], seconds: float, think: float, counters: bool
+) -> tuple[float, float, list[float]]:
+    """Saves per second, CPU seconds per save and every save's latency."""
     latencies: list[float] = []
     loop = asyncio.get_running_loop()
-    began = loop.time()
-    await asyncio.gather(*(drive(db, t, began + seconds, think, latencies) for t in tables))
-    return len(latencies) / (loop.time() - began), latencies
+    began, cpu = loop.time(), time.process_time()
+    await asyncio.gather(
+        *(drive(db, t, began + seconds, think, counters, latencies) for t in tables)
+    )
+    cpu_per_save = (time.process_time() - cpu) / max(1, len(latencies))
+    return len(latencies) / (loop.time() - began), cpu_per_save, latencies
 
 
 def sqlite_floor(path: Path, saves: int = 300) -> float:
@@ -142,11 +151,11 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def report(label: str, games: int, rate: float, latencies: list[float]) -> None:
+def report(label: str, games: int, rate: float, cpu: float, latencies: list[float]) -> None:
     ms = [value * 1000 for value in latencies] or [float("nan")]
     print(
         f"{label:<16}{games:>6}{rate:>10.0f}{statistics.median(ms):>9.2f}"
-        f"{percentile(ms, 0.99):>9.2f}{max(ms):>9.2f}{len(latencies):>8}"
+        f"{percentile(ms, 0.99):>9.2f}{max(ms):>9.2f}{cpu * 1000:>9.2f}{len(latencies):>8}"
     )
 
 
@@ -161,6 +170,12 @@ async def main() -> None:
         default=[1000.0, 250.0],
         help="mean time between two saves of one game, for the paced runs",
     )
+    parser.add_argument(
+        "--unit",
+        choices=["save", "play"],
+        default="save",
+        help="save: snapshot + log row; play: also the played card's counter, as the bot does",
+    )
     parser.add_argument("--url", help="database URL (default: a new SQLite file)")
     args = parser.parse_args()
     random.seed(1)
@@ -169,7 +184,10 @@ async def main() -> None:
         db = await open_database(args.url or f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}")
         try:
             print(f"database: {db.engine.url.render_as_string(hide_password=True)}")
-            print(f"snapshot: {len(json.dumps(snapshot(0)))} bytes of JSON + 1 log row per save")
+            counters = args.unit == "play"
+            size = len(json.dumps(snapshot(0)))
+            extra = " + 1 counter upsert" if counters else ""
+            print(f"snapshot: {size} bytes of JSON + 1 log row{extra} per save")
             channel = 1
             if db.is_sqlite and not args.url:
                 await open_tables(db, 1, 0)
@@ -177,16 +195,17 @@ async def main() -> None:
                 print(f"floor: {floor * 1000:.2f} ms per save with plain sqlite3 (same statements)")
             print(
                 f"{'load':<16}{'games':>6}{'saves/s':>10}{'p50 ms':>9}{'p99 ms':>9}"
-                f"{'max ms':>9}{'saves':>8}"
+                f"{'max ms':>9}{'cpu ms':>9}{'saves':>8}"
             )
             for count in args.games:
                 tables = await open_tables(db, count, channel)
                 channel += count
-                await measure(db, tables, 0.5, 0)  # warm the pool and the caches
-                report("saturated", count, *await measure(db, tables, args.seconds, 0))
+                await measure(db, tables, 0.5, 0, counters)  # warm the pool and the caches
+                report("saturated", count, *await measure(db, tables, args.seconds, 0, counters))
                 for think in args.think_ms:
                     label = f"paced {think:g} ms"
-                    report(label, count, *await measure(db, tables, args.seconds, think / 1000))
+                    result = await measure(db, tables, args.seconds, think / 1000, counters)
+                    report(label, count, *result)
         finally:
             await db.close()
 

@@ -1,38 +1,32 @@
 """Opening the database: one async engine, SQLite tuned for a bot, and units of work around it.
 
 The same code runs on `sqlite+aiosqlite` (one file, the default) and `postgresql+asyncpg`; only the
-SQLite connection set-up below is dialect specific. A write unit of work is one transaction:
-everything in it is committed together or not at all.
+SQLite set-up (`sqlite_writer`) is dialect specific. A write unit of work is one transaction:
+everything in it is committed together or not at all, and it is durable once the block returned.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.pool import ConnectionPoolEntry
 
 from bot.store.games import GameRepository
 from bot.store.guild_settings import SettingsRepository
 from bot.store.history import HistoryRepository
+from bot.store.sqlite_writer import SQLITE_BEGIN, SQLiteWriter, configure_sqlite, is_sqlite_file
 from bot.store.stats import StatsRepository
-
-#: How long SQLite waits for another process's write lock before failing, in milliseconds.
-SQLITE_BUSY_TIMEOUT_MS = 5000
-#: Execution option naming the BEGIN flavour of a SQLite transaction (DEFERRED or IMMEDIATE).
-_SQLITE_BEGIN = "uno_sqlite_begin"
 
 
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
@@ -46,33 +40,8 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         kwargs.setdefault("pool_pre_ping", True)
     engine = create_async_engine(parsed, **kwargs)
     if engine.dialect.name == "sqlite":
-        _configure_sqlite(engine)
+        configure_sqlite(engine)
     return engine
-
-
-def _configure_sqlite(engine: AsyncEngine) -> None:
-    @event.listens_for(engine.sync_engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
-        # Take BEGIN away from the sqlite3 driver (which skips it for SELECT and DDL) and emit it
-        # ourselves below, so SELECTs, DDL and SAVEPOINTs are really transactional.
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute("PRAGMA journal_mode=WAL")
-            # In WAL mode NORMAL survives any crash of the bot process; only an OS crash or power
-            # loss can lose the last commits (SQLite's documented trade-off).
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA foreign_keys=ON")
-        finally:
-            cursor.close()
-
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(conn: Connection) -> None:
-        # IMMEDIATE takes the write lock up front: a read-then-write transaction can otherwise
-        # fail with SQLITE_BUSY when it upgrades its lock, whatever the busy timeout.
-        flavour = conn.get_execution_options().get(_SQLITE_BEGIN, "DEFERRED")
-        conn.exec_driver_sql(f"BEGIN {flavour}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,14 +76,15 @@ class Database:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
-        writer = (
-            engine.execution_options(**{_SQLITE_BEGIN: "IMMEDIATE"}) if self.is_sqlite else engine
-        )
         self._read_sessions = async_sessionmaker(engine, expire_on_commit=False)
+        # A SQLite file gets its single, queued, inline write connection; PostgreSQL writes
+        # through the pool like it reads. (An in-memory SQLite database has one connection.)
+        self._sqlite_writer = SQLiteWriter(engine) if is_sqlite_file(engine) else None
+        writer = (
+            engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"}) if self.is_sqlite else engine
+        )
         self._write_sessions = async_sessionmaker(writer, expire_on_commit=False)
-        # SQLite has one writer at a time. Queueing our own writers here is fair and cheap;
-        # letting them spin in SQLite's busy handler is neither. Other processes still wait
-        # through busy_timeout.
+        # In-memory SQLite still has one writer at a time: queue ours rather than let them fail.
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
 
     @classmethod
@@ -129,11 +99,14 @@ class Database:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[UnitOfWork]:
-        if self._write_lock is None:
-            async with self._transaction(self._write_sessions) as unit:
-                yield unit
+        if self._sqlite_writer is not None:
+            async with self._sqlite_writer.transaction() as session:
+                yield UnitOfWork.on(session)
             return
-        async with self._write_lock, self._transaction(self._write_sessions) as unit:
+        async with (
+            self._write_lock or nullcontext(),
+            self._transaction(self._write_sessions) as unit,
+        ):
             yield unit
 
     @asynccontextmanager
@@ -150,6 +123,8 @@ class Database:
             yield UnitOfWork.on(session)
 
     async def close(self) -> None:
+        if self._sqlite_writer is not None:
+            await self._sqlite_writer.close()
         await self.engine.dispose()
 
 

@@ -39,7 +39,9 @@ from bot.store.models import (
     utcnow,
 )
 from bot.store.records import GameRecord, NewAction, SavedGame, SeatRecord, game_record, seat_record
+from bot.store.roster import load_roster
 from bot.store.stats import add_to_totals
+from bot.store.upsert import PerDialect
 
 
 class _Unchanged(Enum):
@@ -69,6 +71,22 @@ _SAVE_STATE_AND_DEADLINE = _SAVE_STATE.values(
     turn_deadline=bindparam("new_deadline", type_=_GAMES.c.turn_deadline.type)
 )
 _LOG_ACTION = insert(GameAction.__table__)
+# A round is recorded by whoever inserts it first; the others see rowcount 0 (no savepoint).
+_RECORD_ROUND = PerDialect(
+    lambda insert: insert(Round.__table__).on_conflict_do_nothing(
+        index_elements=["game_id", "round_number"]
+    )
+)
+_FINISH = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game"))
+    .values(
+        status=GameStatus.FINISHED,
+        finished_at=bindparam("finished_at", type_=_GAMES.c.finished_at.type),
+        winner_id=bindparam("winner_id"),
+        turn_deadline=None,
+    )
+)
 
 
 def _require(game: Game, *allowed: GameStatus) -> None:
@@ -393,30 +411,31 @@ class GameRepository:
         `points` maps each player to the points they scored this round. Every seated human
         still at the table gets a round played; the winner, if human, a round won.
         """
-        game = await self._game(game_id, lock=True)
-        if await self._round_exists(game_id, round_number):
-            return False
-        _require(game, GameStatus.RUNNING)
-        seats = {seat.user_id: seat for seat in game.seats}
-        for user_id in [*points, *([winner_id] if winner_id is not None else [])]:
-            if user_id not in seats:
-                raise NotSeated(game_id, user_id)
+        roster = await load_roster(self._session, game_id, lock=True)
+        claimed = [*points, *([winner_id] if winner_id is not None else [])]
+        unseated = [user for user in claimed if user not in roster.seats]
+        if roster.status is not GameStatus.RUNNING or unseated:
+            # A round reported again is acknowledged even once the game has ended.
+            if await self._round_exists(game_id, round_number):
+                return False
+            if roster.status is not GameStatus.RUNNING:
+                raise WrongStatus(game_id, roster.status.value, ("running",))
+            raise NotSeated(game_id, unseated[0])
         ended_at = ended_at or utcnow()
-        try:
-            async with self._session.begin_nested():
-                self._session.add(
-                    Round(
-                        game_id=game_id,
-                        round_number=round_number,
-                        winner_id=winner_id,
-                        points={str(user): int(p) for user, p in points.items()},
-                        ended_at=ended_at,
-                    )
-                )
-        except IntegrityError:
-            return False  # a concurrent finisher recorded it first
+        recorded = await self._session.execute(
+            _RECORD_ROUND.for_session(self._session),
+            {
+                "game_id": game_id,
+                "round_number": round_number,
+                "winner_id": winner_id,
+                "points": {str(user): int(p) for user, p in points.items()},
+                "ended_at": ended_at,
+            },
+        )
+        if recorded.rowcount != 1:  # type: ignore[attr-defined]
+            return False  # recorded before, or by a concurrent finisher
         changes: dict[int, tuple[str, Mapping[str, int]]] = {}
-        for seat in seats.values():
+        for seat in roster.seats.values():
             if seat.is_bot:
                 continue
             increments = {"points": int(points.get(seat.user_id, 0))}
@@ -425,7 +444,7 @@ class GameRepository:
             if seat.user_id == winner_id:
                 increments["rounds_won"] = 1
             changes[seat.user_id] = (seat.display_name, increments)
-        await add_to_totals(self._session, game.guild_id, changes, ended_at)
+        await add_to_totals(self._session, roster.guild_id, changes, ended_at)
         return True
 
     async def _round_exists(self, game_id: int, round_number: int) -> bool:
@@ -440,28 +459,26 @@ class GameRepository:
 
         False (and nothing counted) if the game was already finished.
         """
-        game = await self._game(game_id, lock=True)
-        if game.status is GameStatus.FINISHED:
+        roster = await load_roster(self._session, game_id, lock=True)
+        if roster.status is GameStatus.FINISHED:
             return False
-        _require(game, GameStatus.RUNNING)
-        seats = {seat.user_id: seat for seat in game.seats}
-        if winner_id is not None and winner_id not in seats:
+        if roster.status is not GameStatus.RUNNING:
+            raise WrongStatus(game_id, roster.status.value, ("running",))
+        if winner_id is not None and winner_id not in roster.seats:
             raise NotSeated(game_id, winner_id)
         now = utcnow()
-        game.status = GameStatus.FINISHED
-        game.finished_at = now
-        game.winner_id = winner_id
-        game.turn_deadline = None
-        await self._session.flush()
+        await self._session.execute(
+            _FINISH, {"game": game_id, "finished_at": now, "winner_id": winner_id}
+        )
         changes: dict[int, tuple[str, Mapping[str, int]]] = {
             seat.user_id: (
                 seat.display_name,
                 {"games_played": 1, "games_won": int(seat.user_id == winner_id)},
             )
-            for seat in seats.values()
+            for seat in roster.seats.values()
             if not seat.is_bot and seat.left_at is None
         }
-        await add_to_totals(self._session, game.guild_id, changes, now)
+        await add_to_totals(self._session, roster.guild_id, changes, now)
         return True
 
     async def abandon(self, game_id: int) -> bool:

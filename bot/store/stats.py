@@ -15,10 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
-from bot.store.errors import GameNotFound, NotSeated
-from bot.store.models import COUNTERS, Game, PlayerTotal, Seat, utcnow
+from bot.store.errors import NotSeated
+from bot.store.models import COUNTERS, PlayerTotal, utcnow
 from bot.store.records import LeaderboardPage, LeaderboardSort, PlayerStats
-from bot.store.upsert import insert_for
+from bot.store.roster import load_roster
+from bot.store.upsert import PerDialect
 
 #: (expression, descending) pairs, most significant first; the last one is always the user id.
 OrderSpec = list[tuple[ColumnElement[Any], bool]]
@@ -27,28 +28,45 @@ OrderSpec = list[tuple[ColumnElement[Any], bool]]
 TotalChanges = Mapping[int, tuple[str, Mapping[str, int]]]
 
 
+#: Every column of a total that adds up; an upsert adds all of them (most by zero).
+SUMMED = ("points", "rounds_played", "rounds_won", "games_played", "games_won", *COUNTERS)
+
+
+def _build_totals_upsert(insert: Callable[[Any], Any]) -> Any:
+    table = PlayerTotal.__table__
+    stmt = insert(table)
+    excluded = stmt.excluded
+    return stmt.on_conflict_do_update(
+        index_elements=[table.c.guild_id, table.c.user_id],
+        set_={
+            "display_name": excluded.display_name,
+            "updated_at": excluded.updated_at,
+            **{key: table.c[key] + excluded[key] for key in SUMMED},
+        },
+    )
+
+
+# One statement shape for every caller, so it is compiled once and all players go in one
+# executemany.
+_TOTALS_UPSERT = PerDialect(_build_totals_upsert)
+
+
 async def add_to_totals(
     session: AsyncSession, guild_id: int, changes: TotalChanges, now: datetime | None = None
 ) -> None:
     """Add to the totals of human players (callers pass humans only), creating rows as needed."""
+    if not changes:
+        return
     now = now or utcnow()
-    table = PlayerTotal.__table__
     # A stable order, so two transactions touching the same players cannot deadlock.
+    rows = []
     for user_id in sorted(changes):
         name, increments = changes[user_id]
-        stmt = insert_for(session, PlayerTotal).values(
-            guild_id=guild_id, user_id=user_id, display_name=name, updated_at=now, **increments
-        )
-        excluded = stmt.excluded
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[table.c.guild_id, table.c.user_id],
-            set_={
-                "display_name": excluded.display_name,
-                "updated_at": excluded.updated_at,
-                **{key: table.c[key] + excluded[key] for key in increments},
-            },
-        )
-        await session.execute(stmt)
+        row: dict[str, Any] = dict.fromkeys(SUMMED, 0)
+        row.update(increments)
+        row.update(guild_id=guild_id, user_id=user_id, display_name=name, updated_at=now)
+        rows.append(row)
+    await session.execute(_TOTALS_UPSERT.for_session(session), rows[0] if len(rows) == 1 else rows)
 
 
 def _win_rate(entity: Any) -> ColumnElement[float]:
@@ -115,22 +133,16 @@ class StatsRepository:
                     raise ValueError(f"unknown counter {key!r}; use one of {', '.join(COUNTERS)}")
                 if type(amount) is not int or amount < 0:
                     raise ValueError(f"{key} must be a whole number >= 0, not {amount!r}")
-        guild_id = await self._session.scalar(select(Game.guild_id).where(Game.id == game_id))
-        if guild_id is None:
-            raise GameNotFound(game_id)
-        seats = {
-            seat.user_id: seat
-            for seat in await self._session.scalars(select(Seat).where(Seat.game_id == game_id))
-        }
+        roster = await load_roster(self._session, game_id)
         changes: dict[int, tuple[str, Mapping[str, int]]] = {}
         for user_id, counts in increments.items():
-            seat = seats.get(user_id)
+            seat = roster.seats.get(user_id)
             if seat is None:
                 raise NotSeated(game_id, user_id)
             nonzero = {key: amount for key, amount in counts.items() if amount}
             if not seat.is_bot and nonzero:
                 changes[user_id] = (seat.display_name, nonzero)
-        await add_to_totals(self._session, guild_id, changes)
+        await add_to_totals(self._session, roster.guild_id, changes)
 
     async def leaderboard(
         self,

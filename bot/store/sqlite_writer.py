@@ -1,0 +1,169 @@
+"""SQLite set-up for a bot: PRAGMAs on every connection, and the single in-process writer.
+
+SQLite lets one connection write at a time. The store therefore keeps exactly one write
+connection per Database and queues its own writers on an asyncio.Lock: fair, cheap, and no
+spinning in SQLite's busy handler. That connection runs sqlite3 on the event loop's thread (see
+`sqlite_inline`), which makes a save cost SQLite's tens of microseconds plus SQLAlchemy, instead
+of a dozen thread hand-offs; the rules that keep this from ever stalling the loop are here.
+
+Durability: WAL with synchronous=NORMAL. A commit that returned survives any crash or restart of
+the bot process; only an OS crash or power cut can lose the last commits (SQLite's documented
+trade-off), which is the right one for game state that is saved on every click.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, closing
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+
+from bot.store.sqlite_inline import inline_connector
+
+log = logging.getLogger(__name__)
+
+#: How long a writer waits for another process's write lock before failing, in milliseconds.
+SQLITE_BUSY_TIMEOUT_MS = 5000
+#: Write units between two WAL checkpoints (SQLite's own default is about every 1000 pages;
+#: a save writes 3 to 5).
+CHECKPOINT_EVERY = 200
+#: Execution option naming the BEGIN flavour of a SQLite transaction (DEFERRED or IMMEDIATE).
+SQLITE_BEGIN = "uno_sqlite_begin"
+
+
+def configure_sqlite(
+    engine: AsyncEngine, *, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS, inline: bool = False
+) -> None:
+    """Give every connection of `engine` WAL, NORMAL sync, foreign keys and our own BEGIN."""
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        # Take BEGIN away from the sqlite3 driver (which skips it for SELECT and DDL) and emit it
+        # ourselves below, so SELECTs, DDL and SAVEPOINTs are really transactional. (The inline
+        # connection is opened that way already.)
+        if dbapi_connection.isolation_level is not None:
+            dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            if inline:
+                # A checkpoint copies ~4 MB and syncs: SQLiteWriter runs it off the loop.
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        # IMMEDIATE takes the write lock up front: a read-then-write transaction can otherwise
+        # fail with SQLITE_BUSY when it upgrades its lock, whatever the busy timeout.
+        statement = f"BEGIN {conn.get_execution_options().get(SQLITE_BEGIN, 'DEFERRED')}"
+        # Straight to the driver (exec_driver_sql would cost a sixth of a save), so wrap its
+        # errors the way SQLAlchemy does: callers see sqlalchemy.exc.OperationalError.
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute(statement)
+        except sqlite3.Error as error:
+            raise DBAPIError.instance(statement, None, error, sqlite3.Error) from error
+        finally:
+            cursor.close()
+
+
+def is_sqlite_file(engine: AsyncEngine) -> bool:
+    """A SQLite database in a file (an in-memory one lives and dies with its one connection)."""
+    return engine.dialect.name == "sqlite" and SQLiteDialect_pysqlite._is_url_file_db(engine.url)
+
+
+def _is_busy(error: OperationalError) -> bool:
+    return getattr(error.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
+
+
+class SQLiteWriter:
+    """The one write connection of a SQLite file, with its queue of writers.
+
+    Nothing on this connection may wait inside SQLite, since it runs on the loop's thread: its
+    busy timeout is 0 and a BEGIN refused because another process (or another Database on the
+    same file) is writing is retried with asyncio.sleep; once BEGIN IMMEDIATE succeeded, no
+    statement of the unit can be refused. Automatic checkpoints are off on it and run every
+    CHECKPOINT_EVERY units on a worker thread (PASSIVE: they never block a writer).
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = create_async_engine(
+            engine.url,
+            async_creator=inline_connector(engine.dialect, engine.url),
+            poolclass=StaticPool,  # one connection: the lock below lets one unit at a time in
+            echo=engine.echo,
+        )
+        configure_sqlite(self.engine, busy_timeout_ms=0, inline=True)
+        self._sessions = async_sessionmaker(
+            self.engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"}), expire_on_commit=False
+        )
+        self._lock = asyncio.Lock()
+        self._connect_args = engine.dialect.create_connect_args(engine.url)
+        self._units_since_checkpoint = 0
+        self._checkpoint: asyncio.Task[None] | None = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """A session in a BEGIN IMMEDIATE transaction, committed if the block returns."""
+        async with self._lock, self._sessions() as session:
+            await self._begin(session)
+            yield session
+            await session.commit()  # an exception skips this; closing the session rolls back
+        self._units_since_checkpoint += 1
+        if self._units_since_checkpoint >= CHECKPOINT_EVERY and self._checkpoint is None:
+            self._units_since_checkpoint = 0
+            self._checkpoint = asyncio.create_task(self._run_checkpoint())
+
+    @staticmethod
+    async def _begin(session: AsyncSession) -> None:
+        """Take the write lock, waiting without blocking the loop while someone else holds it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SQLITE_BUSY_TIMEOUT_MS / 1000
+        pause = 0.001
+        while True:
+            try:
+                await session.connection()  # BEGIN IMMEDIATE
+                return
+            except OperationalError as error:
+                if not _is_busy(error) or loop.time() + pause > deadline:
+                    raise
+            await session.rollback()
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 0.05)
+
+    async def _run_checkpoint(self) -> None:
+        try:
+            await asyncio.to_thread(self._checkpoint_now)
+        except sqlite3.Error:
+            # Not fatal: the WAL just grows until the next checkpoint gets through.
+            log.warning("WAL checkpoint failed", exc_info=True)
+        finally:
+            self._checkpoint = None
+
+    def _checkpoint_now(self) -> None:
+        args, kwargs = self._connect_args
+        with closing(sqlite3.connect(*args, **kwargs)) as connection:
+            connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    async def close(self) -> None:
+        if self._checkpoint is not None:
+            await self._checkpoint
+        await self.engine.dispose()
