@@ -1,0 +1,145 @@
+"""Scale out: two bot processes share the shards of one deployment and one PostgreSQL database.
+
+Needs PostgreSQL: TEST_DATABASE_URL (set by .ci/run). Skipped without it, except under CI=true,
+where a missing database is a failure. The bot's tables go into a schema named after the
+database role, which PostgreSQL's default search_path ("$user", public) puts first; it is
+dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from tests.e2e.conftest import ROOT, bot_env
+from tests.e2e.helpers import Table, actions, answer, open_game, show_hand, take_turn
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.process import BotProcess
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+
+async def _reset_role_schema(url: str, *, create: bool) -> None:
+    engine = create_async_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as conn:
+            role = (await conn.exec_driver_sql("SELECT current_user")).scalar_one()
+            await conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{role}" CASCADE')
+            if create:
+                await conn.exec_driver_sql(f'CREATE SCHEMA "{role}"')
+                # Alembic's own table, empty: found before any public.alembic_version that
+                # another user may have left in a shared test database.
+                await conn.exec_driver_sql(
+                    f'CREATE TABLE "{role}".alembic_version '
+                    "(version_num VARCHAR(32) NOT NULL PRIMARY KEY)"
+                )
+    finally:
+        await engine.dispose()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def postgres() -> AsyncIterator[str]:
+    if not PG_URL:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but TEST_DATABASE_URL is not set: PostgreSQL is required")
+        pytest.skip("needs PostgreSQL: set TEST_DATABASE_URL (.ci/run shows how)")
+    await _reset_role_schema(PG_URL, create=True)
+    try:
+        yield PG_URL
+    finally:
+        await _reset_role_schema(PG_URL, create=False)
+
+
+def _shard_bot(emu: FakeDiscord, tmp: Path, url: str, shard: int) -> BotProcess:
+    env = bot_env(emu, tmp, DATABASE_URL=url, SHARD_COUNT="2", SHARD_IDS=str(shard))
+    return emu.bot_process(env=env, cwd=str(ROOT))
+
+
+async def test_two_processes_each_serve_only_their_shards_guilds(
+    postgres: str, tmp_path: Path
+) -> None:
+    emu = FakeDiscord()
+    await emu.start()
+    guilds = [emu.add_guild(f"Shard {n}", shard=(n, 2)) for n in (0, 1)]
+    assert [(g.id >> 22) % 2 for g in guilds] == [0, 1]
+    channels = [emu.add_channel(g, "uno") for g in guilds]
+    players = [
+        [emu.add_user(f"{who}{n}", g) for who in ("alice", "bob")] for n, g in enumerate(guilds)
+    ]
+    bots = [_shard_bot(emu, tmp_path, postgres, n) for n in (0, 1)]
+    try:
+        await bots[0].start()
+        await emu.wait_for_bot(timeout=30)
+        await emu.wait_for_commands(None, timeout=30)  # global commands, synced once
+        await bots[1].start()
+        await emu.wait_for_bot(timeout=30, count=2)
+        conns = {c.shard: c.session_id for c in emu.gateway.live}
+        assert set(conns) == {(0, 2), (1, 2)}, conns
+
+        tables = []
+        for n in (0, 1):
+            alice, bob = players[n]
+            tables.append(await open_game(emu, channels[n], alice, [bob]))
+            lobby_click = emu.interactions[max(emu.interactions)]
+            assert lobby_click.delivered_to == conns[(n, 2)]
+        assert emu.command_syncs[None] == 1
+
+        # Each process resumes only its own guild's game after a restart.
+        for bot in bots:
+            await bot.kill()
+        for n, bot in enumerate(bots):
+            before = len(bot.lines)
+            await bot.start()
+            await emu.wait_for_bot(timeout=30, new=True)
+            await emu.wait_for(
+                lambda b=bot, i=before: any("resumed" in x for x in b.lines[i:]),
+                15,
+                what=f"shard {n} resumed its games",
+            )
+            resumed = [x for x in bot.lines[before:] if "resumed" in x and "running games" in x]
+            assert resumed and "resumed 1 running games" in resumed[-1], resumed
+
+        # Both games go on, each through its own process, on the shared database.
+        for n in (0, 1):
+            alice, bob = players[n]
+            table = Table(emu, channels[n])
+            msg = await emu.wait_for(
+                lambda t=table: (m := t.message()) is not None and "resumed" in m.text and m,
+                10,
+                what="resumed table",
+            )
+            current = table.current_player(msg)
+            user = alice if current == alice.id else bob
+            hand = await show_hand(emu, user, tables[n])  # the table's button from before
+            hand = await take_turn(emu, user, hand)
+            assert actions(hand), hand.text
+        conns = {c.shard: c.session_id for c in emu.gateway.live}
+        clicks = [i for i in emu.interactions.values() if i.guild_id in {g.id for g in guilds}]
+        for inter in clicks[-4:]:
+            shard = ((inter.guild_id >> 22) % 2, 2)
+            assert inter.delivered_to == conns[shard]
+
+        # With shard 1's process down, nobody answers guild 1; guild 0 is unaffected.
+        await bots[1].kill()
+        dead = await emu.click(players[1][0], tables[1], label="Show my hand")
+        assert not dead.delivered
+        alive = await answer(await emu.click(players[0][0], tables[0], label="Show my hand"))
+        assert "Your hand" in alive.text
+        assert await dead.wait() is None and dead.failed
+        emu.assert_clean(allow_failed=True)
+        assert emu.failed_interactions == [dead.interaction]
+    except BaseException:
+        for n, bot in enumerate(bots):
+            print(f"--- shard {n} ---\n" + bot.output[-4000:])
+        raise
+    finally:
+        for bot in bots:
+            await bot.stop()
+        await emu.stop()
