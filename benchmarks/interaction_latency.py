@@ -1,0 +1,159 @@
+"""Interaction latency under load: the real bot process against the emulator, N games at once.
+
+Each game is played in its own channel by two scripted users clicking their hand buttons as fast
+as the answers come (or after `--think` seconds on average). Prints, per run: p50/p99/max from
+the emulator dispatching an interaction to the bot's answer, errors (failed interactions and
+Discord-rule violations), table edits, and the bot's resident memory before the games and with
+them running. Asserts nothing.
+
+    .venv/bin/python benchmarks/interaction_latency.py --games 10 100 --actions 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.conftest import bot_env  # noqa: E402
+from tests.e2e.helpers import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
+from tests.fakediscord import FakeDiscord, Message  # noqa: E402
+
+TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def my_turn(hand: Message) -> bool:
+    return any(a.startswith(("play:", "color:")) or a in TURN_ACTIONS for a in actions(hand))
+
+
+async def play(emu: FakeDiscord, table: Message, users: list[Any], limit: int, think: float) -> int:
+    """Click through one game until `limit` actions or the round's end; actions taken."""
+    hand_button = next(c for c in table.custom_ids if HAND_ID.match(c))
+    hands = {u.id: await answer(await emu.click(u, table, hand_button)) for u in users}
+    by_id = {u.id: u for u in users}
+    current = users[0].id if my_turn(hands[users[0].id]) else users[1].id
+    for done in range(limit):
+        hand = hands[current]
+        if not my_turn(hand):
+            current = next(u for u in by_id if u != current)
+            refresh = actions(hands[current])["refresh"]
+            hand = await answer(await emu.click(by_id[current], hands[current], refresh))
+            if not my_turn(hand) or "next" in actions(hand):
+                return done
+        if think:
+            await asyncio.sleep(random.uniform(0.5 * think, 1.5 * think))
+        hand = await take_turn(emu, by_id[current], hand)
+        hands[current] = hand
+        if not actions(hand) or "next" in actions(hand):
+            return done + 1
+    return limit
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def run(games: int, limit: int, think: float) -> dict[str, Any]:
+    emu = FakeDiscord()
+    await emu.start()
+    guild = emu.add_guild("Bench")
+    tmp = Path(tempfile.mkdtemp(prefix="uno-bench-"))
+    env = bot_env(
+        emu, tmp, DEV_GUILD_ID=str(guild.id), TABLE_EDIT_INTERVAL="1.0", LOG_LEVEL="WARNING"
+    )
+    for hook in ("UNO_TEST_SEED", "UNO_TEST_DECKS"):
+        env.pop(hook, None)
+    bot = emu.bot_process(env=env, cwd=str(ROOT))
+    await bot.start()
+    try:
+        await emu.wait_for_bot(timeout=60)
+        await emu.wait_for_commands(guild, timeout=60)
+        assert bot.pid is not None
+        await asyncio.sleep(0.5)
+        rss_idle = rss_kb(bot.pid)
+        channels = [emu.add_channel(guild, f"bench-{n}") for n in range(games)]
+        players = [
+            [emu.add_user(f"p{n}a", guild), emu.add_user(f"p{n}b", guild)] for n in range(games)
+        ]
+        tables: list[Message] = []
+        for start in range(0, games, 10):  # lobbies ten at a time: the play is what is measured
+            batch = zip(channels[start : start + 10], players[start : start + 10], strict=True)
+            tables += await asyncio.gather(*(open_game(emu, c, a, [b]) for c, (a, b) in batch))
+        await asyncio.sleep(1.5)  # the first table edits settle
+        rss_games = rss_kb(bot.pid)
+        first = len(emu.interaction_latencies)
+        marks = emu.mark()
+        edits_before = sum(len(v) for v in emu.channel_edit_times.values())
+        started = time.perf_counter()
+        played = await asyncio.gather(
+            *(play(emu, t, p, limit, think) for t, p in zip(tables, players, strict=True))
+        )
+        elapsed = time.perf_counter() - started
+        await asyncio.sleep(1.5)
+        rss_after = rss_kb(bot.pid)
+        latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
+        edits = sum(len(v) for v in emu.channel_edit_times.values()) - edits_before
+        errors = len(emu.failed_interactions[marks[2] :]) + len(emu.violations[marks[0] :])
+        return {
+            "games": games,
+            "actions": sum(played),
+            "interactions": len(latencies),
+            "seconds": elapsed,
+            "p50": statistics.median(latencies) if latencies else float("nan"),
+            "p99": pct(latencies, 0.99),
+            "max": max(latencies, default=float("nan")),
+            "errors": errors,
+            "table_edits": edits,
+            "rss_idle_mb": rss_idle / 1024,
+            "rss_games_mb": rss_games / 1024,
+            "rss_after_mb": rss_after / 1024,
+            "kb_per_game": (rss_games - rss_idle) / games,
+            "kb_per_game_after_play": (rss_after - rss_idle) / games,
+        }
+    finally:
+        await bot.stop()
+        await emu.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10, 100])
+    parser.add_argument("--actions", type=int, default=40, help="actions per game at most")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean seconds a player waits before each move"
+    )
+    args = parser.parse_args()
+    for n in args.games:
+        r = asyncio.run(run(n, args.actions, args.think))
+        print(
+            f"{r['games']:>4} games, think {args.think}s: {r['actions']} actions, "
+            f"{r['interactions']} interactions in "
+            f"{r['seconds']:.1f}s | latency p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, "
+            f"max {r['max']:.1f} ms | errors {r['errors']} | table edits {r['table_edits']}"
+        )
+        print(
+            f"      RSS idle {r['rss_idle_mb']:.1f} MB, with games {r['rss_games_mb']:.1f} MB "
+            f"({r['kb_per_game']:.0f} KB/game), after play {r['rss_after_mb']:.1f} MB "
+            f"({r['kb_per_game_after_play']:.0f} KB/game)"
+        )
+
+
+if __name__ == "__main__":
+    main()
