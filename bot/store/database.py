@@ -70,7 +70,9 @@ class Database:
 
     `write()` is one transaction that commits at the end of the block and rolls back if the block
     raises; `read()` is for queries. Do not nest them in one task, and do not share a unit of work
-    between tasks.
+    between tasks. Keep a write unit to store calls: on SQLite it holds the file's only writer
+    from its first line to its commit (`SQLiteWriter`), so awaiting anything else inside it
+    makes every other save wait too.
     """
 
     def __init__(self, engine: AsyncEngine) -> None:

@@ -21,7 +21,6 @@ from contextlib import asynccontextmanager, closing
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import (
@@ -87,7 +86,12 @@ def configure_sqlite(
 
 def is_sqlite_file(engine: AsyncEngine) -> bool:
     """A SQLite database in a file (an in-memory one lives and dies with its one connection)."""
-    return engine.dialect.name == "sqlite" and SQLiteDialect_pysqlite._is_url_file_db(engine.url)
+    database = engine.url.database or ""
+    return (
+        engine.dialect.name == "sqlite"
+        and database not in ("", ":memory:")
+        and engine.url.query.get("mode") != "memory"
+    )
 
 
 def _is_busy(error: OperationalError) -> bool:
@@ -105,6 +109,7 @@ class SQLiteWriter:
     """
 
     def __init__(self, engine: AsyncEngine) -> None:
+        # Made from the read engine's URL and echo flag; its other options apply to reads only.
         self.engine = create_async_engine(
             engine.url,
             async_creator=inline_connector(engine.dialect, engine.url),
@@ -123,6 +128,10 @@ class SQLiteWriter:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
         """A session in a BEGIN IMMEDIATE transaction, committed if the block returns."""
+        # Let other tasks run first: nothing below suspends when the lock is free, and callers
+        # (written when each statement was an aiosqlite round trip) rely on a save letting
+        # others in; a task saving in a loop would otherwise starve the loop.
+        await asyncio.sleep(0)
         async with self._lock, self._sessions() as session:
             await self._begin(session)
             yield session

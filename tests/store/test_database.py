@@ -164,3 +164,35 @@ async def test_wal_checkpoints_run_off_the_loop_every_so_many_writes(
         await db.close()  # waits for a checkpoint still running
     assert len(threads) == 2
     assert threading.get_ident() not in threads
+
+
+async def test_an_in_memory_database_writes_through_its_one_connection() -> None:
+    db = await open_database("sqlite+aiosqlite://")
+    try:
+        async with db.write() as unit:
+            await unit.settings.set_value("k", "v")
+        async with db.read() as unit:
+            assert await unit.settings.get_value("k") == "v"
+    finally:
+        await db.close()
+
+
+async def test_every_write_lets_other_tasks_run(tmp_path: Path) -> None:
+    db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    running = asyncio.create_task(ticker())
+    try:
+        for number in range(20):
+            async with db.write() as unit:
+                await unit.settings.set_value("k", str(number))
+        assert ticks >= 20
+    finally:
+        running.cancel()
+        await db.close()
