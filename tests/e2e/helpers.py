@@ -74,7 +74,8 @@ class Table:
             if msg is None:
                 return None
             v = version_of(msg)
-            if v == version or (v is None and "match is over" in msg.text):
+            # A later version also means this one was shown (edits coalesce: latest wins).
+            if (v is not None and v >= version) or (v is None and "match is over" in msg.text):
                 return msg
             return None
 

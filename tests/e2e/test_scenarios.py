@@ -99,9 +99,6 @@ async def test_uno_catch_and_uno_call(s) -> None:
 
 
 async def test_hand_of_thirty_cards_pages(s) -> None:
-    emu, channel, alice, bob, _table = (
-        await _fixed_game(s, [], "R5", rules={"hand_size": 20}) if False else (None,) * 5
-    )
     emu = s.emu
     channel = s.channel()
     alice, bob = s.users("alice", "bob")
