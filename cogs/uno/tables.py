@@ -50,10 +50,16 @@ class TableUpdater:
             self._earliest = {g: at for g, at in self._earliest.items() if at > now}
         if repost:
             self._repost.add(game_id)
-        if game_id not in self._tasks:
+        running = self._tasks.get(game_id)
+        # A finished task whose done-callback has not run yet would never see this request.
+        if running is None or running.done():
             task = asyncio.create_task(self._run(game_id), name=f"uno-table-{game_id}")
             self._tasks[game_id] = task
-            task.add_done_callback(lambda _t, g=game_id: self._tasks.pop(g, None))
+            task.add_done_callback(lambda t, g=game_id: self._forget_task(g, t))
+
+    def _forget_task(self, game_id: int, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(game_id) is task:  # only its own entry, not a successor's
+            del self._tasks[game_id]
 
     async def flush(self, game_id: int) -> None:
         task = self._tasks.get(game_id)
