@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -40,6 +41,12 @@ async def run(settings: Settings, token: str) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+        # The bot never joins voice: PyNaCl/davey are not needed, so don't warn about them.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        # Long-lived start-up objects (modules, cogs, catalogue) leave the collector's sight,
+        # so full collections during play stay short.
+        gc.collect()
+        gc.freeze()
         async with bot:
             await bot.start(token)
     finally:
