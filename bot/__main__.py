@@ -36,13 +36,13 @@ async def run(settings: Settings, token: str) -> None:
 
     database = await open_database(settings.resolved_database_url)
     try:
+        # The bot never joins voice: PyNaCl/davey are not needed, so don't warn about them.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         bot = create_bot(settings, database)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
-        # The bot never joins voice: PyNaCl/davey are not needed, so don't warn about them.
-        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Long-lived start-up objects (modules, cogs, catalogue) leave the collector's sight,
         # so full collections during play stay short.
         gc.collect()
