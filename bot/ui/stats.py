@@ -11,6 +11,8 @@ HELP_COMMANDS = (
     "new",
     "join",
     "leave",
+    "addbot",
+    "setrule",
     "start",
     "kick",
     "end",

@@ -111,3 +111,11 @@ def test_stat_counters_from_events() -> None:
         2: {"catches": 1},
         3: {"challenges_won": 1},
     }
+
+
+def test_help_names_every_uno_command() -> None:
+    from bot.ui.stats import render_help
+
+    text = render_help().description or ""
+    missing = [name for name in sorted(UNO_COMMANDS) if f"`/uno {name}`" not in text]
+    assert not missing, f"/uno help does not mention: {missing}"
