@@ -312,9 +312,9 @@ class GameService:
             game = live.game
             if user not in game.players:
                 raise UserError("error.not_a_player")
-            if version is not None and live.is_stale(user, version):
-                notice = t("notice.stale", locale)
-                kwargs = render_hand(
+
+            def hand_with(notice: str) -> dict[str, Any]:
+                return render_hand(
                     game,
                     game_id,
                     user,
@@ -323,7 +323,9 @@ class GameService:
                     notice=notice,
                     host_id=self._host_for_next(live),
                 )
-                await self._answer(interaction, kwargs, edit)
+
+            if version is not None and live.is_stale(user, version):
+                await self._answer(interaction, hand_with(t("notice.stale", locale)), edit)
                 return
             before = game.version
             applied: list[Action] = []
@@ -338,17 +340,8 @@ class GameService:
                     error = game_error_text(exc, locale, live.names)
                     break
             if not applied:
-                kwargs = render_hand(
-                    game,
-                    game_id,
-                    user,
-                    live.names,
-                    locale,
-                    notice=f"⚠️ {error}",
-                    host_id=self._host_for_next(live),
-                )
                 if edit:
-                    await interaction.response.edit_message(**kwargs)
+                    await interaction.response.edit_message(**hand_with(f"⚠️ {error}"))
                 else:
                     await self.reply_error(interaction, error or "?")
                 return
@@ -357,15 +350,7 @@ class GameService:
             notice = self._notice(live, user, applied, events, locale)
             if error:
                 notice += f"\n⚠️ {error}"
-            kwargs = render_hand(
-                game,
-                game_id,
-                user,
-                live.names,
-                locale,
-                notice=notice,
-                host_id=self._host_for_next(live),
-            )
+            kwargs = hand_with(notice)
         await self._answer(interaction, kwargs, edit)
         await self._after(live, events)
 
