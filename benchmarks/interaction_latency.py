@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
+import os
 import random
 import statistics
 import sys
@@ -38,6 +40,12 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def my_turn(hand: Message) -> bool:
     return any(a.startswith(("play:", "color:")) or a in TURN_ACTIONS for a in actions(hand))
 
@@ -45,7 +53,14 @@ def my_turn(hand: Message) -> bool:
 async def play(emu: FakeDiscord, table: Message, users: list[Any], limit: int, think: float) -> int:
     """Click through one game until `limit` actions or the round's end; actions taken."""
     hand_button = next(c for c in table.custom_ids if HAND_ID.match(c))
-    hands = {u.id: await answer(await emu.click(u, table, hand_button)) for u in users}
+
+    async def first_look(user: Any) -> Message:
+        if think:  # players notice the game has started at different moments
+            await asyncio.sleep(random.uniform(0, 2 * think))
+        return await answer(await emu.click(user, table, hand_button))
+
+    looks = await asyncio.gather(*(first_look(u) for u in users))
+    hands = {u.id: hand for u, hand in zip(users, looks, strict=True)}
     by_id = {u.id: u for u in users}
     current = users[0].id if my_turn(hands[users[0].id]) else users[1].id
     for done in range(limit):
@@ -101,11 +116,22 @@ async def run(games: int, limit: int, think: float) -> dict[str, Any]:
         first = len(emu.interaction_latencies)
         marks = emu.mark()
         edits_before = sum(len(v) for v in emu.channel_edit_times.values())
+        # The emulator and the scripted users share this process: its own collector pauses
+        # (hundreds of ms once it holds every message) would be counted as the bot's latency.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         started = time.perf_counter()
-        played = await asyncio.gather(
-            *(play(emu, t, p, limit, think) for t, p in zip(tables, players, strict=True))
-        )
+        cpu_before = cpu_seconds(bot.pid)
+        try:
+            played = await asyncio.gather(
+                *(play(emu, t, p, limit, think) for t, p in zip(tables, players, strict=True))
+            )
+        finally:
+            gc.enable()
+            gc.unfreeze()
         elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(bot.pid) - cpu_before
         await asyncio.sleep(1.5)
         rss_after = rss_kb(bot.pid)
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
@@ -116,6 +142,8 @@ async def run(games: int, limit: int, think: float) -> dict[str, Any]:
             "actions": sum(played),
             "interactions": len(latencies),
             "seconds": elapsed,
+            "cpu_ms_per_interaction": 1000 * cpu / max(1, len(latencies)),
+            "cpu_share": cpu / elapsed,
             "p50": statistics.median(latencies) if latencies else float("nan"),
             "p99": pct(latencies, 0.99),
             "max": max(latencies, default=float("nan")),
@@ -147,6 +175,10 @@ def main() -> None:
             f"{r['interactions']} interactions in "
             f"{r['seconds']:.1f}s | latency p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, "
             f"max {r['max']:.1f} ms | errors {r['errors']} | table edits {r['table_edits']}"
+        )
+        print(
+            f"      bot CPU {r['cpu_ms_per_interaction']:.2f} ms per interaction "
+            f"(table edits included), {100 * r['cpu_share']:.0f}% of one core"
         )
         print(
             f"      RSS idle {r['rss_idle_mb']:.1f} MB, with games {r['rss_games_mb']:.1f} MB "
