@@ -85,7 +85,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def run(games: int, limit: int, think: float) -> dict[str, Any]:
+async def run(games: int, limit: int, think: float, pin: bool) -> dict[str, Any]:
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Bench")
@@ -101,6 +101,11 @@ async def run(games: int, limit: int, think: float) -> dict[str, Any]:
         await emu.wait_for_bot(timeout=60)
         await emu.wait_for_commands(guild, timeout=60)
         assert bot.pid is not None
+        if pin and len(os.sched_getaffinity(0)) >= 2:
+            # The bot on one core, the emulator and the scripted users on another: otherwise
+            # the load generator competes with the bot and its own delays count as latency.
+            os.sched_setaffinity(bot.pid, {0})
+            os.sched_setaffinity(0, {1})
         await asyncio.sleep(0.5)
         rss_idle = rss_kb(bot.pid)
         channels = [emu.add_channel(guild, f"bench-{n}") for n in range(games)]
@@ -167,9 +172,12 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean seconds a player waits before each move"
     )
+    parser.add_argument(
+        "--no-pin", action="store_true", help="let the bot and the load share both cores"
+    )
     args = parser.parse_args()
     for n in args.games:
-        r = asyncio.run(run(n, args.actions, args.think))
+        r = asyncio.run(run(n, args.actions, args.think, not args.no_pin))
         print(
             f"{r['games']:>4} games, think {args.think}s: {r['actions']} actions, "
             f"{r['interactions']} interactions in "

@@ -26,6 +26,12 @@ class Settings(BaseSettings):
     table_edit_interval: float = Field(
         default=1.0, ge=0, description="seconds between two edits of one public table"
     )
+    table_repost_after: float = Field(
+        default=3000,
+        gt=0,
+        description="seconds after which a table is posted anew instead of edited (Discord "
+        "refuses most edits of messages older than an hour)",
+    )
     # Computer players wait this long (seconds, at random between the two) before each move.
     computer_delay_min: float = Field(default=0.6, ge=0)
     computer_delay_max: float = Field(default=1.5, ge=0)

@@ -4,8 +4,9 @@
 arrive meanwhile collapse into one more edit with the newest state. Edits of one table are at
 least `EDIT_INTERVAL` apart (Discord allows about five edits per five seconds in a channel): the
 first request is shown at once, a burst of clicks costs one more edit at the end of the interval.
-A table older than `REPOST_AFTER` (Discord refuses edits of old messages, error 30046) or deleted
-is posted anew. Interaction tokens are never used here: only the channel endpoints.
+A table older than `REPOST_AFTER` (Discord refuses edits of old messages, error 30046), deleted,
+or whose edit Discord refused with 30046 anyway, is posted anew and the old one deleted.
+Interaction tokens are never used here: only the channel endpoints.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
 
 log = logging.getLogger(__name__)
 
+#: Age at which a table is posted anew (the setting TABLE_REPOST_AFTER overrides it).
 REPOST_AFTER = timedelta(minutes=50)
 #: Seconds between two edits of one table (the setting TABLE_EDIT_INTERVAL overrides it).
 EDIT_INTERVAL = 1.0
@@ -41,6 +44,10 @@ class TableUpdater:
         self._repost: set[int] = set()
         settings = getattr(bot, "settings", None)
         self.interval = float(getattr(settings, "table_edit_interval", EDIT_INTERVAL))
+        repost_after = getattr(settings, "table_repost_after", None)
+        self.repost_after = (
+            REPOST_AFTER if repost_after is None else timedelta(seconds=repost_after)
+        )
         self._earliest: dict[int, float] = {}  # game id -> loop time of its next allowed edit
 
     def request(self, game_id: int, *, repost: bool = False) -> None:
@@ -86,18 +93,27 @@ class TableUpdater:
                 log.exception("could not update the table of game %s", game_id)
             self._earliest[game_id] = loop.time() + self.interval
 
+    async def _edit(self, channel_id: int, message_id: int, kwargs: dict[str, Any]) -> None:
+        """`PartialMessage.edit` without turning Discord's answer into a Message nobody reads:
+        with a hundred busy tables, parsing those answers is a measurable share of the bot's
+        time. The table's buttons are DynamicItems, so no view needs storing either."""
+        with handle_message_parameters(
+            previous_allowed_mentions=self._bot.allowed_mentions, **kwargs
+        ) as params:
+            await self._bot.http.edit_message(channel_id, message_id, params=params)
+
     async def _update(self, game_id: int) -> None:
         rendered = self._render(game_id)
         if rendered is None:
             return
         channel_id, message_id, posted_at, kwargs = rendered
         channel = self._bot.get_partial_messageable(channel_id)
-        old = posted_at is not None and datetime.now(UTC) - posted_at > REPOST_AFTER
+        old = posted_at is not None and datetime.now(UTC) - posted_at > self.repost_after
         repost = game_id in self._repost or message_id is None or old
         self._repost.discard(game_id)
         if not repost and message_id is not None:
             try:
-                await channel.get_partial_message(message_id).edit(**kwargs)
+                await self._edit(channel_id, message_id, kwargs)
                 return
             except discord.NotFound:
                 pass

@@ -10,15 +10,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import sqlite3
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from tests.e2e.conftest import ROOT, bot_env
 from tests.e2e.helpers import (
@@ -32,6 +34,7 @@ from tests.e2e.helpers import (
     show_hand,
     version_of,
 )
+from tests.e2e.postgres import empty_postgres
 from tests.fakediscord import FakeDiscord, Message
 from tests.fakediscord.process import BotProcess
 
@@ -44,32 +47,33 @@ RESUMED = "this game was resumed"
 class Crashable:
     emu: FakeDiscord
     bot: BotProcess
-    db: Path
+    db: AsyncEngine  # the bot's database, read by the test
     guild: Any
     decks: Path
 
-    def snapshot(self, game_id: int) -> tuple[int, str, Any]:
+    async def snapshot(self, game_id: int) -> tuple[int, str, Any]:
         """(version, status, engine state) as stored."""
-        with contextlib.closing(sqlite3.connect(self.db)) as conn:
-            version, status, state = conn.execute(
-                "SELECT version, status, state FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-        return version, status, json.loads(state)
+        ((version, status, state),) = await self.query(
+            "SELECT version, status, state FROM games WHERE id = :game", game=game_id
+        )
+        return version, status.lower(), json.loads(state) if isinstance(state, str) else state
 
-    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        with contextlib.closing(sqlite3.connect(self.db)) as conn:
-            return conn.execute(sql, params).fetchall()
+    async def query(self, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+        async with self.db.connect() as conn:
+            return [tuple(row) for row in await conn.execute(text(sql), params)]
 
     async def crash_and_restart(self, channel: int, game_id: int) -> Message:
         """SIGKILL, start again; the stored state must be untouched and shown as resumed."""
         await self.bot.kill()
-        before = self.snapshot(game_id)
+        before = await self.snapshot(game_id)
         killed_at = time.time()
         await self.bot.start()
         await self.emu.wait_for_bot(timeout=30, new=True)
         # The recorded table: a crash between posting a new table and recording it leaves the
         # newer message behind, stale but with working buttons.
-        (table_id,) = self.query("SELECT table_message_id FROM games WHERE id = ?", game_id)[0]
+        ((table_id,),) = await self.query(
+            "SELECT table_message_id FROM games WHERE id = :game", game=game_id
+        )
 
         def resumed() -> Message | None:
             msg = self.emu.messages.get(table_id)
@@ -83,30 +87,42 @@ class Crashable:
             seen = [m.text[:200] for m in self.emu.channel_messages(channel)]
             detail = f"channel: {seen}\n{self.bot.output[-3000:]}"
             raise AssertionError(f"no resumed table; {detail}") from None
-        assert self.snapshot(game_id) == before, "the restart changed the stored game"
+        assert await self.snapshot(game_id) == before, "the restart changed the stored game"
         if before[1] == "running" and version_of(msg) is not None:
             assert version_of(msg) == before[0], msg.text
         return msg
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def crashable(tmp_path: Path) -> AsyncIterator[Crashable]:
+@asynccontextmanager
+async def database_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
+    if backend == "postgresql":
+        async with empty_postgres() as url:
+            yield url
+    else:
+        yield f"sqlite+aiosqlite:///{tmp_path / 'uno.db'}"
+
+
+@pytest_asyncio.fixture(loop_scope="session", params=["sqlite", "postgresql"])
+async def crashable(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Crashable]:
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Crashy")
-    env = bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id))
-    bot = emu.bot_process(env=env, cwd=str(ROOT))
-    try:
-        await bot.start()
-        await emu.wait_for_bot(timeout=30)
-        await emu.wait_for_commands(guild, timeout=30)
-        yield Crashable(emu, bot, tmp_path / "uno.db", guild, tmp_path / "decks.json")
-    except BaseException:
-        print(bot.output[-6000:])
-        raise
-    finally:
-        await bot.stop()
-        await emu.stop()
+    async with database_url(request.param, tmp_path) as url:
+        env = bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id), DATABASE_URL=url)
+        bot = emu.bot_process(env=env, cwd=str(ROOT))
+        db = create_async_engine(url)
+        try:
+            await bot.start()
+            await emu.wait_for_bot(timeout=30)
+            await emu.wait_for_commands(guild, timeout=30)
+            yield Crashable(emu, bot, db, guild, tmp_path / "decks.json")
+        except BaseException:
+            print(bot.output[-6000:])
+            raise
+        finally:
+            await bot.stop()
+            await emu.stop()
+            await db.dispose()
 
 
 async def test_sigkill_at_every_awkward_moment_loses_and_repeats_nothing(
@@ -144,7 +160,7 @@ async def test_sigkill_at_every_awkward_moment_loses_and_repeats_nothing(
     #    clicking the same button again after the restart applies it exactly once.
     table = await Table(emu, channel).at_version(version_of(a_hand) or 0)
     b_hand = await show_hand(emu, bob, table)
-    before = c.snapshot(game_id)[0]
+    before = (await c.snapshot(game_id))[0]
     click = asyncio.ensure_future(emu.click(bob, b_hand, actions(b_hand)["play:G7"]))
     await asyncio.sleep(0)
     await c.crash_and_restart(channel, game_id)
@@ -152,7 +168,7 @@ async def test_sigkill_at_every_awkward_moment_loses_and_repeats_nothing(
         await (await click).wait(0)
     b_hand = await answer(await emu.click(bob, b_hand, actions(b_hand)["play:G7"]))
     assert hand_size(b_hand) == 2, b_hand.text
-    assert c.snapshot(game_id)[0] == before + 1
+    assert (await c.snapshot(game_id))[0] == before + 1
 
     # 3. A Wild Draw Four challenge is pending when the bot dies.
     a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["refresh"]))
@@ -169,10 +185,10 @@ async def test_sigkill_at_every_awkward_moment_loses_and_repeats_nothing(
     # 4. The round has just ended (Alice went out) when the bot dies.
     a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["refresh"]))
     a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["play:R1"]))
-    rounds = c.query("SELECT round_number FROM rounds WHERE game_id = ?", game_id)
-    assert rounds == [(1,)]
+    rounds_sql = "SELECT round_number FROM rounds WHERE game_id = :game"
+    assert await c.query(rounds_sql, game=game_id) == [(1,)]
     msg = await c.crash_and_restart(channel, game_id)
-    assert c.query("SELECT round_number FROM rounds WHERE game_id = ?", game_id) == [(1,)]
+    assert await c.query(rounds_sql, game=game_id) == [(1,)]
 
     # Finish the match, with one more crash in the middle of a later round.
     users = {alice.id: alice, bob.id: bob}
@@ -190,28 +206,34 @@ async def test_sigkill_at_every_awkward_moment_loses_and_repeats_nothing(
             crashed_again = True
             new_table = Table(emu, channel).message()
             assert new_table is not None
-            await emu.wait_for(
-                lambda t=new_table: c.query(
-                    "SELECT 1 FROM games WHERE id = ? AND table_message_id = ?", game_id, t.id
-                ),
-                5,
-                what="the new round's table recorded",
-            )
+            for _ in range(50):  # the new round's table recorded
+                recorded = await c.query(
+                    "SELECT 1 FROM games WHERE id = :game AND table_message_id = :table",
+                    game=game_id,
+                    table=new_table.id,
+                )
+                if recorded:
+                    break
+                await asyncio.sleep(0.1)
+            assert recorded, "the new round's table was never recorded"
             await c.crash_and_restart(channel, game_id)
         msg = await play_round(emu, channel, users)
     assert "match is over" in msg.text
 
-    version, status, _ = c.snapshot(game_id)
+    version, status, _ = await c.snapshot(game_id)
     assert status == "finished"
-    numbers = [r for (r,) in c.query("SELECT round_number FROM rounds WHERE game_id = ?", game_id)]
+    numbers = [r for (r,) in await c.query(rounds_sql, game=game_id)]
     assert sorted(numbers) == list(range(1, len(numbers) + 1)), numbers
-    totals = c.query(
-        "SELECT user_id, rounds_played, games_played FROM player_totals WHERE guild_id = ?",
-        c.guild.id,
+    totals = await c.query(
+        "SELECT user_id, rounds_played, games_played FROM player_totals WHERE guild_id = :guild",
+        guild=c.guild.id,
     )
     assert sorted(t[1:] for t in totals) == [(len(numbers), 1)] * 2, totals
     versions = [
-        v for (v,) in c.query("SELECT version FROM game_actions WHERE game_id = ?", game_id)
+        v
+        for (v,) in await c.query(
+            "SELECT version FROM game_actions WHERE game_id = :game", game=game_id
+        )
     ]
     assert sorted(versions) == list(range(min(versions), version + 1)), versions
     emu.assert_clean(allow_failed=True)

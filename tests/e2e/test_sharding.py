@@ -1,60 +1,29 @@
 """Scale out: two bot processes share the shards of one deployment and one PostgreSQL database.
 
-Needs PostgreSQL: TEST_DATABASE_URL (set by .ci/run). Skipped without it, except under CI=true,
-where a missing database is a failure. The bot's tables go into a schema named after the
-database role, which PostgreSQL's default search_path ("$user", public) puts first; it is
-dropped afterwards.
+Needs PostgreSQL (tests/e2e/postgres.py): TEST_DATABASE_URL, set by .ci/run.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.e2e.conftest import ROOT, bot_env
 from tests.e2e.helpers import Table, actions, answer, open_game, show_hand, take_turn
+from tests.e2e.postgres import empty_postgres
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.process import BotProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-PG_URL = os.environ.get("TEST_DATABASE_URL", "")
-
-
-async def _reset_role_schema(url: str, *, create: bool) -> None:
-    engine = create_async_engine(url, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as conn:
-            role = (await conn.exec_driver_sql("SELECT current_user")).scalar_one()
-            await conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{role}" CASCADE')
-            if create:
-                await conn.exec_driver_sql(f'CREATE SCHEMA "{role}"')
-                # Alembic's own table, empty: found before any public.alembic_version that
-                # another user may have left in a shared test database.
-                await conn.exec_driver_sql(
-                    f'CREATE TABLE "{role}".alembic_version '
-                    "(version_num VARCHAR(32) NOT NULL PRIMARY KEY)"
-                )
-    finally:
-        await engine.dispose()
-
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def postgres() -> AsyncIterator[str]:
-    if not PG_URL:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI=true but TEST_DATABASE_URL is not set: PostgreSQL is required")
-        pytest.skip("needs PostgreSQL: set TEST_DATABASE_URL (.ci/run shows how)")
-    await _reset_role_schema(PG_URL, create=True)
-    try:
-        yield PG_URL
-    finally:
-        await _reset_role_schema(PG_URL, create=False)
+    async with empty_postgres() as url:
+        yield url
 
 
 def _shard_bot(emu: FakeDiscord, tmp: Path, url: str, shard: int) -> BotProcess:

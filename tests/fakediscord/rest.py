@@ -752,6 +752,7 @@ class Rest:
                 403, 50005, "Cannot edit a message authored by another user", kind="edit_foreign"
             )
         self._rate_limit_edit(channel.id)
+        self._refuse_old_edit(msg)
         state = w.merged_edit(msg, call.body)
         atts = self._attachments(call, channel.id, msg.attachments)
         if atts is not None:
@@ -760,6 +761,18 @@ class Rest:
         w.channel_edit_times[channel.id].append(time.monotonic())
         w.commit_edit(msg, state)
         return 200, msg.payload()
+
+    def _refuse_old_edit(self, msg: Message) -> None:
+        w = self.world
+        if w.old_message_edit_limit is None or time.time() - msg.created_at < w.old_message_age:
+            return
+        if msg.old_edits >= w.old_message_edit_limit:
+            raise ApiError(
+                400,
+                30046,
+                "Maximum number of edits to messages older than 1 hour reached. Try again later",
+            )
+        msg.old_edits += 1
 
     def _rate_limit_edit(self, channel_id: int) -> None:
         w = self.world

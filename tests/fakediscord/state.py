@@ -389,6 +389,7 @@ class Message:
     edited_at: float | None = None
     deleted: bool = False
     history: list[JSON] = field(default_factory=list)
+    old_edits: int = 0  # edits made once the message was older than World.old_message_age
 
     # -- helpers for tests -------------------------------------------------------------------
     @property

@@ -55,6 +55,11 @@ class World:
         # ``(count, seconds)``: answer 429 past ``count`` channel-message edits per channel in
         # ``seconds``. None: never limit (edits are still counted in ``channel_edit_times``).
         self.channel_edit_limit: tuple[int, float] | None = None
+        # Discord allows only a few edits of a channel message older than an hour, then answers
+        # 400/30046. None: never refuse; a count: refuse the edits of a message older than
+        # ``old_message_age`` seconds past that many.
+        self.old_message_age: float = 3600.0
+        self.old_message_edit_limit: int | None = None
         self.token = token  # None: any "Bot ..." token is accepted
 
         self.ids = Snowflakes()
