@@ -1,12 +1,12 @@
 """`/uno-admin`: server-manager commands (hidden from members without Manage Server).
 
-`settings` shows this server's defaults, `set` changes one (rules are validated by the engine and
-refused with its reason), `reset` goes back to the official rules and default settings.
+`settings` shows this server's defaults with selects that change them (cogs/uno/config_panel.py),
+`set` changes one by name (rules are validated by the engine and refused with its reason), `reset`
+goes back to the official rules and default settings.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import discord
@@ -14,19 +14,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import InvalidRules
-from bot.i18n import available_locales, t
+from bot.i18n import t
 from bot.i18n.translator import cmd_text
-from bot.store import GuildConfig, StartPolicy
+from bot.store import GuildConfig
 from bot.ui.errors import send_ephemeral
 from bot.ui.rule_options import (
-    START_POLICIES,
     option_choices,
     option_label,
-    parse_turn_timer,
-    parse_value,
-    render_settings,
     value_choices,
 )
+from cogs.uno.config_panel import changed_config, server_panel
 
 
 @app_commands.guild_only()
@@ -57,15 +54,8 @@ class AdminCog(commands.GroupCog, group_name="uno-admin", group_description=cmd_
     async def _show(
         self, interaction: discord.Interaction[Any], config: GuildConfig, notice: str | None
     ) -> None:
-        embed = render_settings(
-            config.rules,
-            config.turn_timeout_seconds,
-            config.language,
-            config.start_policy.value,
-            interaction.locale,
-            notice=notice,
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        kwargs = server_panel(config, interaction.locale, notice=notice)
+        await interaction.response.send_message(ephemeral=True, **kwargs)
 
     @app_commands.command(name="settings", description=cmd_text("cmd.admin.settings"))
     async def settings(self, interaction: discord.Interaction[Any]) -> None:
@@ -87,7 +77,7 @@ class AdminCog(commands.GroupCog, group_name="uno-admin", group_description=cmd_
         async with self.bot.database.read() as unit:
             config = await unit.settings.guild(guild_id)
         try:
-            config = _changed(config, option, value)
+            config = changed_config(config, option, value)
         except InvalidRules as exc:
             text = t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
             await send_ephemeral(interaction, text)
@@ -132,25 +122,6 @@ class AdminCog(commands.GroupCog, group_name="uno-admin", group_description=cmd_
         if service is not None:
             service.settings_changed(guild_id)
         await self._show(interaction, config, t("notice.settings_reset", interaction.locale))
-
-
-def _changed(config: GuildConfig, option: str, value: str) -> GuildConfig:
-    """The settings with one option changed; InvalidRules (with the reason) if it can't be."""
-    if option == "turn_timer":
-        try:
-            return replace(config, turn_timeout_seconds=parse_turn_timer(value))
-        except ValueError as exc:
-            raise InvalidRules(option, str(exc)) from None
-    if option == "language":
-        if value not in available_locales():
-            raise InvalidRules(option, "one of " + ", ".join(available_locales()))
-        return replace(config, language=value)
-    if option == "start_policy":
-        if value not in START_POLICIES:
-            raise InvalidRules(option, "one of " + ", ".join(START_POLICIES))
-        return replace(config, start_policy=StartPolicy(value))
-    rules = config.rules.with_options(**{option: parse_value(option, value)})
-    return replace(config, rules=rules)
 
 
 async def setup(bot: Any) -> None:

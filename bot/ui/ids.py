@@ -4,7 +4,9 @@
   pass, color:<R|Y|G|B>, accept, challenge, uno, catch[:<user>], target:<user>, next, page:<n>,
   refresh), and `uno:<game_id>:<version>:target` for the target select;
 - `uno:<game_id>:hand` for the public "Show my hand" button;
-- `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|rules>` in the lobby.
+- `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|rules>` in the lobby;
+- `uno:cfg:<g|game_id>:<group|opt|val:<option>>` for the selects of the settings panel: the
+  server's defaults (`g`) or a lobby's rules (its game id).
 
 The templates never overlap (each custom_id matches exactly one), and nothing here trusts a
 custom_id for who is acting: that always comes from the interaction.
@@ -31,6 +33,9 @@ LOBBY_TEMPLATE: Final = (
 )
 
 LOBBY_VERBS: Final = ("join", "leave", "start", "cancel", "addbot", "rules")
+CONFIG_TEMPLATE: Final = r"uno:cfg:(?P<scope>g|\d{1,20}):(?P<step>group|opt|val:[a-z0-9_]{1,40})"
+#: The scope of the server's own settings in a config custom_id (a lobby's is its game id).
+SERVER_SCOPE: Final = "g"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +75,13 @@ def lobby_id(game_id: int, verb: str) -> str:
     return _checked(f"uno:{game_id}:lobby:{verb}")
 
 
+def config_id(scope: str, step: str) -> str:
+    custom_id = _checked(f"uno:cfg:{scope}:{step}")
+    if re.fullmatch(CONFIG_TEMPLATE, custom_id) is None:
+        raise ValueError(custom_id)
+    return custom_id
+
+
 def parse_game(custom_id: str) -> GameRef | None:
     m = re.fullmatch(GAME_TEMPLATE, custom_id)
     if m is None:
@@ -79,5 +91,11 @@ def parse_game(custom_id: str) -> GameRef | None:
 
 def matches_exactly_one(custom_id: str) -> bool:
     """True when exactly one template matches (the scheme's no-overlap promise)."""
-    templates = (GAME_TEMPLATE, TARGET_SELECT_TEMPLATE, HAND_TEMPLATE, LOBBY_TEMPLATE)
+    templates = (
+        GAME_TEMPLATE,
+        TARGET_SELECT_TEMPLATE,
+        HAND_TEMPLATE,
+        LOBBY_TEMPLATE,
+        CONFIG_TEMPLATE,
+    )
     return sum(re.fullmatch(p, custom_id) is not None for p in templates) == 1

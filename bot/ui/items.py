@@ -18,11 +18,13 @@ import discord
 from bot.i18n import t
 from bot.ui.errors import token_is_dead
 from bot.ui.ids import (
+    CONFIG_TEMPLATE,
     GAME_TEMPLATE,
     HAND_TEMPLATE,
     LOBBY_TEMPLATE,
     MAX_LABEL,
     TARGET_SELECT_TEMPLATE,
+    config_id,
     game_id_for,
     hand_id,
     lobby_id,
@@ -34,10 +36,10 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    kind: str  # "game", "hand" or "lobby"
+    kind: str  # "game", "hand", "lobby" or "config"
     game_id: int
     version: int | None = None
-    action: str = ""  # the game action/verb, or the lobby verb
+    action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
 
 
 class ComponentHandler(Protocol):
@@ -217,4 +219,47 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         await dispatch(interaction, Click("lobby", self.game_id, None, self.verb))
 
 
-DYNAMIC_ITEMS = (GameButton, TargetSelect, HandButton, LobbyButton)
+class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONFIG_TEMPLATE):
+    """A select of the settings panel: `uno:cfg:<scope>:<step>`; the click carries the choice.
+
+    The scope is `g` (the server's defaults) or a lobby's game id, which the Click carries as
+    game id 0 or that id.
+    """
+
+    def __init__(
+        self,
+        scope: str,
+        step: str,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=config_id(scope, step),
+                options=options or [discord.SelectOption(label="-", value="-")],
+                placeholder=placeholder,
+                row=row,
+            )
+        )
+        self.scope = scope
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Select[Any],
+        match: re.Match[str],
+    ) -> ConfigSelect:
+        return cls(match["scope"], match["step"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        choice = str(values[0]) if values else ""
+        game_id = int(self.scope) if self.scope.isdigit() else 0
+        await dispatch(interaction, Click("config", game_id, None, f"{self.step}|{choice}"))
+
+
+DYNAMIC_ITEMS = (GameButton, TargetSelect, HandButton, LobbyButton, ConfigSelect)

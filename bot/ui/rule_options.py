@@ -36,6 +36,9 @@ SERVER_OPTIONS: Final = ("turn_timer", "language", "start_policy")
 START_POLICIES: Final = ("host", "anyone")
 #: The turn timer: 0 (off) or this many seconds.
 TURN_TIMER_RANGE: Final = (30, 600)
+#: What the settings panel offers where a select cannot list every number.
+TURN_TIMER_PRESETS: Final = (0, 30, 45, 60, 90, 120, 180, 300, 600)
+TARGET_PRESETS: Final = (100, 150, 200, 250, 300, 400, 500, 750, 1000, 1500, 2000)
 OFFICIAL: Final = RuleSet()
 
 _TRUE = {"on", "true", "yes", "1"}
@@ -204,3 +207,46 @@ def render_settings(
     ]
     embed.add_field(name=t("settings.group.table", locale), value="\n".join(table), inline=False)
     return embed
+
+
+def group_of(option: str) -> str | None:
+    """The settings group an option is shown in ("table" for the server's own options)."""
+    if option in SERVER_OPTIONS:
+        return "table"
+    return next((group for group, names in RULE_GROUPS.items() if option in names), None)
+
+
+def group_options(group: str) -> tuple[str, ...]:
+    return SERVER_OPTIONS if group == "table" else RULE_GROUPS.get(group, ())
+
+
+def value_key(value: Any) -> str:
+    """A value as the settings panel's selects carry it (and `parse_value` reads it back)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def select_values(option: str, current: Any, locale: object = None) -> list[tuple[str, str]]:
+    """(value, label) of what a select offers for `option`: at most 25, the current one included."""
+    if option == "turn_timer":
+        return [
+            ("off" if s == 0 else str(s), timer_text(s, locale))
+            for s in sorted({*TURN_TIMER_PRESETS, int(current)})
+        ]
+    if option == "language":
+        return [(code, code) for code in available_locales()]
+    if option == "start_policy":
+        return [(p, t(f"settings.start_policy.{p}", locale)) for p in START_POLICIES]
+    if option in OPTION_NAMES and is_bool(option):
+        return [("on", t("rules.on", locale)), ("off", t("rules.off", locale))]
+    if option in CHOICES:
+        return [(str(v), value_text(option, v, locale)) for v in CHOICES[option]]
+    if option in INT_RANGES:
+        low, high = INT_RANGES[option]
+        if high - low < 25:
+            numbers: list[int] = list(range(low, high + 1))
+        else:
+            numbers = sorted({*TARGET_PRESETS, int(current), getattr(OFFICIAL, option)})[:25]
+        return [(str(n), str(n)) for n in numbers]
+    return []

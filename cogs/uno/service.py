@@ -57,6 +57,7 @@ from bot.ui.rule_options import parse_value
 from bot.ui.rules_text import render_rules
 from bot.ui.table import is_computer, render_lobby, render_round_result, render_table
 from cogs.uno.autoplay import Autoplay, computer_name
+from cogs.uno.config_panel import ConfigPanel, lobby_panel
 from cogs.uno.live import LiveGame, stat_counters
 from cogs.uno.tables import TableUpdater
 
@@ -107,6 +108,7 @@ class GameService:
         self._languages: dict[int, str] = {}
         self.tables = TableUpdater(bot, self._render_table_job, self._table_posted)
         self.autoplay = Autoplay(self)
+        self.config = ConfigPanel(self)
 
     # ------------------------------------------------------------------ plumbing
 
@@ -210,6 +212,8 @@ class GameService:
                 await self.show_hand(interaction, click.game_id)
             elif click.kind == "lobby":
                 await self.lobby_click(interaction, click.game_id, click.action)
+            elif click.kind == "config":
+                await self.config.handle(interaction, click)
             elif click.action.startswith("page:") or click.action == "refresh":
                 page = int(click.action.split(":")[1]) if ":" in click.action else 0
                 if page >= 998:
@@ -884,11 +888,30 @@ class GameService:
     async def show_lobby_rules(
         self, interaction: discord.Interaction[Any], record: GameRecord
     ) -> None:
+        """The rules of this game; for the host, with the selects that change them."""
+        locale = interaction.locale
+        if interaction.user.id == record.host_id:
+            kwargs = lobby_panel(
+                record.id, record.rules, locale, notice=t("lobby.rules_host", locale)
+            )
+            await interaction.response.send_message(ephemeral=True, **kwargs)
+            return
         await interaction.response.send_message(
-            t("lobby.rules_hint", interaction.locale),
-            embed=render_rules(record.rules, interaction.locale),
-            ephemeral=True,
+            t("lobby.rules_hint", locale), embed=render_rules(record.rules, locale), ephemeral=True
         )
+
+    async def save_lobby_rules(self, record: GameRecord, rules: RuleSet) -> GameRecord:
+        """Store a lobby's new rules (validated by the caller) and show them in the lobby."""
+        async with self.lock(record.channel_id):
+            try:
+                async with self.db.write() as unit:
+                    await unit.games.set_rules(record.id, rules)
+                    record = await unit.games.get(record.id)
+            except WrongStatus:
+                raise UserError("error.already_started") from None
+            kwargs = self._lobby_kwargs(record)
+            await self._edit_public(record.channel_id, record.table_message_id, **kwargs)
+        return record
 
     async def set_lobby_rule(
         self, interaction: discord.Interaction[Any], option: str, value: str
@@ -903,14 +926,10 @@ class GameService:
             rules = record.rules.with_options(**{option: parse_value(option, value)})
         except InvalidRules as exc:
             raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
-        async with self.lock(record.channel_id):
-            try:
-                async with self.db.write() as unit:
-                    await unit.games.set_rules(record.id, rules)
-                    record = await unit.games.get(record.id)
-            except WrongStatus:
-                raise UserError("error.already_started") from None
-            await self._lobby_answer(interaction, record, False, "notice.rule_set")
+        await self.save_lobby_rules(record, rules)
+        await interaction.response.send_message(
+            t("notice.rule_set", interaction.locale), ephemeral=True
+        )
 
     async def expire_lobby(self, game_id: int) -> None:
         """A lobby nobody started closes itself."""

@@ -1,11 +1,12 @@
-"""Server settings (`/uno-admin settings|set|reset`) and a lobby's own rules (`/uno setrule`)."""
+"""Server settings (`/uno-admin settings|set|reset`, and the settings panel's selects) and a
+lobby's own rules (`/uno setrule`, and the panel its Rules button gives the host)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import answer, hand_size, show_hand
-from tests.fakediscord import MANAGE_GUILD, DriverError
+from tests.e2e.helpers import Table, answer, hand_size, show_hand
+from tests.fakediscord import MANAGE_GUILD, DriverError, FakeDiscord, Message, User
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -102,3 +103,95 @@ async def test_the_host_changes_a_rule_for_this_game(s) -> None:
     table = await answer(await emu.click(alice, emu.channel_messages(channel)[0], label="Start"))
     hand = await show_hand(emu, alice, table)
     assert hand_size(hand) == 5
+
+
+def _options(msg: Message, custom_id: str) -> dict[str, dict[str, object]]:
+    """The options of one of the message's selects, by value."""
+    select = next(c for c in msg.selects if c["custom_id"] == custom_id)
+    return {o["value"]: o for o in select["options"]}
+
+
+async def _pick(emu: FakeDiscord, user: User, panel: Message, step: str, value: str) -> Message:
+    custom_id = next(c["custom_id"] for c in panel.selects if c["custom_id"].endswith(f":{step}"))
+    return await answer(await emu.select(user, panel, custom_id, [value]))
+
+
+async def test_the_settings_panel_changes_a_setting_with_its_selects(s) -> None:
+    emu = s.emu
+    channel = s.channel()
+    (admin,) = s.users("admin", permissions=MANAGE_GUILD)
+    try:
+        panel = await answer(await emu.slash(admin, channel, "uno-admin settings"))
+        assert [c["custom_id"] for c in panel.selects] == ["uno:cfg:g:group"]
+        assert "table" in _options(panel, "uno:cfg:g:group")
+
+        panel = await _pick(emu, admin, panel, "group", "wd4")
+        options = _options(panel, "uno:cfg:g:opt")
+        wd4 = {"wd4_rule", "wd4_challenge", "challenge_guilty", "challenge_fail_draw"}
+        assert set(options) == wd4
+        assert options["wd4_challenge"]["description"] == "now: on · official: on"
+        panel = await _pick(emu, admin, panel, "opt", "wd4_challenge")
+        values = _options(panel, "uno:cfg:g:val:wd4_challenge")
+        assert set(values) == {"on", "off"} and values["on"].get("default")
+        panel = await _pick(emu, admin, panel, "val:wd4_challenge", "off")
+        assert panel.ephemeral and "✅ Wild Draw Four challenge changed." in panel.text, panel.text
+        assert "✳️ Wild Draw Four challenge: **off** (official: on)" in panel.text
+        assert _options(panel, "uno:cfg:g:val:wd4_challenge")["off"].get("default")
+
+        # An invalid combination is refused with the engine's reason; nothing changes.
+        panel = await _pick(emu, admin, panel, "group", "special")
+        panel = await _pick(emu, admin, panel, "opt", "custom_effect")
+        panel = await _pick(emu, admin, panel, "val:custom_effect", "swap_hands")
+        assert "the classic108 deck has no Customizable cards" in panel.text, panel.text
+        assert "✅" not in panel.text
+        shown = await answer(await emu.slash(admin, channel, "uno-admin settings"))
+        assert "Customizable card: a plain wild (official)" in shown.text, shown.text
+
+        # The server's own options, with values a select can list.
+        panel = await _pick(emu, admin, panel, "group", "table")
+        panel = await _pick(emu, admin, panel, "opt", "turn_timer")
+        assert {"off", "30", "60", "600"} <= set(_options(panel, "uno:cfg:g:val:turn_timer"))
+        panel = await _pick(emu, admin, panel, "val:turn_timer", "off")
+        assert "Turn timer: off" in panel.text, panel.text
+        emu.assert_clean()
+    finally:
+        await answer(await emu.slash(admin, channel, "uno-admin reset"))
+
+
+async def test_the_host_changes_this_games_rules_with_the_lobby_panel(s) -> None:
+    emu = s.emu
+    channel = s.channel()
+    alice, bob = s.users("alice", "bob")
+    lobby = await answer(await emu.slash(alice, channel, "uno new"))
+    seen = await answer(await emu.click(bob, lobby, label="Rules"))
+    assert seen.ephemeral and not seen.selects, "only the host gets the selects"
+
+    panel = await answer(await emu.click(alice, lobby, label="Rules"))
+    game = Table(emu, channel).game_id
+    assert "table" not in _options(panel, f"uno:cfg:{game}:group"), "server options stay out"
+    panel = await _pick(emu, alice, panel, "group", "deck")
+    panel = await _pick(emu, alice, panel, "opt", "hand_size")
+    assert set(_options(panel, f"uno:cfg:{game}:val:hand_size")) == {str(n) for n in range(1, 21)}
+    panel = await _pick(emu, alice, panel, "val:hand_size", "5")
+    assert "✅ Cards dealt changed." in panel.text, panel.text
+    assert "Cards dealt: **5**" in panel.text, panel.text
+    await emu.wait_for(
+        lambda: "Cards dealt: 5" in emu.channel_messages(channel)[0].text, 5, what="lobby rules"
+    )
+
+    panel = await _pick(emu, alice, panel, "group", "wd4")
+    panel = await _pick(emu, alice, panel, "opt", "wd4_rule")
+    panel = await _pick(emu, alice, panel, "val:wd4_rule", "any")
+    assert "every Wild Draw Four is legal: turn it off" in panel.text, panel.text
+
+    lobby = emu.channel_messages(channel)[0]
+    await answer(await emu.click(bob, lobby, label="Join"))
+    table = await answer(await emu.click(alice, emu.channel_messages(channel)[0], label="Start"))
+    late = await answer(await _late_pick(emu, alice, panel, game))
+    assert "already started" in late.text, late.text
+    assert hand_size(await show_hand(emu, alice, table)) == 5
+    emu.assert_clean()
+
+
+async def _late_pick(emu: FakeDiscord, user: User, panel: Message, game: int) -> object:
+    return await emu.select(user, panel, f"uno:cfg:{game}:val:wd4_rule", ["color"])

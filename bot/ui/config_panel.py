@@ -1,0 +1,115 @@
+"""The settings panel's selects: pick a group, then one of its options, then the new value.
+
+It edits the server's defaults (`/uno-admin settings`, scope "g") or one lobby's rules (the
+lobby's Rules button, scope = the game id). Each choice re-renders the panel with the next
+select; what was chosen rides in the custom ids, so a panel keeps working after a restart.
+Options show their current value and the official one; the engine validates every change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.ui.ids import SERVER_SCOPE
+from bot.ui.items import ConfigSelect
+from bot.ui.rule_options import (
+    OFFICIAL,
+    RULE_GROUPS,
+    group_options,
+    option_label,
+    select_values,
+    timer_text,
+    value_key,
+    value_text,
+)
+
+GROUP_STEP = "group"
+OPTION_STEP = "opt"
+VALUE_STEP = "val:"
+
+
+def _shown(option: str, value: Any, locale: object) -> str:
+    if option == "turn_timer":
+        return timer_text(int(value), locale)
+    if option == "start_policy":
+        return t(f"settings.start_policy.{value}", locale)
+    if option == "language":
+        return str(value)
+    return value_text(option, value, locale)
+
+
+def _description(option: str, value: Any, locale: object) -> str:
+    now = t("settings.now", locale, value=_shown(option, value, locale))
+    if hasattr(OFFICIAL, option):
+        official = _shown(option, getattr(OFFICIAL, option), locale)
+        now += " · " + t("settings.official", locale, value=official)
+    return now[:100]
+
+
+def config_view(
+    scope: str,
+    current: Mapping[str, Any],
+    locale: object = None,
+    *,
+    group: str | None = None,
+    option: str | None = None,
+) -> discord.ui.View:
+    """The panel's selects: groups, then `group`'s options, then `option`'s values.
+
+    `current` maps every option the scope can change to its value now (rules, plus the server's
+    own options in the server scope).
+    """
+    groups = [*RULE_GROUPS, "table"] if scope == SERVER_SCOPE else list(RULE_GROUPS)
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        ConfigSelect(
+            scope,
+            GROUP_STEP,
+            [
+                discord.SelectOption(
+                    label=t(f"settings.group.{g}", locale)[:100], value=g, default=g == group
+                )
+                for g in groups
+            ],
+            placeholder=t("settings.pick_group", locale),
+            row=0,
+        )
+    )
+    if group in groups:
+        view.add_item(
+            ConfigSelect(
+                scope,
+                OPTION_STEP,
+                [
+                    discord.SelectOption(
+                        label=option_label(name, locale)[:100],
+                        value=name,
+                        description=_description(name, current[name], locale),
+                        default=name == option,
+                    )
+                    for name in group_options(group)
+                ],
+                placeholder=t("settings.pick_option", locale),
+                row=1,
+            )
+        )
+    if option in current:
+        setting = current[option]
+        now = "off" if option == "turn_timer" and not setting else value_key(setting)
+        view.add_item(
+            ConfigSelect(
+                scope,
+                VALUE_STEP + option,
+                [
+                    discord.SelectOption(label=label[:100], value=value, default=value == now)
+                    for value, label in select_values(option, setting, locale)
+                ],
+                placeholder=t("settings.pick_value", locale, option=option_label(option, locale)),
+                row=2,
+            )
+        )
+    return view

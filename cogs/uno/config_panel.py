@@ -1,0 +1,171 @@
+"""What the settings panel's selects do: change the server's defaults or a lobby's rules.
+
+The server's panel (`/uno-admin settings`) is for members with Manage Server; a lobby's panel
+(its Rules button) changes that game's rules, for its host only, before Start. Every change goes
+through the engine's validation (`RuleSet.with_options`): an invalid combination leaves the
+settings as they were and the panel shows the engine's reason. What a select sends is never
+trusted: unknown groups, options or values are refused the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import InvalidRules, RuleSet
+from bot.i18n import available_locales, t
+from bot.store import GameStatus, GuildConfig, StartPolicy
+from bot.ui.config_panel import GROUP_STEP, VALUE_STEP, config_view
+from bot.ui.errors import UserError
+from bot.ui.ids import SERVER_SCOPE
+from bot.ui.items import Click
+from bot.ui.rule_options import (
+    SERVER_OPTIONS,
+    START_POLICIES,
+    group_of,
+    option_label,
+    parse_turn_timer,
+    parse_value,
+    render_settings,
+)
+from bot.ui.rules_text import render_rules
+
+if TYPE_CHECKING:
+    from cogs.uno.service import GameService
+
+
+def changed_config(config: GuildConfig, option: str, value: str) -> GuildConfig:
+    """The settings with one option changed; InvalidRules (with the reason) if it can't be."""
+    if option == "turn_timer":
+        try:
+            return replace(config, turn_timeout_seconds=parse_turn_timer(value))
+        except ValueError as exc:
+            raise InvalidRules(option, str(exc)) from None
+    if option == "language":
+        if value not in available_locales():
+            raise InvalidRules(option, "one of " + ", ".join(available_locales()))
+        return replace(config, language=value)
+    if option == "start_policy":
+        if value not in START_POLICIES:
+            raise InvalidRules(option, "one of " + ", ".join(START_POLICIES))
+        return replace(config, start_policy=StartPolicy(value))
+    return replace(config, rules=config.rules.with_options(**{option: parse_value(option, value)}))
+
+
+def server_values(config: GuildConfig) -> dict[str, Any]:
+    """Every option of the server's panel and its value now."""
+    return {
+        **config.rules.to_dict(),
+        "turn_timer": config.turn_timeout_seconds,
+        "language": config.language,
+        "start_policy": config.start_policy.value,
+    }
+
+
+def server_panel(
+    config: GuildConfig,
+    locale: object,
+    *,
+    notice: str | None = None,
+    group: str | None = None,
+    option: str | None = None,
+) -> dict[str, Any]:
+    """Keyword arguments for a message: the server's settings and the selects that change them."""
+    embed = render_settings(
+        config.rules,
+        config.turn_timeout_seconds,
+        config.language,
+        config.start_policy.value,
+        locale,
+        notice=notice,
+    )
+    view = config_view(SERVER_SCOPE, server_values(config), locale, group=group, option=option)
+    return {"embed": embed, "view": view}
+
+
+def lobby_panel(
+    game_id: int,
+    rules: RuleSet,
+    locale: object,
+    *,
+    notice: str | None = None,
+    group: str | None = None,
+    option: str | None = None,
+) -> dict[str, Any]:
+    """A lobby's rules, and (for its host) the selects that change them."""
+    embed = render_rules(rules, locale)
+    if notice:
+        embed.description = f"{notice}\n\n{embed.description or ''}"[:4096]
+    view = config_view(str(game_id), rules.to_dict(), locale, group=group, option=option)
+    return {"embed": embed, "view": view}
+
+
+class ConfigPanel:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        step, _, choice = click.action.partition("|")
+        if click.game_id:
+            await self._lobby(interaction, click.game_id, step, choice)
+        else:
+            await self._server(interaction, step, choice)
+
+    @staticmethod
+    def _where(step: str, choice: str, known: set[str]) -> tuple[str | None, str | None]:
+        """(group, option) the panel shows after choosing `choice` at `step`."""
+        if step == GROUP_STEP:
+            return (choice, None) if any(group_of(o) == choice for o in known) else (None, None)
+        option = step.removeprefix(VALUE_STEP) if step.startswith(VALUE_STEP) else choice
+        if option not in known:
+            return None, None
+        return group_of(option), option
+
+    async def _server(self, interaction: discord.Interaction[Any], step: str, choice: str) -> None:
+        locale = interaction.locale
+        guild_id = interaction.guild_id
+        if guild_id is None or not interaction.permissions.manage_guild:
+            raise UserError("error.no_permission")
+        db = self.service.db
+        async with db.read() as unit:
+            config = await unit.settings.guild(guild_id)
+        group, option = self._where(step, choice, set(server_values(config)))
+        notice = None
+        if step.startswith(VALUE_STEP) and option is not None:
+            try:
+                config = changed_config(config, option, choice)
+            except InvalidRules as exc:
+                notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
+            else:
+                async with db.write() as unit:
+                    await unit.settings.save_guild(config)
+                self.service.settings_changed(guild_id)
+                notice = t("notice.setting_changed", locale, option=option_label(option, locale))
+        kwargs = server_panel(config, locale, notice=notice, group=group, option=option)
+        await interaction.response.edit_message(**kwargs)
+
+    async def _lobby(
+        self, interaction: discord.Interaction[Any], game_id: int, step: str, choice: str
+    ) -> None:
+        locale = interaction.locale
+        record = await self.service._record(game_id)
+        if record.status is not GameStatus.LOBBY:
+            raise UserError("error.already_started")
+        if interaction.user.id != record.host_id:
+            raise UserError("error.host_only")
+        rules = record.rules
+        known = set(rules.to_dict()) - set(SERVER_OPTIONS)
+        group, option = self._where(step, choice, known)
+        notice = None
+        if step.startswith(VALUE_STEP) and option is not None:
+            try:
+                rules = rules.with_options(**{option: parse_value(option, choice)})
+            except InvalidRules as exc:
+                notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
+            else:
+                await self.service.save_lobby_rules(record, rules)
+                notice = t("notice.setting_changed", locale, option=option_label(option, locale))
+        kwargs = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
+        await interaction.response.edit_message(**kwargs)

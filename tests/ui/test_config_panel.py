@@ -1,0 +1,86 @@
+"""The settings panel: every option has a select of values it can parse, within Discord's limits,
+and what a select sends is only trusted when it names a known group or option."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.engine import InvalidRules, RuleSet
+from bot.store import GuildConfig
+from bot.ui.config_panel import config_view
+from bot.ui.ids import CONFIG_TEMPLATE, SERVER_SCOPE, matches_exactly_one
+from bot.ui.rule_options import RULE_GROUPS, SERVER_OPTIONS, parse_value, select_values, value_key
+from cogs.uno.config_panel import ConfigPanel, changed_config, server_values
+
+DEFAULTS = server_values(GuildConfig(1))
+
+
+@pytest.mark.parametrize("option", sorted(DEFAULTS))
+def test_every_option_offers_values_that_parse(option: str) -> None:
+    current = DEFAULTS[option]
+    values = select_values(option, current, "en-US")
+    assert 1 <= len(values) <= 25  # one language only, until a catalogue is translated
+    keys = [v for v, _ in values]
+    assert ("off" if option == "turn_timer" and not current else value_key(current)) in keys
+    for value, label in values:
+        assert value and label and len(label) <= 100
+        if option in SERVER_OPTIONS:
+            changed_config(GuildConfig(1), option, value)  # never raises for offered values
+        else:
+            parse_value(option, value)
+
+
+def test_a_current_value_outside_the_presets_is_offered_too() -> None:
+    assert "12345" in [v for v, _ in select_values("target", 12345)]
+    assert "75" in [v for v, _ in select_values("turn_timer", 75)]
+
+
+@pytest.mark.parametrize("scope", [SERVER_SCOPE, "123456789012345678"])
+def test_every_step_of_the_panel_fits_discord(scope: str) -> None:
+    groups = [*RULE_GROUPS, "table"] if scope == SERVER_SCOPE else list(RULE_GROUPS)
+    current = DEFAULTS if scope == SERVER_SCOPE else RuleSet().to_dict()
+    for group in groups:
+        names = RULE_GROUPS.get(group, SERVER_OPTIONS)
+        for option in (None, *names):
+            view = config_view(scope, current, "en-US", group=group, option=option)
+            payload = view.to_components()
+            selects = [c for row in payload for c in row["components"]]
+            assert len(selects) == (3 if option else 2)
+            for select in selects:
+                assert re.fullmatch(CONFIG_TEMPLATE, select["custom_id"])
+                assert matches_exactly_one(select["custom_id"])
+                assert 1 <= len(select["options"]) <= 25
+                assert sum(bool(o.get("default")) for o in select["options"]) <= 1
+                for o in select["options"]:
+                    assert len(o["label"]) <= 100 and len(o.get("description", "")) <= 100
+
+
+@pytest.mark.parametrize(
+    ("step", "choice", "expected"),
+    [
+        ("group", "wd4", ("wd4", None)),
+        ("group", "nope", (None, None)),
+        ("group", "table", (None, None)),  # not in a lobby
+        ("opt", "hand_size", ("deck", "hand_size")),
+        ("opt", "turn_timer", (None, None)),
+        ("opt", "__class__", (None, None)),
+        ("val:stacking", "same", ("stacking", "stacking")),
+        ("val:nope", "1", (None, None)),
+    ],
+)
+def test_only_known_groups_and_options_are_followed(
+    step: str, choice: str, expected: tuple[str | None, str | None]
+) -> None:
+    lobby_options = set(RuleSet().to_dict())
+    assert ConfigPanel._where(step, choice, lobby_options) == expected
+
+
+def test_a_forged_value_is_refused_by_the_engine() -> None:
+    with pytest.raises(InvalidRules):
+        changed_config(GuildConfig(1), "stacking", "sideways")
+    with pytest.raises(InvalidRules):
+        changed_config(GuildConfig(1), "turn_timer", "5")
+    with pytest.raises(InvalidRules):
+        changed_config(GuildConfig(1), "hand_size", "99")
