@@ -118,6 +118,8 @@ def create_bot(settings: Settings, database: Database) -> commands.Bot:
     options: dict[str, Any] = {
         "allowed_mentions": discord.AllowedMentions.none(),
         "help_command": None,
+        # Nothing here reads a cached message (interactions carry theirs): no cache to fill.
+        "max_messages": None,
     }
     if settings.owner_ids:
         options["owner_ids"] = set(settings.owner_ids)
