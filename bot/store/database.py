@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import (
 from bot.store.games import GameRepository
 from bot.store.guild_settings import SettingsRepository
 from bot.store.history import HistoryRepository
+from bot.store.json_codec import JSON_CODEC
 from bot.store.sqlite_writer import SQLITE_BEGIN, SQLiteWriter, configure_sqlite, is_sqlite_file
 from bot.store.stats import StatsRepository
 
@@ -38,6 +39,7 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     else:
         kwargs.setdefault("pool_pre_ping", True)
+    kwargs = {**JSON_CODEC, **kwargs}
     engine = create_async_engine(parsed, **kwargs)
     if engine.dialect.name == "sqlite":
         configure_sqlite(engine)

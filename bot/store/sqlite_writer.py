@@ -31,6 +31,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
+from bot.store.json_codec import JSON_CODEC
 from bot.store.sqlite_inline import inline_connector
 
 log = logging.getLogger(__name__)
@@ -115,6 +116,7 @@ class SQLiteWriter:
             async_creator=inline_connector(engine.dialect, engine.url),
             poolclass=StaticPool,  # one connection: the lock below lets one unit at a time in
             echo=engine.echo,
+            **JSON_CODEC,
         )
         configure_sqlite(self.engine, busy_timeout_ms=0, inline=True)
         self._sessions = async_sessionmaker(
