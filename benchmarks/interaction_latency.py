@@ -1,12 +1,20 @@
 """Interaction latency under load: the real bot process against the emulator, N games at once.
 
-Each game is played in its own channel by two scripted users clicking their hand buttons as fast
-as the answers come (or after `--think` seconds on average). Prints, per run: p50/p99/max from
-the emulator dispatching an interaction to the bot's answer, errors (failed interactions and
-Discord-rule violations), table edits, and the bot's resident memory before the games and with
-them running. Asserts nothing.
+Each game is played in its own channel by two scripted users. With `--think 0` they click as fast
+as the answers come: a saturation test (every game always has a click in flight), whose latency
+is queueing and whose useful figure is the bot's throughput. With `--think T` each player notices
+the game has started, and then makes each move, after a random 0.5T-1.5T seconds (T=2: faster
+than people play, who take several seconds a turn). The bot runs on one core and the emulator with
+the users on the other (`--no-pin` to let them share both), and the harness's own collector is
+paused while the games run, so that neither the load generator's work nor its pauses count as
+the bot's latency.
 
-    .venv/bin/python benchmarks/interaction_latency.py --games 10 100 --actions 40
+Prints, per run: p50/p99/max from the emulator dispatching an interaction to the bot's answer,
+errors (failed interactions and Discord-rule violations), table edits, the bot's CPU time per
+interaction (table edits included), and its resident memory before the games, with them open,
+and after they were played. Asserts nothing.
+
+    .venv/bin/python benchmarks/interaction_latency.py --games 10 100 --think 0 2 3
 """
 
 from __future__ import annotations
@@ -170,29 +178,34 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[10, 100])
     parser.add_argument("--actions", type=int, default=40, help="actions per game at most")
     parser.add_argument(
-        "--think", type=float, default=0.0, help="mean seconds a player waits before each move"
+        "--think",
+        type=float,
+        nargs="+",
+        default=[0.0, 2.0],
+        help="mean seconds a player waits before each move (one run per value)",
     )
     parser.add_argument(
         "--no-pin", action="store_true", help="let the bot and the load share both cores"
     )
     args = parser.parse_args()
     for n in args.games:
-        r = asyncio.run(run(n, args.actions, args.think, not args.no_pin))
-        print(
-            f"{r['games']:>4} games, think {args.think}s: {r['actions']} actions, "
-            f"{r['interactions']} interactions in "
-            f"{r['seconds']:.1f}s | latency p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, "
-            f"max {r['max']:.1f} ms | errors {r['errors']} | table edits {r['table_edits']}"
-        )
-        print(
-            f"      bot CPU {r['cpu_ms_per_interaction']:.2f} ms per interaction "
-            f"(table edits included), {100 * r['cpu_share']:.0f}% of one core"
-        )
-        print(
-            f"      RSS idle {r['rss_idle_mb']:.1f} MB, with games {r['rss_games_mb']:.1f} MB "
-            f"({r['kb_per_game']:.0f} KB/game), after play {r['rss_after_mb']:.1f} MB "
-            f"({r['kb_per_game_after_play']:.0f} KB/game)"
-        )
+        for think in args.think:
+            r = asyncio.run(run(n, args.actions, think, not args.no_pin))
+            print(
+                f"{r['games']:>4} games, think {think}s: {r['actions']} actions, "
+                f"{r['interactions']} interactions in {r['seconds']:.1f}s | latency "
+                f"p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms | "
+                f"errors {r['errors']} | table edits {r['table_edits']}"
+            )
+            print(
+                f"      bot CPU {r['cpu_ms_per_interaction']:.2f} ms per interaction "
+                f"(table edits included), {100 * r['cpu_share']:.0f}% of one core"
+            )
+            print(
+                f"      RSS idle {r['rss_idle_mb']:.1f} MB, with games {r['rss_games_mb']:.1f} MB "
+                f"({r['kb_per_game']:.0f} KB/game), after play {r['rss_after_mb']:.1f} MB "
+                f"({r['kb_per_game_after_play']:.0f} KB/game)"
+            )
 
 
 if __name__ == "__main__":
