@@ -25,6 +25,7 @@ import gc
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -188,24 +189,31 @@ def main() -> None:
         "--no-pin", action="store_true", help="let the bot and the load share both cores"
     )
     args = parser.parse_args()
-    for n in args.games:
-        for think in args.think:
-            r = asyncio.run(run(n, args.actions, think, not args.no_pin))
-            print(
-                f"{r['games']:>4} games, think {think}s: {r['actions']} actions, "
-                f"{r['interactions']} interactions in {r['seconds']:.1f}s | latency "
-                f"p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms | "
-                f"errors {r['errors']} | table edits {r['table_edits']}"
-            )
-            print(
-                f"      bot CPU {r['cpu_ms_per_interaction']:.2f} ms per interaction "
-                f"(table edits included), {100 * r['cpu_share']:.0f}% of one core"
-            )
-            print(
-                f"      RSS idle {r['rss_idle_mb']:.1f} MB, with games {r['rss_games_mb']:.1f} MB "
-                f"({r['kb_per_game']:.0f} KB/game), after play {r['rss_after_mb']:.1f} MB "
-                f"({r['kb_per_game_after_play']:.0f} KB/game)"
-            )
+    runs = [(n, think) for n in args.games for think in args.think]
+    if len(runs) > 1:  # each run in a fresh process: the harness's leftovers would skew the next
+        for n, think in runs:
+            command = [sys.executable, __file__, "--games", str(n), "--think", str(think)]
+            command += ["--actions", str(args.actions)] + (["--no-pin"] if args.no_pin else [])
+            subprocess.run(command, check=True)
+        return
+    ((n, think),) = runs
+    r = asyncio.run(run(n, args.actions, think, not args.no_pin))
+    print(
+        f"{r['games']:>4} games, think {think}s: {r['actions']} actions, "
+        f"{r['interactions']} interactions in {r['seconds']:.1f}s | latency "
+        f"p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms | "
+        f"errors {r['errors']} | table edits {r['table_edits']}"
+    )
+    print(
+        f"      bot CPU {r['cpu_ms_per_interaction']:.2f} ms per interaction "
+        f"(table edits included), {100 * r['cpu_share']:.0f}% of one core"
+    )
+    print(
+        f"      RSS idle {r['rss_idle_mb']:.1f} MB, with games {r['rss_games_mb']:.1f} MB "
+        f"({r['kb_per_game']:.0f} KB/game), after play {r['rss_after_mb']:.1f} MB "
+        f"({r['kb_per_game_after_play']:.0f} KB/game)",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -76,6 +76,27 @@ def _label(text: str) -> str:
     return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
 
 
+def _select(
+    custom_id: str,
+    options: list[discord.SelectOption] | None,
+    placeholder: str | None,
+    row: int | None,
+) -> discord.ui.Select[Any]:
+    """A one-choice select; rebuilt from a click it has no options, so it gets a stand-in."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        options=options or [discord.SelectOption(label="-", value="-")],
+        placeholder=placeholder,
+        row=row,
+    )
+
+
+def _chosen(interaction: discord.Interaction[Any]) -> str:
+    """The value picked in the select that was used (empty if none arrived)."""
+    values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+    return str(values[0]) if values else ""
+
+
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_TEMPLATE):
     """A game action: `uno:<game>:<version>:<action>`."""
 
@@ -128,14 +149,7 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TARG
         placeholder: str | None = None,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=target_select_id(game_id, version),
-                options=options or [discord.SelectOption(label="-", value="0")],
-                placeholder=placeholder,
-                row=row,
-            )
-        )
+        super().__init__(_select(target_select_id(game_id, version), options, placeholder, row))
         self.game_id = game_id
         self.version = version
 
@@ -149,8 +163,7 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TARG
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        value = str(values[0]) if values else ""
+        value = _chosen(interaction)
         action = f"target:{value}" if value.isdigit() else "target"
         await dispatch(interaction, Click("game", self.game_id, self.version, action))
 
@@ -235,14 +248,7 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
         placeholder: str | None = None,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=config_id(scope, step),
-                options=options or [discord.SelectOption(label="-", value="-")],
-                placeholder=placeholder,
-                row=row,
-            )
-        )
+        super().__init__(_select(config_id(scope, step), options, placeholder, row))
         self.scope = scope
         self.step = step
 
@@ -256,8 +262,7 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
         return cls(match["scope"], match["step"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-        choice = str(values[0]) if values else ""
+        choice = _chosen(interaction)
         game_id = int(self.scope) if self.scope.isdigit() else 0
         await dispatch(interaction, Click("config", game_id, None, f"{self.step}|{choice}"))
 
