@@ -151,21 +151,28 @@ class ConfigPanel:
     ) -> None:
         locale = interaction.locale
         record = await self.service._record(game_id)
-        if record.status is not GameStatus.LOBBY:
+        if record.status is GameStatus.RUNNING:
             raise UserError("error.already_started")
+        if record.status is not GameStatus.LOBBY:
+            raise UserError("error.game_ended")
         if interaction.user.id != record.host_id:
             raise UserError("error.host_only")
         rules = record.rules
         known = set(rules.to_dict()) - set(SERVER_OPTIONS)
         group, option = self._where(step, choice, known)
-        notice = None
-        if step.startswith(VALUE_STEP) and option is not None:
-            try:
-                rules = rules.with_options(**{option: parse_value(option, choice)})
-            except InvalidRules as exc:
-                notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
-            else:
-                await self.service.save_lobby_rules(record, rules)
-                notice = t("notice.setting_changed", locale, option=option_label(option, locale))
+        if not (step.startswith(VALUE_STEP) and option is not None):
+            kwargs = lobby_panel(game_id, rules, locale, group=group, option=option)
+            await interaction.response.edit_message(**kwargs)
+            return
+        try:
+            rules = rules.with_options(**{option: parse_value(option, choice)})
+        except InvalidRules as exc:
+            notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
+            kwargs = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
+            await interaction.response.edit_message(**kwargs)
+            return
+        notice = t("notice.setting_changed", locale, option=option_label(option, locale))
         kwargs = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
-        await interaction.response.edit_message(**kwargs)
+        await self.service.save_lobby_rules(
+            record, rules, lambda: interaction.response.edit_message(**kwargs)
+        )

@@ -30,7 +30,6 @@ class LiveGame:
     names: dict[int, str]
     baseline: int  # the version when loaded, or when the current round began
     table_message_id: int | None = None
-    table_posted_at: datetime | None = None
     acted_at: dict[int, int] = field(default_factory=dict)
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     levels: dict[int, str] = field(default_factory=dict)  # computer player -> level
@@ -50,7 +49,6 @@ class LiveGame:
             names={s.user_id: s.display_name for s in record.seats},
             baseline=game.version,
             table_message_id=record.table_message_id,
-            table_posted_at=record.table_message_posted_at,
             levels={s.user_id: s.bot_level or "normal" for s in record.seats if s.is_bot},
             timeouts={s.user_id: s.timeouts for s in record.seats if s.timeouts},
             deadline=record.turn_deadline,

@@ -13,7 +13,7 @@ import contextlib
 import json
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -178,13 +178,12 @@ class GameService:
             return None
         locale = self.public_locale(live.guild_id)
         kwargs = render_table(live.game, game_id, live.names, locale, log=list(live.log))
-        return live.channel_id, live.table_message_id, live.table_posted_at, kwargs
+        return live.channel_id, live.table_message_id, kwargs
 
     async def _table_posted(self, game_id: int, message_id: int) -> None:
         live = self.live.get(game_id)
         if live is not None:
             live.table_message_id = message_id
-            live.table_posted_at = discord.utils.utcnow()
         async with self.db.write() as unit:
             await unit.games.set_table_message(game_id, message_id)
 
@@ -775,7 +774,6 @@ class GameService:
             kwargs = render_table(game, record.id, live.names, locale, log=list(live.log))
         if edit:
             await interaction.response.edit_message(**kwargs)
-            live.table_posted_at = discord.utils.utcnow()
         else:
             await interaction.response.send_message(
                 t("notice.started", interaction.locale), ephemeral=True
@@ -900,8 +898,11 @@ class GameService:
             t("lobby.rules_hint", locale), embed=render_rules(record.rules, locale), ephemeral=True
         )
 
-    async def save_lobby_rules(self, record: GameRecord, rules: RuleSet) -> GameRecord:
-        """Store a lobby's new rules (validated by the caller) and show them in the lobby."""
+    async def save_lobby_rules(
+        self, record: GameRecord, rules: RuleSet, answer: Callable[[], Awaitable[Any]]
+    ) -> None:
+        """Store a lobby's new rules (validated by the caller), then `answer` the click, then
+        show them in the public lobby (the answer must not wait for that edit)."""
         async with self.lock(record.channel_id):
             try:
                 async with self.db.write() as unit:
@@ -909,9 +910,9 @@ class GameService:
                     record = await unit.games.get(record.id)
             except WrongStatus:
                 raise UserError("error.already_started") from None
+            await answer()
             kwargs = self._lobby_kwargs(record)
             await self._edit_public(record.channel_id, record.table_message_id, **kwargs)
-        return record
 
     async def set_lobby_rule(
         self, interaction: discord.Interaction[Any], option: str, value: str
@@ -926,9 +927,9 @@ class GameService:
             rules = record.rules.with_options(**{option: parse_value(option, value)})
         except InvalidRules as exc:
             raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
-        await self.save_lobby_rules(record, rules)
-        await interaction.response.send_message(
-            t("notice.rule_set", interaction.locale), ephemeral=True
+        text = t("notice.rule_set", interaction.locale)
+        await self.save_lobby_rules(
+            record, rules, lambda: interaction.response.send_message(text, ephemeral=True)
         )
 
     async def expire_lobby(self, game_id: int) -> None:

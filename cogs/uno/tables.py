@@ -27,9 +27,9 @@ REPOST_AFTER = timedelta(minutes=50)
 #: Seconds between two edits of one table (the setting TABLE_EDIT_INTERVAL overrides it).
 EDIT_INTERVAL = 1.0
 
-#: Renders a game's table now: (channel id, message id or None, posted_at, send/edit kwargs),
-#: or None when the game is gone.
-Renderer = Callable[[int], tuple[int, int | None, datetime | None, dict[str, Any]] | None]
+#: Renders a game's table now: (channel id, message id or None, send/edit kwargs), or None when
+#: the game is gone.
+Renderer = Callable[[int], tuple[int, int | None, dict[str, Any]] | None]
 #: Called after a re-post with (game id, new message id).
 OnPosted = Callable[[int, int], Any]
 
@@ -106,9 +106,14 @@ class TableUpdater:
         rendered = self._render(game_id)
         if rendered is None:
             return
-        channel_id, message_id, posted_at, kwargs = rendered
+        channel_id, message_id, kwargs = rendered
         channel = self._bot.get_partial_messageable(channel_id)
-        old = posted_at is not None and datetime.now(UTC) - posted_at > self.repost_after
+        # Discord's rule is about the message's age, which its id tells: a table that began as
+        # the lobby message is as old as the lobby.
+        old = (
+            message_id is not None
+            and datetime.now(UTC) - discord.utils.snowflake_time(message_id) > self.repost_after
+        )
         repost = game_id in self._repost or message_id is None or old
         self._repost.discard(game_id)
         if not repost and message_id is not None:

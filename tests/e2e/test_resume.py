@@ -34,7 +34,7 @@ from tests.e2e.helpers import (
     show_hand,
     version_of,
 )
-from tests.e2e.postgres import empty_postgres
+from tests.e2e.postgres import empty_postgres, require_postgres
 from tests.fakediscord import FakeDiscord, Message
 from tests.fakediscord.process import BotProcess
 
@@ -104,6 +104,8 @@ async def database_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
 
 @pytest_asyncio.fixture(loop_scope="session", params=["sqlite", "postgresql"])
 async def crashable(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Crashable]:
+    if request.param == "postgresql":
+        require_postgres()  # skips (or fails under CI) before anything is started
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Crashy")

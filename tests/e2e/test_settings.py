@@ -153,6 +153,25 @@ async def test_the_settings_panel_changes_a_setting_with_its_selects(s) -> None:
         assert {"off", "30", "60", "600"} <= set(_options(panel, "uno:cfg:g:val:turn_timer"))
         panel = await _pick(emu, admin, panel, "val:turn_timer", "off")
         assert "Turn timer: off" in panel.text, panel.text
+
+        # Stored, not only shown: a fresh look at the settings, and a new lobby, see them.
+        shown = await answer(await emu.slash(admin, channel, "uno-admin settings"))
+        assert "✳️ Wild Draw Four challenge: **off** (official: on)" in shown.text, shown.text
+        assert "Turn timer: off" in shown.text, shown.text
+        lobby = await answer(await emu.slash(admin, channel, "uno new"))
+        assert "Wild Draw Four challenge: off" in lobby.text, lobby.text
+        await answer(await emu.click(admin, lobby, label="Cancel"))
+
+        # An admin who lost Manage Server while the panel was open changes nothing with it.
+        member = s.guild.members[admin.id]
+        roles, member.roles = member.roles, []
+        try:
+            refused = await _pick(emu, admin, panel, "val:turn_timer", "60")
+        finally:
+            member.roles = roles
+        assert refused.ephemeral and "not allowed" in refused.text, refused.text
+        shown = await answer(await emu.slash(admin, channel, "uno-admin settings"))
+        assert "Turn timer: off" in shown.text, shown.text
         emu.assert_clean()
     finally:
         await answer(await emu.slash(admin, channel, "uno-admin reset"))

@@ -77,13 +77,13 @@ async def _reposted(emu: FakeDiscord, channel: int, old: Message, version: int) 
 
 
 async def test_a_table_older_than_the_limit_is_posted_anew(tmp_path: Path) -> None:
-    async with running_bot(tmp_path, TABLE_REPOST_AFTER="1.5") as (emu, guild):
+    async with running_bot(tmp_path, TABLE_REPOST_AFTER="4") as (emu, guild):
         channel, users, table = await _start(emu, guild, tmp_path)
         version = await _move(emu, users, table)
         kept = await Table(emu, channel).at_version(version)
         assert kept.id == table.id, "a young table is edited in place"
 
-        await asyncio.sleep(1.6)
+        await asyncio.sleep(4.2)  # the table (the lobby message, edited) is now too old
         version = await _move(emu, users, kept)
         new = await _reposted(emu, channel, kept, version)
 
@@ -96,10 +96,10 @@ async def test_a_table_older_than_the_limit_is_posted_anew(tmp_path: Path) -> No
 
 async def test_a_refused_edit_posts_the_table_anew(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as (emu, guild):  # the bot's own limit: 50 minutes
-        emu.old_message_age = 0.5  # Discord: older than an hour; here half a second
+        emu.old_message_age = 1.0  # Discord: older than an hour; here a second
         emu.old_message_edit_limit = 0
         channel, users, table = await _start(emu, guild, tmp_path)
-        await asyncio.sleep(0.7)
+        await asyncio.sleep(1.1)
         first_request = len(emu.requests)
         version = await _move(emu, users, table)
         new = await _reposted(emu, channel, table, version)
