@@ -10,6 +10,7 @@ trusted: unknown groups, options or values are refused the same way.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -160,19 +161,18 @@ class ConfigPanel:
         rules = record.rules
         known = set(rules.to_dict()) - set(SERVER_OPTIONS)
         group, option = self._where(step, choice, known)
-        if not (step.startswith(VALUE_STEP) and option is not None):
-            kwargs = lobby_panel(game_id, rules, locale, group=group, option=option)
-            await interaction.response.edit_message(**kwargs)
-            return
-        try:
-            rules = rules.with_options(**{option: parse_value(option, choice)})
-        except InvalidRules as exc:
-            notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
-            kwargs = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
-            await interaction.response.edit_message(**kwargs)
-            return
-        notice = t("notice.setting_changed", locale, option=option_label(option, locale))
+        notice, changed = None, False
+        if step.startswith(VALUE_STEP) and option is not None:
+            try:
+                rules = rules.with_options(**{option: parse_value(option, choice)})
+            except InvalidRules as exc:
+                notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
+            else:
+                notice = t("notice.setting_changed", locale, option=option_label(option, locale))
+                changed = True
         kwargs = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
-        await self.service.save_lobby_rules(
-            record, rules, lambda: interaction.response.edit_message(**kwargs)
-        )
+        answer = partial(interaction.response.edit_message, **kwargs)
+        if changed:
+            await self.service.save_lobby_rules(record, rules, answer)
+        else:
+            await answer()
