@@ -84,9 +84,15 @@ _FINISH = (
         status=GameStatus.FINISHED,
         finished_at=bindparam("finished_at", type_=_GAMES.c.finished_at.type),
         winner_id=bindparam("winner_id"),
+        rated=bindparam("rated"),
         turn_deadline=None,
     )
 )
+
+
+def _people_seated(game: Game) -> list[int]:
+    """People (not computers) still at the table of an ORM game."""
+    return [s.user_id for s in game.seats if not s.is_bot and s.left_at is None]
 
 
 def _require(game: Game, *allowed: GameStatus) -> None:
@@ -248,15 +254,27 @@ class GameRepository:
             raise AlreadySeated(game_id, user_id) from None
         return seat_record(seat)
 
-    async def unseat(self, game_id: int, user_id: int) -> None:
-        """A lobby forgets the seat (later seats move up); a running game marks it as left."""
+    async def unseat(self, game_id: int, user_id: int, *, kicked: bool = False) -> None:
+        """A lobby forgets the seat (later seats move up); a running game marks it as left.
+
+        Leaving a running match counts for the leaver as a match played and lost, unless the
+        host kicked them; a kick that leaves fewer than two people makes the match unrated
+        (README "What counts").
+        """
         game = await self._game(game_id, lock=True)
         _require(game, *OPEN_STATUSES)
         seat = next((s for s in game.seats if s.user_id == user_id), None)
         if seat is None or seat.left_at is not None:
             raise NotSeated(game_id, user_id)
         if game.status is GameStatus.RUNNING:
-            seat.left_at = utcnow()
+            now = utcnow()
+            seat.left_at = now
+            if game.rated and not seat.is_bot:
+                if not kicked:
+                    loss = {user_id: (seat.display_name, {"games_played": 1})}
+                    await add_to_totals(self._session, game.guild_id, loss, now)
+                elif len(_people_seated(game)) < 2:
+                    game.rated = False
             await self._session.flush()
             return
         later = sorted(
@@ -296,6 +314,8 @@ class GameRepository:
         game.state = dict(state)
         game.version = version
         game.turn_deadline = turn_deadline
+        # A match of one person against computers is practice (README "What counts").
+        game.rated = len(_people_seated(game)) >= 2
         self._session.add(
             GameAction(
                 game_id=game_id,
@@ -409,7 +429,9 @@ class GameRepository:
         """Record a round and add it to the totals. False (and nothing added) if already recorded.
 
         `points` maps each player to the points they scored this round. Every seated human
-        still at the table gets a round played; the winner, if human, a round won.
+        still at the table gets a round played; the winner, if human, a round won. A round
+        without a winner (abandoned: too few players left) or of an unrated match is recorded
+        but counts for nobody.
         """
         roster = await load_roster(self._session, game_id, lock=True)
         claimed = [*points, *([winner_id] if winner_id is not None else [])]
@@ -434,6 +456,8 @@ class GameRepository:
         )
         if recorded.rowcount != 1:  # type: ignore[attr-defined]
             return False  # recorded before, or by a concurrent finisher
+        if not roster.rated or winner_id is None:
+            return True  # recorded for the history; unrated or abandoned: counted for nobody
         changes: dict[int, tuple[str, Mapping[str, int]]] = {}
         for seat in roster.seats.values():
             if seat.is_bot:
@@ -454,9 +478,13 @@ class GameRepository:
             )
         )
 
-    async def finish(self, game_id: int, *, winner_id: int | None) -> bool:
+    async def finish(
+        self, game_id: int, *, winner_id: int | None, walkover: bool = False
+    ) -> bool:
         """Running -> finished; every human still seated gets a game played, the winner a win.
 
+        Nothing is counted for an unrated match, nor for a `walkover` (everybody else left or
+        timed out) before any round was finished by play: the match then becomes unrated.
         False (and nothing counted) if the game was already finished.
         """
         roster = await load_roster(self._session, game_id, lock=True)
@@ -466,10 +494,13 @@ class GameRepository:
             raise WrongStatus(game_id, roster.status.value, ("running",))
         if winner_id is not None and winner_id not in roster.seats:
             raise NotSeated(game_id, winner_id)
+        rated = roster.rated and not (walkover and not await self._round_won_by_play(game_id))
         now = utcnow()
         await self._session.execute(
-            _FINISH, {"game": game_id, "finished_at": now, "winner_id": winner_id}
+            _FINISH, {"game": game_id, "finished_at": now, "winner_id": winner_id, "rated": rated}
         )
+        if not rated:
+            return True
         changes: dict[int, tuple[str, Mapping[str, int]]] = {
             seat.user_id: (
                 seat.display_name,
@@ -480,6 +511,16 @@ class GameRepository:
         }
         await add_to_totals(self._session, roster.guild_id, changes, now)
         return True
+
+    async def _round_won_by_play(self, game_id: int) -> bool:
+        """Whether a round of the game was won (an abandoned round has no winner)."""
+        return bool(
+            await self._session.scalar(
+                select(
+                    exists().where(Round.game_id == game_id, Round.winner_id.is_not(None))
+                )
+            )
+        )
 
     async def abandon(self, game_id: int) -> bool:
         """Lobby or running -> abandoned (nothing is counted). False if it had already ended."""

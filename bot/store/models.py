@@ -25,6 +25,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     text,
+    true,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -162,6 +163,9 @@ class Game(Base):
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
     table_message_posted_at: Mapped[datetime | None]
     turn_deadline: Mapped[datetime | None]
+    # Whether the match counts for the leaderboard (README "What counts"): set at start (two or
+    # more people), cleared when the host kicks it down to one person or a walkover is too early.
+    rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat_order", cascade="all, delete-orphan"

@@ -51,6 +51,7 @@ class GameRecord:
     table_message_posted_at: datetime | None
     turn_deadline: datetime | None
     seats: tuple[SeatRecord, ...] = ()
+    rated: bool = True  # counts for the leaderboard (README "What counts")
 
     @property
     def rules(self) -> RuleSet:
@@ -194,4 +195,5 @@ def game_record(game: Game) -> GameRecord:
         table_message_posted_at=game.table_message_posted_at,
         turn_deadline=game.turn_deadline,
         seats=tuple(seat_record(seat) for seat in sorted(game.seats, key=lambda s: s.seat_order)),
+        rated=game.rated,
     )

@@ -22,6 +22,7 @@ _ROSTER = (
     select(
         _GAMES.c.guild_id,
         _GAMES.c.status,
+        _GAMES.c.rated,
         _SEATS.c.user_id,
         _SEATS.c.display_name,
         _SEATS.c.is_bot,
@@ -49,6 +50,12 @@ class Roster:
     guild_id: int
     status: GameStatus
     seats: dict[int, RosterSeat]
+    rated: bool = True
+
+    @property
+    def people_seated(self) -> list[int]:
+        """People (not computers) still at the table."""
+        return [s.user_id for s in self.seats.values() if not s.is_bot and s.left_at is None]
 
 
 async def load_roster(session: AsyncSession, game_id: int, *, lock: bool = False) -> Roster:
@@ -61,4 +68,5 @@ async def load_roster(session: AsyncSession, game_id: int, *, lock: bool = False
         for row in rows
         if row.user_id is not None
     }
-    return Roster(game_id, rows[0].guild_id, GameStatus(rows[0].status), seats)
+    first = rows[0]
+    return Roster(game_id, first.guild_id, GameStatus(first.status), seats, bool(first.rated))

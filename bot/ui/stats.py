@@ -32,9 +32,11 @@ HELP_COMMANDS = (
 def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord.Embed:
     lines = []
     for entry in board.entries:
+        # A player with rounds but no finished game yet reads "no finished game", not "0/0 (0%)".
+        key = "leaderboard.row" if entry.games_played else "leaderboard.row_no_games"
         lines.append(
             t(
-                "leaderboard.row",
+                key,
                 locale,
                 rank=entry.rank,
                 name=entry.display_name,
@@ -42,6 +44,8 @@ def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord
                 wins=entry.games_won,
                 games=entry.games_played,
                 rate=round(entry.win_rate * 100),
+                rounds=entry.rounds_played,
+                rounds_won=entry.rounds_won,
             )
         )
     if not lines:
@@ -65,9 +69,7 @@ def render_stats(stats: PlayerStats | None, name: str, locale: object = None) ->
         locale,
         rank=stats.rank or "-",
         points=stats.points,
-        games=stats.games_played,
-        wins=stats.games_won,
-        rate=round(stats.win_rate * 100),
+        games_line=_games_line(stats, locale),
         rounds=stats.rounds_played,
         rounds_won=stats.rounds_won,
         cards=stats.cards_played,
@@ -79,13 +81,25 @@ def render_stats(stats: PlayerStats | None, name: str, locale: object = None) ->
     return embed
 
 
+def _games_line(stats: PlayerStats, locale: object) -> str:
+    if not stats.games_played:
+        return t("stats.games_none", locale)
+    return t(
+        "stats.games",
+        locale,
+        wins=stats.games_won,
+        games=stats.games_played,
+        rate=round(stats.win_rate * 100),
+    )
+
+
 def render_help(locale: object = None) -> discord.Embed:
     lines = [t("help.intro", locale), ""]
     lines += [
         f"`/uno {name}` — {t(f'cmd.{name}' if name != 'uno' else 'cmd.uno_call', locale)}"
         for name in HELP_COMMANDS
     ]
-    lines += ["", t("help.buttons", locale)]
+    lines += ["", t("help.buttons", locale), "", t("help.counting", locale)]
     return discord.Embed(
         title=t("help.title", locale), description="\n".join(lines), colour=0xD72600
     )

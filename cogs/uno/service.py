@@ -374,6 +374,7 @@ class GameService:
         events: list[E.Event],
         *,
         unseat: int | None = None,
+        kicked: bool = False,
         timer_actor: int | None = None,
         timeouts: dict[int, int] | None = None,
     ) -> None:
@@ -402,7 +403,7 @@ class GameService:
                 if timeouts:
                     await unit.games.set_timeouts(live.game_id, timeouts)
                 if unseat is not None:
-                    await unit.games.unseat(live.game_id, unseat)
+                    await unit.games.unseat(live.game_id, unseat, kicked=kicked)
                 if counters:
                     await unit.stats.add_counters(live.game_id, counters)
                 for e in events:
@@ -414,7 +415,9 @@ class GameService:
                     elif isinstance(e, E.MatchEnded):
                         winners = e.outcome.winners
                         await unit.games.finish(
-                            live.game_id, winner_id=winners[0] if len(winners) == 1 else None
+                            live.game_id,
+                            winner_id=winners[0] if len(winners) == 1 else None,
+                            walkover=any(isinstance(x, E.PlayerLeft) for x in events),
                         )
         except (StaleVersion, WrongStatus, GameNotFound, NotSeated):
             self.forget(live.game_id)
@@ -715,7 +718,9 @@ class GameService:
                 raise UserError(
                     "error.engine", text=game_error_text(exc, interaction.locale)
                 ) from None
-            await self._save(live, before, interaction.user.id, [Leave()], events, unseat=player)
+            await self._save(
+                live, before, interaction.user.id, [Leave()], events, unseat=player, kicked=kicked
+            )
         key = "notice.kicked" if kicked else "notice.you_left"
         await interaction.response.send_message(
             t(key, interaction.locale, name=live.names.get(player, "?")), ephemeral=True

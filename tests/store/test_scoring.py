@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bot.store import Database, GameNotFound, NotSeated, WrongStatus
-from tests.store.conftest import GUILD, Backend, new_running_game
+from tests.store.conftest import CHANNEL, GUILD, Backend, new_running_game
 
 ANN, BEN, CAT, ROBOT = 31, 32, 33, -7
 
@@ -124,14 +124,77 @@ async def test_a_computer_winner_gives_no_win_to_anyone(db: Database) -> None:
     assert ann is not None and (ann.games_played, ann.games_won) == (1, 0)
 
 
-async def test_players_who_left_are_not_counted_as_playing_on(db: Database) -> None:
+async def test_leaving_a_running_match_counts_as_a_lost_match_at_once(db: Database) -> None:
     game = await new_running_game(db, {ANN: "Ann", BEN: "Ben", CAT: "Cat"})
     async with db.write() as unit:
+        await unit.games.finish_round(game.id, 1, winner_id=CAT, points={CAT: 40})
         await unit.games.unseat(game.id, CAT)
-        await unit.games.finish_round(game.id, 1, winner_id=ANN, points={ANN: 10, CAT: 0})
+    cat = await totals(db, CAT)
+    assert cat is not None and (cat.games_played, cat.games_won, cat.points) == (1, 0, 40)
+    async with db.write() as unit:
+        await unit.games.finish_round(game.id, 2, winner_id=ANN, points={ANN: 10})
         await unit.games.finish(game.id, winner_id=ANN)
     cat = await totals(db, CAT)
-    assert cat is not None and (cat.rounds_played, cat.games_played) == (0, 0)
+    assert cat is not None and (cat.rounds_played, cat.games_played, cat.games_won) == (1, 1, 0)
+    ann = await totals(db, ANN)
+    assert ann is not None and (ann.games_played, ann.games_won) == (1, 1)
+
+
+async def test_a_kicked_player_loses_nothing_and_a_kick_down_to_one_counts_for_nobody(
+    db: Database,
+) -> None:
+    game = await new_running_game(db, {ANN: "Ann", BEN: "Ben"}, bots={ROBOT: "Robot"})
+    async with db.write() as unit:
+        await unit.games.finish_round(game.id, 1, winner_id=ANN, points={ANN: 30})
+        await unit.games.unseat(game.id, BEN, kicked=True)
+        # Ann plays on against the computer: nothing more counts.
+        await unit.games.finish_round(game.id, 2, winner_id=ANN, points={ANN: 500})
+        await unit.games.finish(game.id, winner_id=ANN, walkover=True)
+        record = await unit.games.get(game.id)
+    assert record.rated is False and record.status == "finished"
+    ann, ben = await totals(db, ANN), await totals(db, BEN)
+    assert ann is not None and (ann.points, ann.games_played, ann.games_won) == (30, 0, 0)
+    assert ben is not None and (ben.games_played, ben.rounds_played) == (0, 1)
+
+
+async def test_a_kick_that_leaves_two_people_keeps_the_match_rated(db: Database) -> None:
+    game = await new_running_game(db, {ANN: "Ann", BEN: "Ben", CAT: "Cat"})
+    async with db.write() as unit:
+        await unit.games.unseat(game.id, CAT, kicked=True)
+        await unit.games.finish(game.id, winner_id=ANN)
+    ann, cat = await totals(db, ANN), await totals(db, CAT)
+    assert ann is not None and (ann.games_played, ann.games_won) == (1, 1)
+    assert cat is None
+
+
+async def test_a_walkover_counts_only_after_a_round_won_by_play(db: Database) -> None:
+    early = await new_running_game(db, {ANN: "Ann", BEN: "Ben"})
+    async with db.write() as unit:
+        await unit.games.unseat(early.id, BEN)
+        await unit.games.finish_round(early.id, 1, winner_id=None, points={})  # abandoned
+        await unit.games.finish(early.id, winner_id=ANN, walkover=True)
+        assert (await unit.games.get(early.id)).rated is False
+    ann, ben = await totals(db, ANN), await totals(db, BEN)
+    assert ann is None  # an abandoned round is no round played
+    assert ben is not None and (ben.games_played, ben.games_won) == (1, 0)
+
+    late = await new_running_game(db, {ANN: "Ann", BEN: "Ben"}, channel_id=CHANNEL + 1)
+    async with db.write() as unit:
+        await unit.games.finish_round(late.id, 1, winner_id=BEN, points={BEN: 60})
+        await unit.games.unseat(late.id, BEN)
+        await unit.games.finish(late.id, winner_id=ANN, walkover=True)
+    ann, ben = await totals(db, ANN), await totals(db, BEN)
+    assert ann is not None and (ann.games_played, ann.games_won) == (1, 1)
+    assert ben is not None and (ben.games_played, ben.games_won, ben.points) == (2, 0, 60)
+
+
+async def test_one_person_against_computers_is_practice(db: Database) -> None:
+    game = await new_running_game(db, {ANN: "Ann"}, bots={ROBOT: "Robot"})
+    assert game.rated is False
+    async with db.write() as unit:
+        await unit.games.finish_round(game.id, 1, winner_id=ANN, points={ANN: 90})
+        await unit.games.finish(game.id, winner_id=ANN)
+    assert await totals(db, ANN) is None
 
 
 async def test_counters_add_up_for_humans_only(db: Database) -> None:
