@@ -478,9 +478,7 @@ class GameRepository:
             )
         )
 
-    async def finish(
-        self, game_id: int, *, winner_id: int | None, walkover: bool = False
-    ) -> bool:
+    async def finish(self, game_id: int, *, winner_id: int | None, walkover: bool = False) -> bool:
         """Running -> finished; every human still seated gets a game played, the winner a win.
 
         Nothing is counted for an unrated match, nor for a `walkover` (everybody else left or
@@ -516,9 +514,7 @@ class GameRepository:
         """Whether a round of the game was won (an abandoned round has no winner)."""
         return bool(
             await self._session.scalar(
-                select(
-                    exists().where(Round.game_id == game_id, Round.winner_id.is_not(None))
-                )
+                select(exists().where(Round.game_id == game_id, Round.winner_id.is_not(None)))
             )
         )
 

@@ -185,20 +185,33 @@ class Autoplay:
             for player in order:
                 if player in game.left:
                     continue
-                action = live.computer(player).choose(view_for(game, player))
+                action = self._computer_choice(live, player)
                 if action is None or isinstance(action, NextRound):
                     continue
                 before = game.version
                 try:
                     events = game.apply(player, action)
                 except GameError:
+                    # Never leave a game waiting on a computer: the engine's default move.
                     log.warning("computer %s chose an illegal %s", player, action.code)
-                    continue
+                    action = game.default_action(player)
+                    if action is None or isinstance(action, NextRound):
+                        continue
+                    events = game.apply(player, action)
                 await service.save_moves(live, before, player, [action], events)
                 break
             else:
                 return
         await service.after_moves(live, events)
+
+    @staticmethod
+    def _computer_choice(live: LiveGame, player: int) -> Any:
+        """What the computer in this seat plays; the engine's default move if it fails."""
+        try:
+            return live.computer(player).choose(view_for(live.game, player))
+        except Exception:
+            log.exception("computer %s of game %s failed to choose", player, live.game_id)
+            return live.game.default_action(player)
 
     # ------------------------------------------------------------------ lobbies
 

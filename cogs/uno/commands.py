@@ -20,6 +20,7 @@ from bot.ui.errors import UserError, game_error_text, send_ephemeral, token_is_d
 from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
 from bot.ui.stats import render_help, render_leaderboard, render_stats
+from cogs.uno.inputs import require_choice, require_range
 from cogs.uno.resume import resume_running_games
 from cogs.uno.service import GameService
 
@@ -30,10 +31,9 @@ SCORING_CHOICES = [
     app_commands.Choice(name=cmd_text(f"scoring.{s}"), value=s) for s in CHOICES["scoring"]
 ]
 COLOR_CHOICES = [app_commands.Choice(name=cmd_text(f"color.{c}"), value=c) for c in "RYGB"]
-SORT_CHOICES = [
-    app_commands.Choice(name=cmd_text(f"leaderboard.sort.{s}"), value=s)
-    for s in ("points", "wins", "win_rate")
-]
+SORTS = ("points", "wins", "win_rate")
+SORT_CHOICES = [app_commands.Choice(name=cmd_text(f"leaderboard.sort.{s}"), value=s) for s in SORTS]
+LEADERBOARD_PAGES = 10_000
 TARGET_MIN, TARGET_MAX = INT_RANGES["target"]
 LEVEL_CHOICES = [app_commands.Choice(name=cmd_text(f"computer.level.{v}"), value=v) for v in LEVELS]
 RULE_OPTIONS = {name for names in RULE_GROUPS.values() for name in names}
@@ -142,6 +142,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         scoring: str | None = None,
         target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
     ) -> None:
+        if rules is not None:
+            require_choice("rules", rules, PRESETS)
+        if scoring is not None:
+            require_choice("scoring", scoring, CHOICES["scoring"])
+        if target is not None:
+            require_range("target", target, TARGET_MIN, TARGET_MAX)
         await self.service.new_lobby(interaction, preset=rules, scoring=scoring, target=target)
 
     @app_commands.command(name="join", description=cmd_text("cmd.join"))
@@ -176,6 +182,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
     @app_commands.describe(level=cmd_text("cmd.addbot.level"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
+        require_choice("level", level, LEVELS)
         record = await self.service.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
@@ -224,6 +231,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
     async def play(
         self, interaction: discord.Interaction[Any], card: str, color: str | None = None
     ) -> None:
+        if color is not None:
+            require_choice("color", color, tuple("RYGB"))
         game_id = await self._running(interaction)
         code = parse_card_input(card)
         if code is None:
@@ -302,8 +311,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         self,
         interaction: discord.Interaction[Any],
         sort: str = "points",
-        page: app_commands.Range[int, 1, 10_000] = 1,
+        page: app_commands.Range[int, 1, LEADERBOARD_PAGES] = 1,
     ) -> None:
+        require_choice("sort", sort, SORTS)
+        require_range("page", page, 1, LEADERBOARD_PAGES)
         async with self.service.db.read() as unit:
             board = await unit.stats.leaderboard(interaction.guild_id or 0, sort=sort, page=page)  # type: ignore[arg-type]
         await interaction.response.send_message(

@@ -152,6 +152,7 @@ class ConfigPanel:
     ) -> None:
         locale = interaction.locale
         record = await self.service._record(game_id)
+        self.service.require_channel(interaction, record.channel_id)
         if record.status is GameStatus.RUNNING:
             raise UserError("error.already_started")
         if record.status is not GameStatus.LOBBY:

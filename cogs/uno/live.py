@@ -14,10 +14,12 @@ from datetime import datetime
 
 from bot.engine import Game
 from bot.engine import events as E
-from bot.engine.ai import Player, make_player
+from bot.engine.ai import LEVELS, Player, make_player
 from bot.store import GameRecord
 
 LOG_LINES = 6
+#: The level of a computer player whose stored level is unknown.
+DEFAULT_LEVEL = "normal"
 
 
 @dataclass
@@ -59,9 +61,10 @@ class LiveGame:
         """The engine AI playing this seat (its choices depend only on its own view)."""
         ai = self.computers.get(player)
         if ai is None:
-            ai = self.computers[player] = make_player(
-                self.levels[player], seed=self.game_id * 1000 + player
-            )
+            level = self.levels[player]
+            if level not in LEVELS:  # a bad stored level plays at the default one
+                level = DEFAULT_LEVEL
+            ai = self.computers[player] = make_player(level, seed=self.game_id * 1000 + player)
         return ai
 
     @property

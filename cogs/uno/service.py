@@ -206,6 +206,8 @@ class GameService:
     # ------------------------------------------------------------------ clicks
 
     async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """Route a click; its custom_id is user input, so every path re-checks what it says:
+        the game must be this channel's, and a hand's own buttons only edit the clicker's hand."""
         try:
             if click.kind == "hand":
                 await self.show_hand(interaction, click.game_id)
@@ -214,6 +216,8 @@ class GameService:
             elif click.kind == "config":
                 await self.config.handle(interaction, click)
             elif click.action.startswith("page:") or click.action == "refresh":
+                if not self._from_own_hand(interaction):
+                    raise UserError("error.not_your_hand")
                 page = int(click.action.split(":")[1]) if ":" in click.action else 0
                 if page >= 998:
                     page = 0
@@ -224,15 +228,26 @@ class GameService:
                     click.game_id,
                     click.action,
                     version=click.version,
-                    edit=self._from_hand(interaction),
+                    edit=self._from_own_hand(interaction),
                 )
         except UserError as error:
             await self.reply_error(interaction, t(error.key, interaction.locale, **error.params))
 
     @staticmethod
-    def _from_hand(interaction: discord.Interaction[Any]) -> bool:
+    def _from_own_hand(interaction: discord.Interaction[Any]) -> bool:
+        """Whether the click came from a private message shown to the clicker (their hand)."""
         message = interaction.message
-        return message is not None and message.flags.ephemeral
+        if message is None or not message.flags.ephemeral:
+            return False
+        metadata = message.interaction_metadata
+        return metadata is None or metadata.user.id == interaction.user.id
+
+    @staticmethod
+    def require_channel(interaction: discord.Interaction[Any], channel_id: int) -> None:
+        """A click or command acts only on the game of the channel it was made in (and so of
+        that channel's server, whose permissions are the ones that count)."""
+        if interaction.channel_id != channel_id:
+            raise UserError("error.other_channel")
 
     async def reply_error(self, interaction: discord.Interaction[Any], text: str) -> None:
         from bot.ui.errors import send_ephemeral
@@ -251,6 +266,7 @@ class GameService:
         notice: str | None = None,
     ) -> None:
         live = await self.get_live(game_id)
+        self.require_channel(interaction, live.channel_id)
         user = interaction.user.id
         if user not in live.game.players:
             raise UserError("error.not_a_player")
@@ -310,6 +326,7 @@ class GameService:
             game_id = (await self.channel_game(interaction.channel_id or 0)).id
         texts = [text] if isinstance(text, str) else list(text)
         live = await self.get_live(game_id)
+        self.require_channel(interaction, live.channel_id)
         async with self.lock(live.channel_id):
             live = await self.get_live(game_id)  # it may have ended while we waited
             game = live.game
@@ -588,6 +605,7 @@ class GameService:
         self, interaction: discord.Interaction[Any], game_id: int, verb: str
     ) -> None:
         record = await self._record(game_id)
+        self.require_channel(interaction, record.channel_id)
         if record.status is not GameStatus.LOBBY:
             if record.status is GameStatus.RUNNING:
                 raise UserError("error.already_started")

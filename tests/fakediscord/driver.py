@@ -10,6 +10,7 @@ custom_id) and hands back an ``InteractionResult`` to await the bot's answer.
 from __future__ import annotations
 
 import asyncio
+import copy
 import secrets
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -169,6 +170,9 @@ class Driver(World):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.enforce_command_permissions = True
+        # False: options are sent as a modified client would, unchecked against their choices,
+        # ranges and lengths (the bot must re-check every value itself).
+        self.validate_options = True
         # Gateway events waiting to be sent: (guild id, event name, payload builder).
         self._outbox: list[tuple[int | None, str, Callable[[], JSON]]] = []
         self._flushers: set[asyncio.Task[None]] = set()
@@ -447,6 +451,36 @@ class Driver(World):
         data = {"custom_id": custom_id, "component_type": 2, "id": comp.get("id")}
         return await self._dispatch(3, u, msg.channel_id, data, message=msg)
 
+    async def forge_click(
+        self,
+        user: User | int,
+        message: Message | int,
+        custom_id: str,
+        /,
+        *,
+        values: Iterable[str] | None = None,
+    ) -> InteractionResult:
+        """A hostile client's click: any ``custom_id`` on a message the user can see.
+
+        Discord's own client only sends custom ids that the message shows; a modified one can
+        send anything. The interaction carries the message with the forged component in it (a
+        button, or a string select when ``values`` are given), so the bot's library dispatches
+        it as it would a real click; the stored message is left as it was.
+        """
+        u, msg = self.user_of(user), self.message_of(message)
+        self._check_clickable(u, msg)
+        if values is None:
+            component: JSON = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+            data: JSON = {"custom_id": custom_id, "component_type": 2}
+        else:
+            picked = [str(v) for v in values]
+            options = [{"label": v, "value": v} for v in picked] or [{"label": "-", "value": "-"}]
+            component = {"type": 3, "custom_id": custom_id, "options": options}
+            data = {"custom_id": custom_id, "component_type": 3, "values": picked}
+        forged = copy.copy(msg)
+        forged.components = [{"type": 1, "components": [component]}]
+        return await self._dispatch(3, u, msg.channel_id, data, message=forged)
+
     async def select(
         self, user: User | int, message: Message | int, custom_id: str, values: Iterable[Any]
     ) -> InteractionResult:
@@ -648,6 +682,8 @@ class Driver(World):
         t, name = opt["type"], opt["name"]
         if t == 3:
             value = str(value)
+            if not self.validate_options:
+                return value
             if not int(opt.get("min_length", 0)) <= len(value) <= int(opt.get("max_length", 6000)):
                 raise DriverError(f"option {name!r}: length out of bounds")
         elif t == 4:
@@ -686,6 +722,8 @@ class Driver(World):
             return str(channel.id)
         else:
             raise DriverError(f"option {name!r}: type {t} is not supported by the driver")
+        if not self.validate_options:
+            return value
         if t in (4, 10) and (
             ("min_value" in opt and value < opt["min_value"])
             or ("max_value" in opt and value > opt["max_value"])
