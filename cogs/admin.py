@@ -7,6 +7,7 @@ goes back to the official rules and default settings.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import discord
@@ -74,16 +75,15 @@ class AdminCog(commands.GroupCog, group_name="uno-admin", group_description=cmd_
             await send_ephemeral(interaction, t("error.no_permission", locale))
             return
         guild_id = interaction.guild_id or 0
-        async with self.bot.database.read() as unit:
-            config = await unit.settings.guild(guild_id)
         try:
-            config = changed_config(config, option, value)
+            async with self.bot.database.write() as unit:
+                config = await unit.settings.update_guild(
+                    guild_id, partial(changed_config, option=option, value=value)
+                )
         except InvalidRules as exc:
             text = t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
             await send_ephemeral(interaction, text)
             return
-        async with self.bot.database.write() as unit:
-            await unit.settings.save_guild(config)
         service = getattr(self.bot, "components", None)
         if service is not None:
             service.settings_changed(guild_id)

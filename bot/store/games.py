@@ -8,7 +8,7 @@ is added to the totals exactly once however often, or however concurrently, it i
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from enum import Enum
 from itertools import pairwise
@@ -215,10 +215,17 @@ class GameRepository:
         return await self.get(game.id)
 
     async def set_rules(self, game_id: int, rules: RuleSet) -> None:
+        await self.update_rules(game_id, lambda _: rules)
+
+    async def update_rules(self, game_id: int, change: Callable[[RuleSet], RuleSet]) -> RuleSet:
+        """Change a lobby's rules atomically: `change` gets the stored rules, read with the game
+        row locked, and what it returns is stored in this unit (an exception stores nothing)."""
         game = await self._game(game_id, lock=True)
         _require(game, GameStatus.LOBBY)
+        rules = change(RuleSet.from_dict(dict(game.rules)))
         game.rules = rules.to_dict()
         await self._session.flush()
+        return rules
 
     async def seat(
         self,

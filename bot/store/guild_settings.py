@@ -7,6 +7,9 @@ starting a game with nonsense rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -23,31 +26,36 @@ class SettingsRepository:
     async def guild(self, guild_id: int) -> GuildConfig:
         """The server's settings (defaults if it never changed any). Raises InvalidRules."""
         row = await self._session.get(GuildSettings, guild_id, populate_existing=True)
-        if row is None:
-            return GuildConfig(guild_id)
-        return GuildConfig(
-            guild_id=guild_id,
-            rules=RuleSet.from_dict(row.rules) if row.rules is not None else RuleSet(),
-            turn_timeout_seconds=row.turn_timeout_seconds,
-            language=row.language,
-            manager_role_id=row.manager_role_id,
-            start_policy=row.start_policy,
-        )
+        return _config(guild_id, row)
 
     async def save_guild(self, config: GuildConfig) -> None:
-        """Store a server's settings (build it with dataclasses.replace on `guild()`)."""
-        values = {
-            "rules": config.rules.to_dict(),
-            "turn_timeout_seconds": config.turn_timeout_seconds,
-            "language": config.language,
-            "manager_role_id": config.manager_role_id,
-            "start_policy": config.start_policy,
-            "updated_at": utcnow(),
-        }
+        """Store a server's settings whole (for a reset; one option: `update_guild`)."""
+        values = _values(config)
         stmt = insert_for(self._session, GuildSettings).values(guild_id=config.guild_id, **values)
         await self._session.execute(
             stmt.on_conflict_do_update(index_elements=["guild_id"], set_=values)
         )
+
+    async def update_guild(
+        self, guild_id: int, change: Callable[[GuildConfig], GuildConfig]
+    ) -> GuildConfig:
+        """Change a server's settings atomically: `change` gets the stored settings, read with
+        the row locked (PostgreSQL; SQLite write units are serialised already), and what it
+        returns is stored in the same transaction. So two admins changing two options at the
+        same moment both keep their change, and of two changes of one option the later wins.
+        An exception from `change` (InvalidRules) rolls the unit back: nothing is stored.
+        """
+        # The row must exist to be locked; a concurrent first insert waits for ours.
+        defaults = insert_for(self._session, GuildSettings).values(
+            guild_id=guild_id, **_values(GuildConfig(guild_id))
+        )
+        await self._session.execute(defaults.on_conflict_do_nothing(index_elements=["guild_id"]))
+        row = await self._session.get(
+            GuildSettings, guild_id, populate_existing=True, with_for_update=True
+        )
+        config = change(_config(guild_id, row))
+        await self.save_guild(config)
+        return config
 
     async def get_value(self, key: str) -> str | None:
         return await self._session.scalar(select(BotState.value).where(BotState.key == key))
@@ -56,3 +64,27 @@ class SettingsRepository:
         values = {"value": value, "updated_at": utcnow()}
         stmt = insert_for(self._session, BotState).values(key=key, **values)
         await self._session.execute(stmt.on_conflict_do_update(index_elements=["key"], set_=values))
+
+
+def _config(guild_id: int, row: GuildSettings | None) -> GuildConfig:
+    if row is None:
+        return GuildConfig(guild_id)
+    return GuildConfig(
+        guild_id=guild_id,
+        rules=RuleSet.from_dict(row.rules) if row.rules is not None else RuleSet(),
+        turn_timeout_seconds=row.turn_timeout_seconds,
+        language=row.language,
+        manager_role_id=row.manager_role_id,
+        start_policy=row.start_policy,
+    )
+
+
+def _values(config: GuildConfig) -> dict[str, Any]:
+    return {
+        "rules": config.rules.to_dict(),
+        "turn_timeout_seconds": config.turn_timeout_seconds,
+        "language": config.language,
+        "manager_role_id": config.manager_role_id,
+        "start_policy": config.start_policy,
+        "updated_at": utcnow(),
+    }

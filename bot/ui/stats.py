@@ -32,8 +32,13 @@ HELP_COMMANDS = (
 def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord.Embed:
     lines = []
     for entry in board.entries:
-        # A player with rounds but no finished game yet reads "no finished game", not "0/0 (0%)".
-        key = "leaderboard.row" if entry.games_played else "leaderboard.row_no_games"
+        # A player with no finished game (or round) yet says so, never "0/0 games won (0%)".
+        if entry.games_played:
+            key = "leaderboard.row"
+        elif entry.rounds_played:
+            key = "leaderboard.row_no_games"
+        else:
+            key = "leaderboard.row_new"
         lines.append(
             t(
                 key,

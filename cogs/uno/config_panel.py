@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from cogs.uno.service import GameService
 
 
-def changed_config(config: GuildConfig, option: str, value: str) -> GuildConfig:
+def changed_config(config: GuildConfig, *, option: str, value: str) -> GuildConfig:
     """The settings with one option changed; InvalidRules (with the reason) if it can't be."""
     if option == "turn_timer":
         try:
@@ -136,12 +136,13 @@ class ConfigPanel:
         notice = None
         if step.startswith(VALUE_STEP) and option is not None:
             try:
-                config = changed_config(config, option, choice)
+                async with db.write() as unit:
+                    config = await unit.settings.update_guild(
+                        guild_id, partial(changed_config, option=option, value=choice)
+                    )
             except InvalidRules as exc:
                 notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
             else:
-                async with db.write() as unit:
-                    await unit.settings.save_guild(config)
                 self.service.settings_changed(guild_id)
                 notice = t("notice.setting_changed", locale, option=option_label(option, locale))
         kwargs = server_panel(config, locale, notice=notice, group=group, option=option)
@@ -162,18 +163,25 @@ class ConfigPanel:
         rules = record.rules
         known = set(rules.to_dict()) - set(SERVER_OPTIONS)
         group, option = self._where(step, choice, known)
-        notice, changed = None, False
+        notice = None
         if step.startswith(VALUE_STEP) and option is not None:
+            changed = t("notice.setting_changed", locale, option=option_label(option, locale))
+
+            async def answer(stored: RuleSet) -> None:
+                kwargs = lobby_panel(
+                    game_id, stored, locale, notice=changed, group=group, option=option
+                )
+                await interaction.response.edit_message(**kwargs)
+
+            value = choice
             try:
-                rules = rules.with_options(**{option: parse_value(option, choice)})
+                await self.service.save_lobby_rules(
+                    record,
+                    lambda rules: rules.with_options(**{option: parse_value(option, value)}),
+                    answer,
+                )
+                return
             except InvalidRules as exc:
                 notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
-            else:
-                notice = t("notice.setting_changed", locale, option=option_label(option, locale))
-                changed = True
         kwargs = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
-        answer = partial(interaction.response.edit_message, **kwargs)
-        if changed:
-            await self.service.save_lobby_rules(record, rules, answer)
-        else:
-            await answer()
+        await interaction.response.edit_message(**kwargs)

@@ -922,18 +922,22 @@ class GameService:
         )
 
     async def save_lobby_rules(
-        self, record: GameRecord, rules: RuleSet, answer: Callable[[], Awaitable[Any]]
+        self,
+        record: GameRecord,
+        change: Callable[[RuleSet], RuleSet],
+        answer: Callable[[RuleSet], Awaitable[Any]],
     ) -> None:
-        """Store a lobby's new rules (validated by the caller), then `answer` the click, then
+        """Apply `change` to the lobby's stored rules in one atomic write (InvalidRules from it
+        stores nothing and propagates), then `answer` the click with the rules as stored, then
         show them in the public lobby (the answer must not wait for that edit)."""
         async with self.lock(record.channel_id):
             try:
                 async with self.db.write() as unit:
-                    await unit.games.set_rules(record.id, rules)
+                    rules = await unit.games.update_rules(record.id, change)
                     record = await unit.games.get(record.id)
             except WrongStatus:
                 raise UserError("error.already_started") from None
-            await answer()
+            await answer(rules)
             kwargs = self._lobby_kwargs(record)
             await self._edit_public(record.channel_id, record.table_message_id, **kwargs)
 
@@ -946,14 +950,15 @@ class GameService:
             raise UserError("error.already_started")
         if interaction.user.id != record.host_id:
             raise UserError("error.host_only")
+        text = t("notice.rule_set", interaction.locale)
         try:
-            rules = record.rules.with_options(**{option: parse_value(option, value)})
+            await self.save_lobby_rules(
+                record,
+                lambda rules: rules.with_options(**{option: parse_value(option, value)}),
+                lambda _: interaction.response.send_message(text, ephemeral=True),
+            )
         except InvalidRules as exc:
             raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
-        text = t("notice.rule_set", interaction.locale)
-        await self.save_lobby_rules(
-            record, rules, lambda: interaction.response.send_message(text, ephemeral=True)
-        )
 
     async def expire_lobby(self, game_id: int) -> None:
         """A lobby nobody started closes itself."""

@@ -214,3 +214,56 @@ async def test_the_host_changes_this_games_rules_with_the_lobby_panel(s) -> None
 
 async def _late_pick(emu: FakeDiscord, user: User, panel: Message, game: int) -> object:
     return await emu.select(user, panel, f"uno:cfg:{game}:val:wd4_rule", ["color"])
+
+
+#: Independent options and values: every pair of them is a valid rule set.
+CONCURRENT = {
+    "stacking": "same",
+    "jump_in": "on",
+    "seven_o": "on",
+    "hand_size": "8",
+    "uno_penalty": "4",
+    "target": "300",
+    "draw_until_playable": "on",
+    "challenge_fail_draw": "5",
+}
+
+
+async def test_concurrent_setting_changes_are_all_stored(s) -> None:
+    from bot.ui.rule_options import option_label
+
+    emu = s.emu
+    channel = s.channel()
+    (admin,) = s.users("admin", permissions=MANAGE_GUILD)
+    try:
+        sent = [
+            await emu.slash(admin, channel, "uno-admin set", option=option, value=value)
+            for option, value in CONCURRENT.items()
+        ]  # all in flight before the first answer is read
+        for option, res in zip(CONCURRENT, sent, strict=True):
+            done = await answer(res)
+            assert f"✅ {option_label(option, None)} changed." in done.text, done.text
+        shown = await answer(await emu.slash(admin, channel, "uno-admin settings"))
+        for option in CONCURRENT:
+            assert f"✳️ {option_label(option, None)}:" in shown.text, (option, shown.text)
+    finally:
+        await answer(await emu.slash(admin, channel, "uno-admin reset"))
+
+
+async def test_concurrent_lobby_rule_changes_are_all_stored(s) -> None:
+    from bot.ui.rule_options import option_label
+
+    emu = s.emu
+    channel = s.channel()
+    (host,) = s.users("host")
+    await answer(await emu.slash(host, channel, "uno new"))
+    sent = [
+        await emu.slash(host, channel, "uno setrule", option=option, value=value)
+        for option, value in CONCURRENT.items()
+    ]
+    for res in sent:
+        assert "Rule changed" in (await answer(res)).text
+    rules = await answer(await emu.slash(host, channel, "uno rules"))
+    for option in CONCURRENT:
+        assert f"✳️ {option_label(option, None)}" in rules.text, (option, rules.text)
+    await answer(await emu.slash(host, channel, "uno end"))

@@ -27,7 +27,7 @@ def test_every_option_offers_values_that_parse(option: str) -> None:
     for value, label in values:
         assert value and label and len(label) <= 100
         if option in SERVER_OPTIONS:
-            changed_config(GuildConfig(1), option, value)  # never raises for offered values
+            changed_config(GuildConfig(1), option=option, value=value)  # never raises for offered values
         else:
             parse_value(option, value)
 
@@ -79,8 +79,8 @@ def test_only_known_groups_and_options_are_followed(
 
 def test_a_forged_value_is_refused_by_the_engine() -> None:
     with pytest.raises(InvalidRules):
-        changed_config(GuildConfig(1), "stacking", "sideways")
+        changed_config(GuildConfig(1), option="stacking", value="sideways")
     with pytest.raises(InvalidRules):
-        changed_config(GuildConfig(1), "turn_timer", "5")
+        changed_config(GuildConfig(1), option="turn_timer", value="5")
     with pytest.raises(InvalidRules):
-        changed_config(GuildConfig(1), "hand_size", "99")
+        changed_config(GuildConfig(1), option="hand_size", value="99")
