@@ -27,7 +27,8 @@ def test_every_option_offers_values_that_parse(option: str) -> None:
     for value, label in values:
         assert value and label and len(label) <= 100
         if option in SERVER_OPTIONS:
-            changed_config(GuildConfig(1), option=option, value=value)  # never raises for offered values
+            # never raises for offered values
+            changed_config(GuildConfig(1), option=option, value=value)
         else:
             parse_value(option, value)
 
