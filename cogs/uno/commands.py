@@ -17,6 +17,7 @@ from bot.i18n.translator import cmd_text
 from bot.store import GameStatus
 from bot.ui.cards import card_name
 from bot.ui.errors import UserError, game_error_text, send_ephemeral, token_is_dead
+from bot.ui.ids import matches_exactly_one
 from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
 from bot.ui.stats import render_help, render_leaderboard, render_stats
@@ -97,6 +98,16 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
                 await self.service.autoplay.resume()
             except Exception:
                 log.exception("could not re-arm the timers")
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click whose custom_id none of our buttons has (a modified client's) would get no
+        answer at all, since no DynamicItem matches it: refuse it here instead."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not matches_exactly_one(custom_id):
+            await send_ephemeral(interaction, t("error.unknown_button", interaction.locale))
 
     # ------------------------------------------------------------------ errors
 
