@@ -109,9 +109,7 @@ async def test_raw_option_values_are_refused_clearly(s) -> None:
         await _refused(await emu.slash(host, channel, "uno addbot", level="godlike"), "level")
         assert "🤖" not in Table(emu, channel).message().text
         await _refused(await emu.slash(host, channel, "uno setrule", option="chaos", value="1"))
-        await _refused(
-            await emu.slash(host, channel, "uno setrule", option="target", value="-3")
-        )
+        await _refused(await emu.slash(host, channel, "uno setrule", option="target", value="-3"))
         for options in ({"sort": "luck"}, {"page": 0}, {"page": 10**9}):
             await _refused(await emu.slash(ann, channel, "uno leaderboard", **options))
         await answer(await emu.click(ann, Table(emu, channel).message(), label="Join"))
