@@ -15,6 +15,13 @@ interaction (table edits included), and its resident memory before the games, wi
 and after they were played. Asserts nothing.
 
     .venv/bin/python benchmarks/interaction_latency.py --games 10 100 --think 0 2 3
+
+Side by side: `--baseline REV` (a git revision, checked out into a temporary worktree, or the
+path of another checkout) runs that bot and this one alternately (A B A B, `--repeat` pairs per
+configuration, each run in a fresh process, same emulator and load) and prints, per
+configuration, the ratio this/baseline of interactions per second and of CPU per interaction:
+
+    .venv/bin/python benchmarks/interaction_latency.py --games 100 --think 0 --baseline ec98719
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import os
 import random
 import statistics
@@ -94,7 +102,9 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def run(games: int, limit: int, think: float, pin: bool) -> dict[str, Any]:
+async def run(
+    games: int, limit: int, think: float, pin: bool, bot_root: Path = ROOT
+) -> dict[str, Any]:
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Bench")
@@ -104,7 +114,7 @@ async def run(games: int, limit: int, think: float, pin: bool) -> dict[str, Any]
     )
     for hook in ("UNO_TEST_SEED", "UNO_TEST_DECKS"):
         env.pop(hook, None)
-    bot = emu.bot_process(env=env, cwd=str(ROOT))
+    bot = emu.bot_process(env=env, cwd=str(bot_root))
     await bot.start()
     try:
         await emu.wait_for_bot(timeout=60)
@@ -174,32 +184,66 @@ async def run(games: int, limit: int, think: float, pin: bool) -> dict[str, Any]
         await emu.stop()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, nargs="+", default=[10, 100])
-    parser.add_argument("--actions", type=int, default=40, help="actions per game at most")
-    parser.add_argument(
-        "--think",
-        type=float,
-        nargs="+",
-        default=[0.0, 2.0],
-        help="mean seconds a player waits before each move (one run per value)",
-    )
-    parser.add_argument(
-        "--no-pin", action="store_true", help="let the bot and the load share both cores"
-    )
-    args = parser.parse_args()
-    runs = [(n, think) for n in args.games for think in args.think]
-    if len(runs) > 1:  # each run in a fresh process: the harness's leftovers would skew the next
-        for n, think in runs:
-            command = [sys.executable, __file__, "--games", str(n), "--think", str(think)]
-            command += ["--actions", str(args.actions)] + (["--no-pin"] if args.no_pin else [])
-            subprocess.run(command, check=True)
-        return
-    ((n, think),) = runs
-    r = asyncio.run(run(n, args.actions, think, not args.no_pin))
+def checkout(baseline: str) -> Path:
+    """The directory of the baseline bot: a path as given, or a revision in a new worktree."""
+    path = Path(baseline)
+    if path.is_dir():
+        return path.resolve()
+    target = Path(tempfile.mkdtemp(prefix="uno-baseline-")) / "tree"
+    git = ["git", "-C", str(ROOT)]
+    subprocess.run([*git, "worktree", "add", "--detach", str(target), baseline], check=True)
+    return target
+
+
+def child(n: int, think: float, args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    """One run in a fresh process (the harness's leftovers would skew the next run)."""
+    command = [sys.executable, __file__, "--games", str(n), "--think", str(think)]
+    command += ["--actions", str(args.actions), "--bot-root", str(root), "--json"]
+    command += ["--no-pin"] if args.no_pin else []
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def throughput(r: dict[str, Any]) -> float:
+    return r["interactions"] / r["seconds"]
+
+
+def compare(args: argparse.Namespace, runs: list[tuple[int, float]]) -> None:
+    """This bot and the baseline alternately, then the ratios of their medians."""
+    baseline = checkout(args.baseline)
+    sides = {"this": ROOT, "baseline": baseline}
+    for n, think in runs:
+        results: dict[str, list[dict[str, Any]]] = {"this": [], "baseline": []}
+        for pair in range(args.repeat):
+            order = ["this", "baseline"] if pair % 2 == 0 else ["baseline", "this"]
+            for side in order:
+                r = child(n, think, args, sides[side])
+                results[side].append(r)
+                report(r, think, label=side)
+        med = {
+            side: {
+                "rate": statistics.median(throughput(r) for r in rs),
+                "cpu": statistics.median(r["cpu_ms_per_interaction"] for r in rs),
+                "p99": statistics.median(r["p99"] for r in rs),
+                "errors": sum(r["errors"] for r in rs),
+            }
+            for side, rs in results.items()
+        }
+        this, base = med["this"], med["baseline"]
+        print(
+            f"== {n} games, think {think}s, {args.repeat} pairs: interactions/s "
+            f"{this['rate']:.0f} vs {base['rate']:.0f} (ratio {this['rate'] / base['rate']:.2f}x)"
+            f" | CPU ms/interaction {this['cpu']:.2f} vs {base['cpu']:.2f} "
+            f"(ratio {this['cpu'] / base['cpu']:.2f}x) | p99 {this['p99']:.1f} vs "
+            f"{base['p99']:.1f} ms | errors {this['errors']} vs {base['errors']}",
+            flush=True,
+        )
+
+
+def report(r: dict[str, Any], think: float, label: str = "") -> None:
+    prefix = f"[{label}] " if label else ""
     print(
-        f"{r['games']:>4} games, think {think}s: {r['actions']} actions, "
+        f"{prefix}{r['games']:>4} games, think {think}s: {r['actions']} actions, "
         f"{r['interactions']} interactions in {r['seconds']:.1f}s | latency "
         f"p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms | "
         f"errors {r['errors']} | table edits {r['table_edits']}"
@@ -214,6 +258,43 @@ def main() -> None:
         f"({r['kb_per_game_after_play']:.0f} KB/game)",
         flush=True,
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10, 100])
+    parser.add_argument("--actions", type=int, default=40, help="actions per game at most")
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs="+",
+        default=[0.0, 2.0],
+        help="mean seconds a player waits before each move (one run per value)",
+    )
+    parser.add_argument(
+        "--no-pin", action="store_true", help="let the bot and the load share both cores"
+    )
+    parser.add_argument(
+        "--baseline", help="a git revision or checkout to run side by side with this one"
+    )
+    parser.add_argument("--repeat", type=int, default=2, help="A/B pairs per configuration")
+    parser.add_argument("--bot-root", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    runs = [(n, think) for n in args.games for think in args.think]
+    if args.baseline:
+        compare(args, runs)
+        return
+    if len(runs) > 1:  # each run in a fresh process: the harness's leftovers would skew the next
+        for n, think in runs:
+            report(child(n, think, args, args.bot_root), think)
+        return
+    ((n, think),) = runs
+    r = asyncio.run(run(n, args.actions, think, not args.no_pin, args.bot_root))
+    if args.json:
+        print(json.dumps(r))
+    else:
+        report(r, think)
 
 
 if __name__ == "__main__":
