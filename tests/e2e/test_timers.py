@@ -93,6 +93,13 @@ async def test_three_timeouts_in_a_row_remove_the_player(world: TimerWorld) -> N
     )
     msg = await emu.wait_for(_table_with(emu, channel, "match is over"), 5, what="the end")
     assert "left the game" in msg.text
+    # Removed for inactivity: a game lost. The walkover before any round was won: nothing.
+    texts = [
+        (await answer(await emu.slash(alice, channel, "uno stats", player=p))).text
+        for p in (alice, bob)
+    ]
+    assert sorted("Games: 0 won of 1 (0%)" in t for t in texts) == [False, True], texts
+    assert sum("No games on this server yet" in t for t in texts) == 1, texts
 
 
 async def test_an_unstarted_lobby_closes_itself(world: TimerWorld) -> None:
