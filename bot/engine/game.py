@@ -2,15 +2,13 @@
 
 `legal_actions(player)` answers "what may this player do now" (including out-of-turn jump-ins
 and catches); `apply(player, action)` changes the state and returns what happened as events, or
-raises a `GameError` and changes nothing. Everything needed to resume a game exactly, the random
-generator included, round-trips through `to_dict()` / `from_dict()`.
+raises a `GameError` and changes nothing. Everything needed to resume a game exactly, its random
+seed included, round-trips through `to_dict()` / `from_dict()`. The fields live in `state.py`.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from typing import Any
 
 from . import actions as A
@@ -28,6 +26,7 @@ from .scoring import (
     match_outcome,
     round_points,
 )
+from .state import Decision, GameState, new_seed
 
 FORMAT_VERSION = snapshot.FORMAT_VERSION
 MIN_PLAYERS = 2
@@ -39,52 +38,8 @@ _CHOOSE = tuple(A.ChooseColor(c) for c in COLORS)
 _REDRAW_STARTERS = (Rank.WILD_DRAW_FOUR, Rank.SWAP_HANDS, Rank.SHUFFLE_HANDS, Rank.CUSTOMIZABLE)
 
 
-class Decision(StrEnum):
-    """The one decision the game waits for."""
-
-    PLAY = "play"  # play a card or draw
-    PLAY_DRAWN = "play_drawn"  # play the card just drawn, or keep it
-    CHOOSE_COLOR = "choose_color"
-    CHOOSE_TARGET = "choose_target"
-    RESPOND = "respond"  # a pending penalty: accept, challenge, stack or deflect
-    NEXT_ROUND = "next_round"  # the round is over, the match is not
-    MATCH_OVER = "match_over"
-
-
-class Game:
+class Game(GameState):
     """One match at one table: players are integer ids in seat order (clockwise)."""
-
-    def __init__(self) -> None:
-        # Use Game.new / Game.start / Game.from_dict; this only declares the state.
-        self.rules = RuleSet()
-        self.players: list[int] = []
-        self.seats: list[int] = []  # players dealt into the current round, in seat order
-        self.left: list[int] = []
-        self.eliminated: list[int] = []
-        self.totals: dict[int, int] = {}
-        self.round_number = 0
-        self.dealer = 0
-        self.hands: dict[int, list[Card]] = {}
-        self.draw_pile: list[Card] = []  # the top card is the last one
-        self.discard: list[Card] = []  # the top card is the last one
-        self.color: Color | None = None
-        self.direction = 1
-        self.turn = 0  # seat index of the player who acts (or who played the card being resolved)
-        self.decision = Decision.NEXT_ROUND
-        self.steps: list[str] = []  # what is left of resolving the card just played
-        self.penalty = 0
-        self.penalty_kind = ""  # "D", "W4" or "S" while a response is pending
-        self.drawn: Card | None = None
-        self.wd4: tuple[int, Color | None, bool] | None = None  # offender, colour before, guilty
-        self.at_risk: list[int] = []
-        self.skip_next: list[int] = []
-        self.passes = 0
-        self.jump_open = False  # nothing has happened since the top card was played
-        self.version = 0
-        self._legal_cache: tuple[int, int, list[A.Action]] | None = None
-        self.round_outcome: RoundOutcome | None = None
-        self.outcome: Outcome | None = None
-        self.rng = random.Random()
 
     # ----------------------------------------------------------------- creation
 
@@ -115,10 +70,10 @@ class Game:
         game.rules = rules
         game.players = players
         game.totals = dict.fromkeys(players, 0)
-        game.rng = random.Random(seed)
+        game.seed = new_seed() if seed is None else seed
         if dealer is not None and dealer not in players:
             raise InvalidRules("dealer", "the dealer must be one of the players")
-        game.dealer = dealer if dealer is not None else game.rng.choice(players)
+        game.dealer = dealer if dealer is not None else game.next_random().choice(players)
         events = game._deal_round(deck)
         return game, events
 
@@ -726,7 +681,7 @@ class Game:
         if len(pile) < count and len(self.discard) > 1:
             top = self.discard.pop()
             rest = self.discard
-            self.rng.shuffle(rest)
+            self.next_random().shuffle(rest)
             pile[:0] = rest  # under what is left, so the old pile is drawn first
             self.discard = [top]
             ev.append(E.DeckReshuffled(len(rest)))
@@ -794,7 +749,7 @@ class Game:
 
     def _shuffle_hands(self, player: int, ev: list[E.Event]) -> None:
         pool = [c for p in self.seats for c in self.hands[p]]
-        self.rng.shuffle(pool)
+        self.next_random().shuffle(pool)
         order = [self.seats[self.next_seat(self.turn, k)] for k in range(1, len(self.seats) + 1)]
         for p in order:
             self.hands[p] = []
@@ -820,7 +775,7 @@ class Game:
         self.seats = [p for p in self.players if p not in self.left and p not in self.eliminated]
         cards = list(deck) if deck is not None else build_deck(self.rules.deck)
         if deck is None:
-            self.rng.shuffle(cards)
+            self.next_random().shuffle(cards)
         cards.reverse()  # draw from the end
         self.draw_pile = cards
         size = self.rules.hand_size
@@ -844,7 +799,7 @@ class Game:
         while starter.rank in redraw:
             ev.append(E.StarterReturned(starter))
             cards.append(starter)
-            self.rng.shuffle(cards)
+            self.next_random().shuffle(cards)
             starter = cards.pop()
         self.discard.append(starter)
         self.color = starter.color
@@ -855,7 +810,7 @@ class Game:
         elif mode == "dealer":
             first = dealer_seat
         else:
-            first = self.rng.randrange(len(self.seats))
+            first = self.next_random().randrange(len(self.seats))
         ev.append(E.RoundStarted(self.round_number, self.dealer, starter))
         rank = starter.rank
         if rank is Rank.SKIP:

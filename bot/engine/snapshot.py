@@ -1,29 +1,33 @@
 """Snapshots: a game as plain JSON-able data, and back, so a running game survives a restart.
 
-Everything is stored, the random generator's state included, so a resumed game deals and
-shuffles exactly as the original would have. `FORMAT_VERSION` changes when the layout does.
+Everything is stored, the random seed and the number of random steps taken included, so a
+resumed game deals and shuffles exactly as the original would have. `FORMAT_VERSION` changes when
+the layout does, and every older format still loads:
+
+- 1: the random generator's whole Mersenne Twister state (625 words, 3.3 KB of base64). Loaded,
+  the match gets a seed drawn from that state, so it goes on as deterministically as before.
+- 2: `seed` and `random_steps` (see `state.GameState.next_random`).
 """
 
 from __future__ import annotations
 
 import base64
+import random
 import struct
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import Card, Color
 from .errors import GameError
 from .rules import RuleSet
 from .scoring import Outcome, RoundOutcome
+from .state import SEED_BITS, Decision, GameState
 
-if TYPE_CHECKING:
-    from .game import Game
+FORMAT_VERSION = 2
+#: Formats `load_into` reads.
+READABLE_FORMATS = (1, 2)
 
-FORMAT_VERSION = 1
 
-
-def dump(game: Game) -> dict[str, Any]:
-    version, internal, gauss = game.rng.getstate()
+def dump(game: GameState) -> dict[str, Any]:
     return {
         "format": FORMAT_VERSION,
         "rules": game.rules.to_dict(),
@@ -57,15 +61,14 @@ def dump(game: Game) -> dict[str, Any]:
         "version": game.version,
         "round_outcome": game.round_outcome.to_dict() if game.round_outcome else None,
         "outcome": game.outcome.to_dict() if game.outcome else None,
-        "rng": [version, _pack_words(internal), gauss],
+        "seed": game.seed,
+        "random_steps": game.random_steps,
     }
 
 
-def load_into(game: Game, data: dict[str, Any]) -> None:
-    """Fill a blank `Game` from `dump` data."""
-    from .game import Decision
-
-    if data.get("format") != FORMAT_VERSION:
+def load_into(game: GameState, data: dict[str, Any]) -> None:
+    """Fill a blank game from `dump` data of any readable format."""
+    if data.get("format") not in READABLE_FORMATS:
         raise GameError("bad_snapshot", format=data.get("format"))
     game.rules = RuleSet.from_dict(data["rules"])
     game.players = list(data["players"])
@@ -97,13 +100,18 @@ def load_into(game: Game, data: dict[str, Any]) -> None:
     game.round_outcome = RoundOutcome.from_dict(ro) if ro else None
     oc = data["outcome"]
     game.outcome = Outcome.from_dict(oc) if oc else None
-    version, internal, gauss = data["rng"]
-    game.rng.setstate((version, _unpack_words(internal), gauss))
+    if data["format"] == 1:
+        game.seed, game.random_steps = _seed_from_generator(data["rng"]), 0
+    else:
+        game.seed, game.random_steps = int(data["seed"]), int(data["random_steps"])
 
 
-def _pack_words(words: Sequence[int]) -> str:
-    """The random generator's 625 state words as base64 (C-fast; a third of a JSON list)."""
-    return base64.b64encode(struct.pack(f"<{len(words)}I", *words)).decode("ascii")
+def _seed_from_generator(stored: list[Any]) -> int:
+    """A format-1 game's seed: the next number its stored generator would have given."""
+    version, internal, gauss = stored
+    generator = random.Random()
+    generator.setstate((version, _unpack_words(internal), gauss))
+    return generator.getrandbits(SEED_BITS)
 
 
 def _unpack_words(text: str) -> tuple[int, ...]:

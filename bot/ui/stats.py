@@ -2,10 +2,57 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 import discord
 
 from bot.i18n import t
-from bot.store import LeaderboardPage, PlayerStats
+
+
+class PlayerStats(Protocol):
+    """What a stats page or leaderboard row shows (the store's PlayerStats has it all)."""
+
+    @property
+    def display_name(self) -> str: ...
+    @property
+    def rank(self) -> int | None: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def rounds_played(self) -> int: ...
+    @property
+    def rounds_won(self) -> int: ...
+    @property
+    def games_played(self) -> int: ...
+    @property
+    def games_won(self) -> int: ...
+    @property
+    def win_rate(self) -> float: ...
+    @property
+    def cards_played(self) -> int: ...
+    @property
+    def uno_calls(self) -> int: ...
+    @property
+    def catches(self) -> int: ...
+    @property
+    def challenges_won(self) -> int: ...
+    @property
+    def challenges_lost(self) -> int: ...
+
+
+class LeaderboardPage(Protocol):
+    """One page of a leaderboard (the store's LeaderboardPage)."""
+
+    @property
+    def sort(self) -> str: ...
+    @property
+    def page(self) -> int: ...
+    @property
+    def pages(self) -> int: ...
+    @property
+    def entries(self) -> Sequence[PlayerStats]: ...
+
 
 HELP_COMMANDS = (
     "new",

@@ -124,3 +124,36 @@ async def test_the_action_log_replays_to_the_saved_state(db: Database) -> None:
     assert alice is not None and alice.points == game.totals[ALICE]
     assert alice.games_played == 1 and alice.rounds_played == len(rounds)
     assert {entry.user_id for entry in board.entries} == {ALICE, BOB}
+
+
+async def test_a_game_saved_in_the_old_snapshot_format_resumes_after_the_upgrade(
+    backend: Backend,
+) -> None:
+    """A running game stored by the format-1 engine (the generator's whole state in its
+    snapshot) loads, plays on and is saved again in the new format."""
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[1] / "engine" / "data" / "snapshot_format1.json"
+    old = json.loads(data.read_text())
+    db = backend.database()
+    await db.migrate()
+    try:
+        async with db.write() as unit:
+            lobby = await unit.games.open_lobby(
+                guild_id=GUILD, channel_id=CHANNEL, host_id=101, host_name="A", rules=RuleSet()
+            )
+            for player in old["players"][1:]:
+                await unit.games.seat(lobby.id, player, f"P{player}")
+            await unit.games.start(lobby.id, state=old, version=old["version"])
+        async with db.read() as unit:
+            [saved] = await unit.games.running_games()
+        assert saved.state["format"] == 1
+        resumed = Game.from_dict(saved.state)
+        await play(db, lobby.id, resumed, 30)
+        async with db.read() as unit:
+            stored = (await unit.games.load(lobby.id)).state
+        assert stored["format"] == 2 and "rng" not in stored
+        assert Game.from_dict(stored) == resumed and resumed.version > old["version"]
+    finally:
+        await db.close()
