@@ -8,6 +8,7 @@ everything in it is committed together or not at all, and it is durable once the
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
@@ -150,13 +151,15 @@ async def open_database(url: str, *, migrate: bool = True, **engine_kwargs: Any)
     except OSError as error:  # the SQLite file's folder cannot be made
         raise StorageUnavailable(f"{shown}: {_reason(error)}") from error
     try:
+        if database._sqlite_writer is not None:
+            database._sqlite_writer.probe()
         if migrate:
             await database.migrate()
         async with database.write():
             pass  # on SQLite, BEGIN IMMEDIATE: the file can be written
     except BaseException as error:
         await database.close()
-        if isinstance(error, OSError | DBAPIError):
+        if isinstance(error, OSError | DBAPIError | sqlite3.Error):
             raise StorageUnavailable(f"{shown}: {_reason(error)}") from error
         raise
     return database

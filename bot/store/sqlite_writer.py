@@ -213,6 +213,25 @@ class SQLiteWriter:
             await asyncio.sleep(pause)
             pause = min(2 * pause, 0.05)
 
+    def probe(self) -> None:
+        """Open the file as the writer will and take its write lock once (start-up only).
+
+        Raises sqlite3.Error for a file that cannot be opened, read or written. Done with plain
+        sqlite3 because a failed aiosqlite connect leaves a worker thread that reports to the
+        event loop after it closed: a traceback on exit instead of one line.
+        """
+        args, kwargs = self._connect_args
+        with closing(sqlite3.connect(*args, **{**kwargs, "timeout": 0})) as connection:
+            connection.isolation_level = None
+            connection.execute("PRAGMA schema_version")  # reads the header: is it a database?
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                    raise  # busy: another writer has it, so it can be written
+            else:
+                connection.execute("ROLLBACK")
+
     async def _run_checkpoint(self) -> None:
         try:
             await asyncio.to_thread(self._checkpoint_now)

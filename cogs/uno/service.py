@@ -45,6 +45,7 @@ from bot.store import (
     NotSeated,
     StaleVersion,
     StartPolicy,
+    StorageUnavailable,
     TableFull,
     WrongStatus,
 )
@@ -228,6 +229,8 @@ class GameService:
                 )
         except UserError as error:
             await self.reply_error(interaction, t(error.key, interaction.locale, **error.params))
+        except StorageUnavailable:  # the store logged it once; the live game was forgotten
+            await self.reply_error(interaction, t("error.cannot_save", interaction.locale))
 
     @staticmethod
     def _from_hand(interaction: discord.Interaction[Any]) -> bool:
@@ -439,6 +442,8 @@ class GameService:
             await self._save(live, before, user, applied, events, **kwargs)
         except UserError:
             log.info("an automatic move in game %s lost a race; reloaded", live.game_id)
+        except StorageUnavailable:
+            pass  # logged once by the store; the game is reloaded once saving works again
 
     async def after_moves(self, live: LiveGame, events: list[E.Event]) -> None:
         if self.live.get(live.game_id) is live:
