@@ -59,6 +59,7 @@ from bot.ui.rules_text import render_rules
 from bot.ui.table import is_computer, render_lobby, render_round_result, render_table
 from cogs.uno.autoplay import Autoplay, computer_name
 from cogs.uno.config_panel import ConfigPanel, lobby_panel
+from cogs.uno.deadline import answers_in_time, respond, settle
 from cogs.uno.live import LiveGame, stat_counters
 from cogs.uno.tables import TableUpdater
 
@@ -206,6 +207,7 @@ class GameService:
 
     # ------------------------------------------------------------------ clicks
 
+    @answers_in_time()
     async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         try:
             if click.kind == "hand":
@@ -240,6 +242,7 @@ class GameService:
     async def reply_error(self, interaction: discord.Interaction[Any], text: str) -> None:
         from bot.ui.errors import send_ephemeral
 
+        await settle(interaction)  # a deferral in flight: the error follows it up
         await send_ephemeral(interaction, text)
 
     # ------------------------------------------------------------------ hands
@@ -269,10 +272,7 @@ class GameService:
             notice=notice,
             host_id=self._host_for_next(live),
         )
-        if edit:
-            await interaction.response.edit_message(**kwargs)
-        else:
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+        await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)
 
     @staticmethod
     def _host_for_next(live: LiveGame) -> int | None:
@@ -297,6 +297,7 @@ class GameService:
         except ValueError:
             raise UserError("error.unknown_action") from None
 
+    @answers_in_time()
     async def act(
         self,
         interaction: discord.Interaction[Any],
@@ -347,7 +348,7 @@ class GameService:
                     break
             if not applied:
                 if edit:
-                    await interaction.response.edit_message(**hand_with(f"⚠️ {error}"))
+                    await respond(interaction, edit=True, **hand_with(f"⚠️ {error}"))
                 else:
                     await self.reply_error(interaction, error or "?")
                 return
@@ -364,9 +365,9 @@ class GameService:
         self, interaction: discord.Interaction[Any], kwargs: dict[str, Any], edit: bool
     ) -> None:
         if edit:
-            await interaction.response.edit_message(**kwargs)
+            await respond(interaction, edit=True, **kwargs)
         else:
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+            await respond(interaction, ephemeral=True, **kwargs)
 
     async def _save(
         self,
@@ -532,6 +533,7 @@ class GameService:
 
     # ------------------------------------------------------------------ lobby
 
+    @answers_in_time(ephemeral=False)
     async def new_lobby(
         self,
         interaction: discord.Interaction[Any],
@@ -573,7 +575,7 @@ class GameService:
             except ChannelBusy:
                 raise UserError("error.channel_busy") from None
             kwargs = self._lobby_kwargs(record)
-            response = await interaction.response.send_message(**kwargs)
+            response = await respond(interaction, **kwargs)
             message_id = getattr(response, "message_id", None)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
@@ -607,6 +609,7 @@ class GameService:
         else:
             await self.end(interaction, record, edit=True)
 
+    @answers_in_time()
     async def join(
         self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
     ) -> None:
@@ -643,13 +646,12 @@ class GameService:
         )
         kwargs = self._lobby_kwargs(record, closed=closed)
         if edit:
-            await interaction.response.edit_message(**kwargs)
+            await respond(interaction, edit=True, **kwargs)
         else:
-            await interaction.response.send_message(
-                t(key, interaction.locale, **params), ephemeral=True
-            )
+            await respond(interaction, content=t(key, interaction.locale, **params), ephemeral=True)
             await self._edit_public(record.channel_id, record.table_message_id, **kwargs)
 
+    @answers_in_time()
     async def leave(
         self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
     ) -> None:
@@ -671,6 +673,7 @@ class GameService:
                 raise UserError("error.not_a_player") from None
             await self._lobby_answer(interaction, record, edit, "notice.left")
 
+    @answers_in_time()
     async def kick(
         self, interaction: discord.Interaction[Any], record: GameRecord, target: int
     ) -> None:
@@ -722,11 +725,14 @@ class GameService:
                 ) from None
             await self._save(live, before, interaction.user.id, [Leave()], events, unseat=player)
         key = "notice.kicked" if kicked else "notice.you_left"
-        await interaction.response.send_message(
-            t(key, interaction.locale, name=live.names.get(player, "?")), ephemeral=True
+        await respond(
+            interaction,
+            content=t(key, interaction.locale, name=live.names.get(player, "?")),
+            ephemeral=True,
         )
         await self._after(live, events)
 
+    @answers_in_time()
     async def start(
         self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
     ) -> None:
@@ -778,14 +784,15 @@ class GameService:
                     live.log.append(line)
             kwargs = render_table(game, record.id, live.names, locale, log=list(live.log))
         if edit:
-            await interaction.response.edit_message(**kwargs)
+            await respond(interaction, edit=True, **kwargs)
         else:
-            await interaction.response.send_message(
-                t("notice.started", interaction.locale), ephemeral=True
+            await respond(
+                interaction, content=t("notice.started", interaction.locale), ephemeral=True
             )
             self.tables.request(record.id)
         self.autoplay.after_change(live)
 
+    @answers_in_time(ephemeral=False)
     async def end(
         self,
         interaction: discord.Interaction[Any],
@@ -819,9 +826,9 @@ class GameService:
                 kwargs = self._lobby_kwargs(record, closed=closed)
                 message_id = record.table_message_id
         if edit:
-            await interaction.response.edit_message(**kwargs)
+            await respond(interaction, edit=True, **kwargs)
         else:
-            await interaction.response.send_message(closed)
+            await respond(interaction, content=closed)
             await self._edit_public(record.channel_id, message_id, **kwargs)
 
     async def repost_table(self, interaction: discord.Interaction[Any]) -> None:
@@ -856,6 +863,7 @@ class GameService:
 
     # ------------------------------------------------------------------ computers and rules
 
+    @answers_in_time()
     async def add_computer(
         self,
         interaction: discord.Interaction[Any],
@@ -919,6 +927,7 @@ class GameService:
             kwargs = self._lobby_kwargs(record)
             await self._edit_public(record.channel_id, record.table_message_id, **kwargs)
 
+    @answers_in_time()
     async def set_lobby_rule(
         self, interaction: discord.Interaction[Any], option: str, value: str
     ) -> None:
@@ -934,7 +943,7 @@ class GameService:
             raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
         text = t("notice.rule_set", interaction.locale)
         await self.save_lobby_rules(
-            record, rules, lambda: interaction.response.send_message(text, ephemeral=True)
+            record, rules, lambda: respond(interaction, content=text, ephemeral=True)
         )
 
     async def expire_lobby(self, game_id: int) -> None:
