@@ -97,3 +97,25 @@ async def test_a_command_waiting_on_a_locked_file_thinks_then_answers(s: Any) ->
     settled = await res.settled()
     assert "You played" in settled.text and hand_size(settled) == 2, settled.text
     assert _stored(path, game_id) == (before[0] + 1, before[1] + 1), "stored exactly once"
+
+
+async def test_joining_a_lobby_while_the_file_is_locked_is_deferred_then_shown(s: Any) -> None:
+    emu, path = s.emu, _db_path(s)
+    channel = s.channel()
+    alice, bob = s.users("alice", "bob")
+    lobby = await answer(await emu.slash(alice, channel, "uno new"))
+    with _write_locked(path):
+        res = await emu.click(bob, lobby, label="Join")
+        acked = await res.wait()
+        assert acked == DEFERRED_UPDATE, f"the click was not deferred in time: {res}"
+    shown = await emu.wait_for(
+        lambda: (m := res.message) is not None and "Players (2/10)" in m.text and m,
+        5,
+        what="the lobby showing Bob",
+    )
+    assert not shown.ephemeral
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        seats = conn.execute(
+            "SELECT count(*) FROM seats WHERE user_id = ? AND left_at IS NULL", (bob.id,)
+        ).fetchone()
+    assert seats == (1,)
