@@ -8,6 +8,8 @@ everything in it is committed together or not at all, and it is durable once the
 from __future__ import annotations
 
 import asyncio
+import errno
+import os
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
@@ -39,7 +41,10 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(database).expanduser().parent
+            if folder.exists() and not folder.is_dir():  # mkdir would say "File exists"
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+            folder.mkdir(parents=True, exist_ok=True)
     else:
         kwargs.setdefault("pool_pre_ping", True)
     kwargs = {**JSON_CODEC, **kwargs}

@@ -84,6 +84,9 @@ def _bad_url(kind: str, tmp_path: Path) -> str:
         sqlite3.connect(tmp_path / "uno.db").close()
         (tmp_path / "uno.db").chmod(0o444)
         return f"sqlite+aiosqlite:///{tmp_path / 'uno.db'}"
+    if kind == "opened read-only":  # what a read-only file or mount gives, even as root
+        sqlite3.connect(tmp_path / "uno.db").close()
+        return f"sqlite+aiosqlite:///file:{tmp_path / 'uno.db'}?mode=ro&uri=true"
     if kind == "refused connection":
         return f"postgresql+asyncpg://uno:secret@127.0.0.1:{_closed_port()}/uno"
     url = os.environ.get("TEST_DATABASE_URL", "")
@@ -95,22 +98,25 @@ def _bad_url(kind: str, tmp_path: Path) -> str:
 
 
 @pytest.mark.parametrize(
-    "kind",
+    ("kind", "reason"),
     [
-        "a directory",
-        "under a file",
-        "read-only folder",
-        "read-only file",
-        "refused connection",
-        "bad credentials",
+        ("a directory", "unable to open database file"),
+        ("under a file", "Not a directory"),
+        ("read-only folder", "unable to open database file"),
+        ("read-only file", "readonly database"),
+        ("opened read-only", "readonly database"),
+        ("refused connection", "Connect call failed"),
+        ("bad credentials", "password authentication failed"),
     ],
 )
-async def test_an_unusable_database_at_start_up_is_one_line(kind: str, tmp_path: Path) -> None:
+async def test_an_unusable_database_at_start_up_is_one_line(
+    kind: str, reason: str, tmp_path: Path
+) -> None:
     code, err = await _start_with(_bad_url(kind, tmp_path), tmp_path)
     assert code != 0
     assert "Traceback" not in err, err
     ours = [line for line in err.splitlines() if line.startswith("could not open the database")]
-    assert len(ours) == 1, err
+    assert len(ours) == 1 and reason in ours[0], err
     assert err.strip().splitlines()[-1] == ours[0]
     assert "secret" not in err and "certainly-wrong" not in err  # no password on screen
 
