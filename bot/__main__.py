@@ -18,6 +18,7 @@ import yarl
 from pydantic import ValidationError
 
 from bot.settings import Settings
+from bot.store.errors import StorageUnavailable
 
 log = logging.getLogger("bot")
 
@@ -75,6 +76,8 @@ def main() -> None:
         asyncio.run(run(settings, token))
     except discord.LoginFailure:
         _fail("DISCORD_TOKEN was rejected by Discord: check the token in .env", 1)
+    except StorageUnavailable as exc:
+        _fail(f"could not open the database {exc}", 1)
     except discord.PrivilegedIntentsRequired:
         _fail("Discord refused the gateway intents (no privileged intents should be needed)", 1)
     except OSError as exc:

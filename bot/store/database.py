@@ -8,6 +8,9 @@ everything in it is committed together or not at all, and it is durable once the
 from __future__ import annotations
 
 import asyncio
+import errno
+import os
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -22,6 +26,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from bot.store.errors import StorageUnavailable
 from bot.store.games import GameRepository
 from bot.store.guild_settings import SettingsRepository
 from bot.store.history import HistoryRepository
@@ -36,7 +41,10 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(database).expanduser().parent
+            if folder.exists() and not folder.is_dir():  # mkdir would say "File exists"
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+            folder.mkdir(parents=True, exist_ok=True)
     else:
         kwargs.setdefault("pool_pre_ping", True)
     kwargs = {**JSON_CODEC, **kwargs}
@@ -115,6 +123,10 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[UnitOfWork]:
+        if self._sqlite_writer is not None:
+            # A reader on a deleted file's path would create an empty database there, or read a
+            # file that replaced ours: refuse as the writer does.
+            self._sqlite_writer.guard.check()
         async with self._transaction(self._read_sessions) as unit:
             yield unit
 
@@ -133,12 +145,37 @@ class Database:
 
 
 async def open_database(url: str, *, migrate: bool = True, **engine_kwargs: Any) -> Database:
-    """The bot's entry point: a migrated Database for `url` (Settings.resolved_database_url)."""
-    database = Database.from_url(url, **engine_kwargs)
-    if migrate:
-        try:
+    """The bot's entry point: a migrated Database for `url` (Settings.resolved_database_url).
+
+    Raises StorageUnavailable, naming the database (without its password) and the reason, when
+    it cannot be opened or written: better to stop at start-up than to refuse every move.
+    """
+    shown = make_url(url).render_as_string(hide_password=True)
+    try:
+        database = Database.from_url(url, **engine_kwargs)
+    except OSError as error:  # the SQLite file's folder cannot be made
+        raise StorageUnavailable(f"{shown}: {_reason(error)}") from error
+    try:
+        if database._sqlite_writer is not None:
+            database._sqlite_writer.probe()
+        if migrate:
             await database.migrate()
-        except BaseException:
-            await database.close()
-            raise
+        async with database.write():
+            pass  # on SQLite, BEGIN IMMEDIATE: the file can be written
+    except BaseException as error:
+        await database.close()
+        if isinstance(error, OSError | DBAPIError | sqlite3.Error):
+            raise StorageUnavailable(f"{shown}: {_reason(error)}") from error
+        raise
     return database
+
+
+def _reason(error: BaseException) -> str:
+    """The driver's own words for `error`, without SQLAlchemy's wrapping and links."""
+    if isinstance(error, DBAPIError) and error.orig is not None:
+        error = error.orig
+    if isinstance(error, OSError) and error.strerror:
+        where = error.filename or ""
+        return f"{error.strerror}: {where}" if where else error.strerror
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0]

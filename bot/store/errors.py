@@ -65,3 +65,8 @@ class TableFull(StoreError):
         super().__init__(f"game {game_id} already has {max_seats} players")
         self.game_id = game_id
         self.max_seats = max_seats
+
+
+class StorageUnavailable(StoreError):
+    """The database cannot be used now (unopenable, unwritable, or its file was deleted or
+    replaced while the bot runs): nothing was saved, and the caller must not claim otherwise."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, closing
@@ -31,6 +32,7 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
+from bot.store.errors import StorageUnavailable
 from bot.store.json_codec import JSON_CODEC
 from bot.store.sqlite_inline import inline_connector
 
@@ -99,6 +101,53 @@ def _is_busy(error: OperationalError) -> bool:
     return getattr(error.orig, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY
 
 
+class FileGuard:
+    """The identity (device, inode) of the file the writer opened, checked before every commit.
+
+    The writer keeps its connection open for the life of the bot, and SQLite writes happily into
+    a file that was deleted or renamed away (the open descriptor still points at it): without
+    this check every move would be "saved" into a file nobody will ever open again. A stat is
+    about a microsecond, so every unit of work pays it. The first identity seen is the one that
+    counts: a reconnect must not silently adopt an empty file SQLite created in the old one's
+    place. Only changes of state are logged, so a click per second does not flood the log.
+    """
+
+    def __init__(self, path: str | None) -> None:
+        self.path = os.path.abspath(path) if path else None
+        self._identity: tuple[int, int] | None = None
+        self._lost = False
+
+    def current(self) -> tuple[int, int] | None:
+        assert self.path is not None
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def remember(self) -> None:
+        """Called once the writer's connection is open: the file it has open is the database."""
+        if self.path is not None and self._identity is None:
+            self._identity = self.current()
+
+    def check(self) -> None:
+        """Raise StorageUnavailable if the path no longer names the file the writer opened."""
+        if self.path is None or self._identity is None:
+            return
+        same = self.current() == self._identity
+        if same and self._lost:
+            log.warning("the database file %s is back: saving again", self.path)
+        elif not same and not self._lost:
+            log.error(
+                "the database file %s was deleted or replaced while the bot runs: nothing is "
+                "saved until it is put back or the bot restarts",
+                self.path,
+            )
+        self._lost = not same
+        if not same:
+            raise StorageUnavailable(f"the database file {self.path} was deleted or replaced")
+
+
 class SQLiteWriter:
     """The one write connection of a SQLite file, with its queue of writers.
 
@@ -119,11 +168,14 @@ class SQLiteWriter:
             **JSON_CODEC,
         )
         configure_sqlite(self.engine, busy_timeout_ms=0, inline=True)
+        self._connect_args = engine.dialect.create_connect_args(engine.url)
+        args, kwargs = self._connect_args
+        self.guard = FileGuard(None if kwargs.get("uri") or not args else str(args[0]))
+        event.listen(self.engine.sync_engine, "connect", lambda *_: self.guard.remember())
         self._sessions = async_sessionmaker(
             self.engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"}), expire_on_commit=False
         )
         self._lock = asyncio.Lock()
-        self._connect_args = engine.dialect.create_connect_args(engine.url)
         self._units_since_checkpoint = 0
         self._checkpoint: asyncio.Task[None] | None = None
 
@@ -137,6 +189,7 @@ class SQLiteWriter:
         async with self._lock, self._sessions() as session:
             await self._begin(session)
             yield session
+            self.guard.check()  # the file is still the one we write into, or nothing is saved
             await session.commit()  # an exception skips this; closing the session rolls back
         self._units_since_checkpoint += 1
         if self._units_since_checkpoint >= CHECKPOINT_EVERY and self._checkpoint is None:
@@ -160,6 +213,25 @@ class SQLiteWriter:
             await asyncio.sleep(pause)
             pause = min(2 * pause, 0.05)
 
+    def probe(self) -> None:
+        """Open the file as the writer will and take its write lock once (start-up only).
+
+        Raises sqlite3.Error for a file that cannot be opened, read or written. Done with plain
+        sqlite3 because a failed aiosqlite connect leaves a worker thread that reports to the
+        event loop after it closed: a traceback on exit instead of one line.
+        """
+        args, kwargs = self._connect_args
+        with closing(sqlite3.connect(*args, **{**kwargs, "timeout": 0})) as connection:
+            connection.isolation_level = None
+            connection.execute("PRAGMA schema_version")  # reads the header: is it a database?
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:
+                    raise  # busy: another writer has it, so it can be written
+            else:
+                connection.execute("ROLLBACK")
+
     async def _run_checkpoint(self) -> None:
         try:
             await asyncio.to_thread(self._checkpoint_now)
@@ -170,6 +242,8 @@ class SQLiteWriter:
             self._checkpoint = None
 
     def _checkpoint_now(self) -> None:
+        if self.guard.path is not None and self.guard.current() is None:
+            return  # connecting would create an empty database where the old one was
         args, kwargs = self._connect_args
         with closing(sqlite3.connect(*args, **kwargs)) as connection:
             connection.execute("PRAGMA wal_checkpoint(PASSIVE)")

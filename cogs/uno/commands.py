@@ -14,7 +14,7 @@ from bot.engine.ai import LEVELS
 from bot.engine.rules import CHOICES, INT_RANGES
 from bot.i18n import t
 from bot.i18n.translator import cmd_text
-from bot.store import GameStatus
+from bot.store import GameStatus, StorageUnavailable
 from bot.ui.cards import card_name
 from bot.ui.errors import UserError, game_error_text, send_ephemeral, token_is_dead
 from bot.ui.ids import matches_exactly_one
@@ -121,6 +121,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         locale = interaction.locale
         if isinstance(original, UserError):
             text = t(original.key, locale, **original.params)
+        elif isinstance(original, StorageUnavailable):  # logged once by the store
+            text = t("error.cannot_save", locale)
         elif isinstance(original, app_commands.NoPrivateMessage):
             text = t("error.guild_only", locale)
         elif isinstance(original, app_commands.MissingPermissions | app_commands.CheckFailure):

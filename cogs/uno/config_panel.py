@@ -32,6 +32,7 @@ from bot.ui.rule_options import (
     render_settings,
 )
 from bot.ui.rules_text import render_rules
+from cogs.uno.deadline import respond
 
 if TYPE_CHECKING:
     from cogs.uno.service import GameService
@@ -146,7 +147,7 @@ class ConfigPanel:
                 self.service.settings_changed(guild_id)
                 notice = t("notice.setting_changed", locale, option=option_label(option, locale))
         kwargs = server_panel(config, locale, notice=notice, group=group, option=option)
-        await interaction.response.edit_message(**kwargs)
+        await respond(interaction, edit=True, **kwargs)
 
     async def _lobby(
         self, interaction: discord.Interaction[Any], game_id: int, step: str, choice: str
@@ -171,7 +172,7 @@ class ConfigPanel:
                 kwargs = lobby_panel(
                     game_id, stored, locale, notice=changed, group=group, option=option
                 )
-                await interaction.response.edit_message(**kwargs)
+                await respond(interaction, edit=True, **kwargs)
 
             value = choice
             try:
@@ -184,4 +185,4 @@ class ConfigPanel:
             except InvalidRules as exc:
                 notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
         kwargs = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
-        await interaction.response.edit_message(**kwargs)
+        await respond(interaction, edit=True, **kwargs)

@@ -45,6 +45,7 @@ from bot.store import (
     NotSeated,
     StaleVersion,
     StartPolicy,
+    StorageUnavailable,
     TableFull,
     WrongStatus,
 )
@@ -58,6 +59,7 @@ from bot.ui.rules_text import render_rules
 from bot.ui.table import is_computer, render_lobby, render_round_result, render_table
 from cogs.uno.autoplay import Autoplay, computer_name
 from cogs.uno.config_panel import ConfigPanel, lobby_panel
+from cogs.uno.deadline import answers_in_time, respond, settle
 from cogs.uno.live import LiveGame, stat_counters
 from cogs.uno.tables import TableUpdater
 
@@ -205,6 +207,7 @@ class GameService:
 
     # ------------------------------------------------------------------ clicks
 
+    @answers_in_time()
     async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """Route a click; its custom_id is user input, so every path re-checks what it says:
         the game must be this channel's, and a hand's own buttons only edit the clicker's hand."""
@@ -232,6 +235,8 @@ class GameService:
                 )
         except UserError as error:
             await self.reply_error(interaction, t(error.key, interaction.locale, **error.params))
+        except StorageUnavailable:  # the store logged it once; the live game was forgotten
+            await self.reply_error(interaction, t("error.cannot_save", interaction.locale))
 
     @staticmethod
     def _from_own_hand(interaction: discord.Interaction[Any]) -> bool:
@@ -252,6 +257,7 @@ class GameService:
     async def reply_error(self, interaction: discord.Interaction[Any], text: str) -> None:
         from bot.ui.errors import send_ephemeral
 
+        await settle(interaction)  # a deferral in flight: the error follows it up
         await send_ephemeral(interaction, text)
 
     # ------------------------------------------------------------------ hands
@@ -282,10 +288,7 @@ class GameService:
             notice=notice,
             host_id=self._host_for_next(live),
         )
-        if edit:
-            await interaction.response.edit_message(**kwargs)
-        else:
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+        await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)
 
     @staticmethod
     def _host_for_next(live: LiveGame) -> int | None:
@@ -310,6 +313,7 @@ class GameService:
         except ValueError:
             raise UserError("error.unknown_action") from None
 
+    @answers_in_time()
     async def act(
         self,
         interaction: discord.Interaction[Any],
@@ -361,7 +365,7 @@ class GameService:
                     break
             if not applied:
                 if edit:
-                    await interaction.response.edit_message(**hand_with(f"⚠️ {error}"))
+                    await respond(interaction, edit=True, **hand_with(f"⚠️ {error}"))
                 else:
                     await self.reply_error(interaction, error or "?")
                 return
@@ -378,9 +382,9 @@ class GameService:
         self, interaction: discord.Interaction[Any], kwargs: dict[str, Any], edit: bool
     ) -> None:
         if edit:
-            await interaction.response.edit_message(**kwargs)
+            await respond(interaction, edit=True, **kwargs)
         else:
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+            await respond(interaction, ephemeral=True, **kwargs)
 
     async def _save(
         self,
@@ -459,6 +463,8 @@ class GameService:
             await self._save(live, before, user, applied, events, **kwargs)
         except UserError:
             log.info("an automatic move in game %s lost a race; reloaded", live.game_id)
+        except StorageUnavailable:
+            pass  # logged once by the store; the game is reloaded once saving works again
 
     async def after_moves(self, live: LiveGame, events: list[E.Event]) -> None:
         if self.live.get(live.game_id) is live:
@@ -547,6 +553,7 @@ class GameService:
 
     # ------------------------------------------------------------------ lobby
 
+    @answers_in_time(ephemeral=False)
     async def new_lobby(
         self,
         interaction: discord.Interaction[Any],
@@ -588,7 +595,7 @@ class GameService:
             except ChannelBusy:
                 raise UserError("error.channel_busy") from None
             kwargs = self._lobby_kwargs(record)
-            response = await interaction.response.send_message(**kwargs)
+            response = await respond(interaction, **kwargs)
             message_id = getattr(response, "message_id", None)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
@@ -623,6 +630,7 @@ class GameService:
         else:
             await self.end(interaction, record, edit=True)
 
+    @answers_in_time()
     async def join(
         self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
     ) -> None:
@@ -659,13 +667,12 @@ class GameService:
         )
         kwargs = self._lobby_kwargs(record, closed=closed)
         if edit:
-            await interaction.response.edit_message(**kwargs)
+            await respond(interaction, edit=True, **kwargs)
         else:
-            await interaction.response.send_message(
-                t(key, interaction.locale, **params), ephemeral=True
-            )
+            await respond(interaction, content=t(key, interaction.locale, **params), ephemeral=True)
             await self._edit_public(record.channel_id, record.table_message_id, **kwargs)
 
+    @answers_in_time()
     async def leave(
         self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
     ) -> None:
@@ -687,6 +694,7 @@ class GameService:
                 raise UserError("error.not_a_player") from None
             await self._lobby_answer(interaction, record, edit, "notice.left")
 
+    @answers_in_time()
     async def kick(
         self, interaction: discord.Interaction[Any], record: GameRecord, target: int
     ) -> None:
@@ -740,11 +748,14 @@ class GameService:
                 live, before, interaction.user.id, [Leave()], events, unseat=player, kicked=kicked
             )
         key = "notice.kicked" if kicked else "notice.you_left"
-        await interaction.response.send_message(
-            t(key, interaction.locale, name=live.names.get(player, "?")), ephemeral=True
+        await respond(
+            interaction,
+            content=t(key, interaction.locale, name=live.names.get(player, "?")),
+            ephemeral=True,
         )
         await self._after(live, events)
 
+    @answers_in_time()
     async def start(
         self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
     ) -> None:
@@ -796,14 +807,15 @@ class GameService:
                     live.log.append(line)
             kwargs = render_table(game, record.id, live.names, locale, log=list(live.log))
         if edit:
-            await interaction.response.edit_message(**kwargs)
+            await respond(interaction, edit=True, **kwargs)
         else:
-            await interaction.response.send_message(
-                t("notice.started", interaction.locale), ephemeral=True
+            await respond(
+                interaction, content=t("notice.started", interaction.locale), ephemeral=True
             )
             self.tables.request(record.id)
         self.autoplay.after_change(live)
 
+    @answers_in_time(ephemeral=False)
     async def end(
         self,
         interaction: discord.Interaction[Any],
@@ -837,9 +849,9 @@ class GameService:
                 kwargs = self._lobby_kwargs(record, closed=closed)
                 message_id = record.table_message_id
         if edit:
-            await interaction.response.edit_message(**kwargs)
+            await respond(interaction, edit=True, **kwargs)
         else:
-            await interaction.response.send_message(closed)
+            await respond(interaction, content=closed)
             await self._edit_public(record.channel_id, message_id, **kwargs)
 
     async def repost_table(self, interaction: discord.Interaction[Any]) -> None:
@@ -874,6 +886,7 @@ class GameService:
 
     # ------------------------------------------------------------------ computers and rules
 
+    @answers_in_time()
     async def add_computer(
         self,
         interaction: discord.Interaction[Any],
@@ -915,10 +928,13 @@ class GameService:
             kwargs = lobby_panel(
                 record.id, record.rules, locale, notice=t("lobby.rules_host", locale)
             )
-            await interaction.response.send_message(ephemeral=True, **kwargs)
+            await respond(interaction, ephemeral=True, **kwargs)
             return
-        await interaction.response.send_message(
-            t("lobby.rules_hint", locale), embed=render_rules(record.rules, locale), ephemeral=True
+        await respond(
+            interaction,
+            content=t("lobby.rules_hint", locale),
+            embed=render_rules(record.rules, locale),
+            ephemeral=True,
         )
 
     async def save_lobby_rules(
@@ -941,6 +957,7 @@ class GameService:
             kwargs = self._lobby_kwargs(record)
             await self._edit_public(record.channel_id, record.table_message_id, **kwargs)
 
+    @answers_in_time()
     async def set_lobby_rule(
         self, interaction: discord.Interaction[Any], option: str, value: str
     ) -> None:
@@ -955,7 +972,7 @@ class GameService:
             await self.save_lobby_rules(
                 record,
                 lambda rules: rules.with_options(**{option: parse_value(option, value)}),
-                lambda _: interaction.response.send_message(text, ephemeral=True),
+                lambda _: respond(interaction, content=text, ephemeral=True),
             )
         except InvalidRules as exc:
             raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None

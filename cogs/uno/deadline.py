@@ -1,0 +1,134 @@
+"""Answering within Discord's 3 seconds when a save is slow: defer first, answer when done.
+
+The service saves before it answers, so a save that waits (SQLite locked by another process, a
+slow PostgreSQL) would otherwise end in "This interaction failed" after the move was stored. So
+the work behind an answer runs against a budget counted from the interaction's creation: if it
+has not answered when the budget is spent, the interaction is deferred (a click on a message: a
+deferred update; a slash command: "thinking", ephemeral unless the answer is public), and the
+answer, once ready, fills that deferral in the shape it would have had.
+
+`in_time` / `answers_in_time` start the watch (nested calls share the outer one); `respond` and
+`settle` are how the watched work answers, so an answer and a deferral never race each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import discord
+
+log = logging.getLogger(__name__)
+
+#: Seconds after the interaction's creation by which it is answered or deferred (Discord: 3 s).
+ANSWER_BUDGET = 2.0
+
+_WATCH = "uno_deadline"  # key of the watch in interaction.extras
+
+T = TypeVar("T")
+P = ParamSpec("P")
+S = TypeVar("S")
+
+
+@dataclass(slots=True)
+class _Watch:
+    ephemeral: bool
+    answering: bool = False  # an answer has begun: deferring now would be a second callback
+    deferral: asyncio.Task[None] | None = None
+
+
+def budget_left(interaction: discord.Interaction[Any], budget: float = ANSWER_BUDGET) -> float:
+    """Seconds left of `budget`, from the interaction's snowflake time (clamped to [0, budget]:
+    a clock behind Discord's would otherwise grant more than Discord does)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return min(budget, max(0.0, budget - age))
+
+
+async def in_time(
+    interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool = True
+) -> T:
+    """Await `work`; defer the interaction if `work` has not answered it within the budget."""
+    if _WATCH in interaction.extras:  # an outer call already watches this interaction
+        return await work
+    watch = interaction.extras[_WATCH] = _Watch(ephemeral)
+    task = asyncio.ensure_future(work)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=budget_left(interaction))
+        if not done and not watch.answering and not interaction.response.is_done():
+            watch.deferral = asyncio.create_task(_defer(interaction, ephemeral))
+        return await task
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    finally:
+        if watch.deferral is not None:
+            await watch.deferral  # never leave it running past the work (it never raises)
+
+
+def answers_in_time(
+    *, ephemeral: bool = True
+) -> Callable[
+    [Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]]],
+    Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]],
+]:
+    """Decorate a service method taking (self, interaction, ...) with `in_time`."""
+
+    def wrap(
+        method: Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]],
+    ) -> Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]]:
+        @functools.wraps(method)
+        async def run(
+            self: S, interaction: discord.Interaction[Any], *args: P.args, **kwargs: P.kwargs
+        ) -> T:
+            work = method(self, interaction, *args, **kwargs)
+            return await in_time(interaction, work, ephemeral=ephemeral)
+
+        return run
+
+    return wrap
+
+
+async def _defer(interaction: discord.Interaction[Any], ephemeral: bool) -> None:
+    try:
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()  # deferred update of the clicked message
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except discord.HTTPException:
+        log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+        return
+    log.info("interaction %s deferred: its answer waits for a slow save", interaction.id)
+
+
+async def settle(interaction: discord.Interaction[Any]) -> None:
+    """Called before answering: no deferral may start after this, and one in flight is done."""
+    watch: _Watch | None = interaction.extras.get(_WATCH)
+    if watch is None:
+        return
+    watch.answering = True
+    if watch.deferral is not None:
+        await asyncio.shield(watch.deferral)
+
+
+async def respond(
+    interaction: discord.Interaction[Any], *, edit: bool = False, **kwargs: Any
+) -> Any:
+    """Answer: edit the clicked message (`edit`) or send `kwargs` as a message; after a deferral,
+    edit the deferred message or send a follow-up (the first one fills a "thinking" message)."""
+    await settle(interaction)
+    if not interaction.response.is_done():
+        if edit:
+            return await interaction.response.edit_message(**kwargs)
+        return await interaction.response.send_message(**kwargs)
+    if edit:
+        kwargs.pop("ephemeral", None)
+        return await interaction.edit_original_response(**kwargs)
+    with contextlib.suppress(KeyError):
+        if kwargs["view"] is None:
+            del kwargs["view"]  # a follow-up takes no view=None
+    return await interaction.followup.send(wait=True, **kwargs)
