@@ -3,7 +3,8 @@
 Several players click as fast as their answers come (a move on their turn, a refresh
 otherwise). Answers take `CALLBACK_LATENCY` to reach Discord, so at any moment some saved moves
 are still being answered; the bot gets SIGTERM just when one is. It must stop taking new
-interactions, finish and answer the ones in flight, and exit 0 within 10 s. Afterwards the
+interactions, finish and answer the ones in flight, show every game's last state on its table,
+and exit 0 within 10 s. Afterwards the
 bot's SQLite file says which moves were saved: a player's first unanswered click saved a move
 if the database holds a move of theirs newer than the version that click was made on (every
 earlier move of theirs was shown in an answer they clicked from). Before the fix the bot closed
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import ACTION_ID, actions, open_game, show_hand, version_of
+from tests.e2e.helpers import ACTION_ID, Table, actions, open_game, show_hand, version_of
 from tests.fakediscord import FakeDiscord, InteractionResult, Message, User
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -114,6 +116,13 @@ def _saved_moves(db: Path) -> dict[int, list[tuple[int, int]]]:
     return out
 
 
+def _latest_versions(db: Path) -> dict[int, int]:
+    """game id -> its last stored version."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT game_id, MAX(version) FROM game_actions GROUP BY game_id")
+        return {int(g): int(v) for g, v in rows}
+
+
 async def test_sigterm_mid_burst_answers_every_saved_move(tmp_path: Path) -> None:
     emu = FakeDiscord()
     await emu.start()
@@ -125,11 +134,13 @@ async def test_sigterm_mid_burst_answers_every_saved_move(tmp_path: Path) -> Non
         await emu.wait_for_bot(timeout=30)
         await emu.wait_for_commands(guild, timeout=30)
         seats: list[tuple[User, Message]] = []
+        channels: list[int] = []
         for g in range(GAMES):
             channel = emu.add_channel(guild, f"burst-{g}")
             users = [emu.add_user(f"p{g}-{i}", guild) for i in range(PLAYERS)]
             (tmp_path / "decks.json").write_text(json.dumps({str(channel): {"dealer_seat": 1}}))
             table = await open_game(emu, channel, users[0], users[1:])
+            channels.append(channel)
             seats += [(u, await show_hand(emu, u, table)) for u in users]
 
         emu.callback_latency = CALLBACK_LATENCY
@@ -164,8 +175,12 @@ async def test_sigterm_mid_burst_answers_every_saved_move(tmp_path: Path) -> Non
             if any(g == game_id and v > version for g, v in saved.get(user.id, [])):
                 unanswered_saved += 1
         total_saved = sum(len(v) for u, _ in seats for v in [saved.get(u.id, [])])
+        shown = [version_of(Table(emu, c).message()) for c in channels]  # type: ignore[arg-type]
+        stored = _latest_versions(tmp_path / "uno.db")
+        lines = re.sub(r"\x1b\[[0-9;]*m", "", bot.output).splitlines()
+        log_line = next((ln for ln in lines if "shutdown:" in ln), "")
         print(
-            f"\nclicks {len(burst.clicks)}, answered moves {burst.answered_moves()}, "
+            f"\n{log_line}\nclicks {len(burst.clicks)}, answered moves {burst.answered_moves()}, "
             f"moves saved {total_saved}, answers in transit at SIGTERM {in_transit}, "
             f"unanswered clicks {unanswered}, moves saved but unanswered {unanswered_saved}, "
             f"exit code {code} after {seconds:.1f} s"
@@ -173,7 +188,8 @@ async def test_sigterm_mid_burst_answers_every_saved_move(tmp_path: Path) -> Non
         assert unanswered_saved == 0, f"{unanswered_saved} saved moves were never answered"
         assert code == 0, bot.output[-3000:]
         assert seconds < 10
-        assert "shutdown:" in bot.output, "the graceful path ran"
+        assert log_line, "the graceful path ran"
+        assert sorted(shown) == sorted(stored.values()), "every table shows its game's last state"
         # Only interactions after the shutdown began went unanswered: no rule was broken.
         assert not emu.violations, [str(v) for v in emu.violations]
     finally:
