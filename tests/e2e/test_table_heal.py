@@ -14,6 +14,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -44,16 +47,14 @@ def _carries(record: RequestRecord, game_id: int, version: int) -> bool:
     return f"uno:{game_id}:{version}:" in json.dumps(record.json)
 
 
-@pytest.mark.parametrize("status", [500, 503])
-async def test_the_table_catches_up_after_discord_fails_its_edits(
-    tmp_path: Path, status: int
-) -> None:
+@asynccontextmanager
+async def outage_game(tmp_path: Path, **env: str) -> AsyncIterator[tuple[FakeDiscord, Game]]:
+    """A bot of its own, the turn timer off (nothing but a player moves the game), and a game
+    between alice and bob with a fixed deal, alice to play."""
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Outage")
-    # Edits 5 s apart: the moves made during the outage join one edit, which fails.
-    env = bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id), TABLE_EDIT_INTERVAL="5")
-    bot = emu.bot_process(env=env)
+    bot = emu.bot_process(env=bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id), **env))
     try:
         await bot.start()
         await emu.wait_for_bot(timeout=30)
@@ -63,40 +64,83 @@ async def test_the_table_catches_up_after_discord_fails_its_edits(
         off = await answer(
             await emu.slash(admin, channel, "uno-admin set", option="turn_timer", value="0")
         )
-        assert "Turn timer changed" in off.text, off.text  # nothing but a player moves the game
+        assert "Turn timer changed" in off.text, off.text
         alice, bob = emu.add_user("alice", guild), emu.add_user("bob", guild)
         spec = {"deck": deal(HANDS, "R5"), "dealer_seat": 1}
         (tmp_path / "decks.json").write_text(json.dumps({str(channel): spec}))
         table = await open_game(emu, channel, alice, [bob])
-        game_id = Table(emu, channel).game_id
-        stale = await Table(emu, channel).at_version(await _play(emu, alice, table, "R1"))
-        assert Table(emu, channel).current_player(stale) == bob.id
+        yield emu, Game(channel, Table(emu, channel).game_id, table, alice, bob)
+    finally:
+        await bot.stop()
+        await emu.stop()
+
+
+@dataclass
+class Game:
+    channel: int
+    game_id: int
+    table: Message
+    alice: User
+    bob: User
+
+
+@pytest.mark.parametrize("status", [500, 503])
+async def test_the_table_catches_up_after_discord_fails_its_edits(
+    tmp_path: Path, status: int
+) -> None:
+    # Edits 5 s apart: the moves made during the outage join one edit, which fails.
+    async with outage_game(tmp_path, TABLE_EDIT_INTERVAL="5") as (emu, g):
+        stale = await Table(emu, g.channel).at_version(await _play(emu, g.alice, g.table, "R1"))
+        assert Table(emu, g.channel).current_player(stale) == g.bob.id
         stale_text = stale.text  # the emulator's Message changes in place when edited
 
-        fault = emu.fail_route("PATCH", f"/channels/{channel}/messages/{table.id}", status=status)
-        await _play(emu, bob, table, "R6")
-        await _play(emu, alice, table, "R2")
-        final = await _play(emu, bob, table, "R7")  # alice's turn, R7 on top
+        path = f"/channels/{g.channel}/messages/{g.table.id}"
+        fault = emu.fail_route("PATCH", path, status=status)
+        await _play(emu, g.bob, g.table, "R6")
+        await _play(emu, g.alice, g.table, "R2")
+        final = await _play(emu, g.bob, g.table, "R7")  # alice's turn, R7 on top
 
         # discord.py gives up on an edit of the latest state: Discord may recover now.
+        tries = LIBRARY_TRIES[status]
         await emu.wait_for(
-            lambda: sum(_carries(r, game_id, final) for r in fault.hits) >= LIBRARY_TRIES[status],
+            lambda: sum(_carries(r, g.game_id, final) for r in fault.hits) >= tries,
             90,
             what="discord.py giving up on the latest table",
         )
         fault.clear()
         loop = asyncio.get_running_loop()
         recovered = loop.time()
-        healed = await Table(emu, channel).at_version(final, timeout=60)
+        healed = await Table(emu, g.channel).at_version(final, timeout=60)
         seconds = loop.time() - recovered
         print(f"\n{status}: the table caught up {seconds:.1f} s after Discord recovered")
 
-        assert healed.id == table.id, "edited in place"
+        assert healed.id == g.table.id, "edited in place"
         assert version_of(healed) == final, "nobody else moved"
-        assert Table(emu, channel).current_player(healed) == alice.id
+        assert Table(emu, g.channel).current_player(healed) == g.alice.id
         assert re.search(r"\bR7\b|Red 7", healed.text), healed.text
         assert healed.text != stale_text
         emu.assert_clean()
-    finally:
-        await bot.stop()
-        await emu.stop()
+
+
+async def test_a_failed_repost_is_posted_later_with_the_latest_state(tmp_path: Path) -> None:
+    async with outage_game(tmp_path) as (emu, g):
+        emu.old_message_age = 1.0  # Discord: older than an hour; here a second
+        emu.old_message_edit_limit = 0  # every edit of the table is refused: it is posted anew
+        await asyncio.sleep(1.1)
+        fault = emu.fail_route("POST", f"/channels/{g.channel}/messages", status=503)
+        await _play(emu, g.alice, g.table, "R1")
+        final = await _play(emu, g.bob, g.table, "R6")  # alice's turn, R6 on top
+        await emu.wait_for(
+            lambda: any(_carries(r, g.game_id, final) for r in fault.hits),
+            30,
+            what="a failed re-post of the latest table",
+        )
+        fault.clear()
+        new = await Table(emu, g.channel).at_version(final, timeout=60)
+        assert new.id != g.table.id, "posted anew"
+        assert version_of(new) == final
+        assert Table(emu, g.channel).current_player(new) == g.alice.id
+        await emu.wait_for(lambda: g.table.deleted, 5, what="the old table deleted")
+        tables = [m for m in emu.channel_messages(g.channel) if version_of(m) is not None]
+        assert [m.id for m in tables] == [new.id], "one table in the channel"
+        emu.assert_clean()
