@@ -12,6 +12,7 @@ import gc
 import logging
 import signal
 import sys
+from typing import Any
 
 import discord
 import yarl
@@ -40,10 +41,7 @@ async def run(settings: Settings, token: str) -> None:
         # The bot never joins voice: PyNaCl/davey are not needed, so don't warn about them.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         bot = create_bot(settings, database)
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+        _stop_on_signals(bot)
         # Long-lived start-up objects (modules, cogs, catalogue) leave the collector's sight,
         # so full collections during play stay short.
         gc.collect()
@@ -52,6 +50,25 @@ async def run(settings: Settings, token: str) -> None:
             await bot.start(token)
     finally:
         await database.close()
+
+
+def _stop_on_signals(bot: Any) -> None:
+    """SIGTERM/SIGINT: a graceful shutdown (bot.shutdown: answer what is in flight, bounded);
+    a second signal closes at once. discord.py's `Client.run` is not used: its own signal
+    handling would close the client with interactions still being answered."""
+    loop = asyncio.get_running_loop()
+    tasks: set[asyncio.Task[None]] = set()
+
+    def stop() -> None:
+        first = bot.accepting_interactions
+        task = asyncio.ensure_future(bot.shutdown() if first else bot.close())
+        tasks.add(task)  # a reference, so the task is not collected midway
+        task.add_done_callback(tasks.discard)
+        log.info("signal received: %s", "shutting down" if first else "closing now")
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop)
 
 
 def _fail(line: str, code: int) -> None:

@@ -8,9 +8,11 @@ sync (Discord allows 200 command creates a day per guild).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -26,6 +28,10 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.uno", "cogs.admin")
 COMMANDS_HASH_KEY = "commands_hash"
+#: Seconds a shutdown waits for the interactions being processed, then for the pending tables.
+#: Together well under the 10 s a process manager gives before SIGKILL.
+SHUTDOWN_INTERACTIONS_GRACE = 6.0
+SHUTDOWN_TABLES_GRACE = 2.0
 
 
 class UnoBotMixin:
@@ -40,6 +46,73 @@ class UnoBotMixin:
         self.database = database
         self.components = None  # the game service, installed by cogs.uno
         self.synced_at_start: str | None = None  # "guild", "global" or None, for tests/logs
+        self.accepting_interactions = True  # False once a shutdown began
+        self._in_flight: set[asyncio.Task[Any]] = set()  # tasks processing an interaction
+        state = self._connection  # type: ignore[attr-defined]
+        parse = state.parsers["INTERACTION_CREATE"]
+        state.parsers["INTERACTION_CREATE"] = lambda data: self._interaction_create(parse, data)
+
+    def _interaction_create(self, parse: Callable[[Any], None], data: Any) -> None:
+        """discord.py's INTERACTION_CREATE handler, refused once a shutdown began, and with
+        every task it starts (the command, button or modal callback) kept as in flight."""
+        if not self.accepting_interactions:
+            log.info("shutting down: interaction %s ignored", data.get("id"))
+            return
+        loop = asyncio.get_running_loop()
+        previous = loop.get_task_factory()
+        created: list[asyncio.Task[Any]] = []
+
+        def factory(
+            loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], **kwargs: Any
+        ) -> asyncio.Task[Any]:
+            if previous is not None:
+                task = previous(loop, coro, **kwargs)
+            else:
+                task = asyncio.Task(coro, loop=loop, **kwargs)
+            created.append(task)  # type: ignore[arg-type]
+            return task  # type: ignore[return-value]
+
+        # The parser only starts tasks (synchronously): this factory sees exactly those.
+        loop.set_task_factory(factory)  # type: ignore[arg-type]
+        try:
+            parse(data)
+        finally:
+            loop.set_task_factory(previous)
+        for task in created:
+            self._in_flight.add(task)
+            task.add_done_callback(self._in_flight.discard)
+
+    @property
+    def interactions_in_flight(self) -> int:
+        return len(self._in_flight)
+
+    async def shutdown(self) -> None:
+        """Stop gracefully: no new interactions, no more timers or computer moves, the ones in
+        flight finished and answered, the latest tables shown; then close the client."""
+        if not self.accepting_interactions:
+            return
+        self.accepting_interactions = False
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        service = self.components
+        if service is not None:
+            await service.autoplay.close()
+        in_flight = set(self._in_flight)
+        if in_flight:
+            _, late = await asyncio.wait(in_flight, timeout=SHUTDOWN_INTERACTIONS_GRACE)
+            if late:
+                log.warning("shutdown: %d interactions still running, abandoned", len(late))
+        if service is not None:
+            if not await service.tables.flush_all(SHUTDOWN_TABLES_GRACE):
+                log.warning("shutdown: some tables could not be brought up to date")
+            await service.tables.close()
+        log.info(
+            "shutdown: %d interactions finished in %.1f s; closing",
+            len(in_flight),
+            loop.time() - started,
+        )
+        client: discord.Client = self  # type: ignore[assignment]
+        await client.close()
 
     async def setup_hook(self) -> None:
         bot: commands.Bot = self  # type: ignore[assignment]

@@ -6,6 +6,13 @@ least `EDIT_INTERVAL` apart (Discord allows about five edits per five seconds in
 first request is shown at once, a burst of clicks costs one more edit at the end of the interval.
 A table older than `REPOST_AFTER` (Discord refuses edits of old messages, error 30046), deleted,
 or whose edit Discord refused with 30046 anyway, is posted anew and the old one deleted.
+
+A table heals itself: an edit or re-post that fails for any other reason (Discord's 5xx after
+discord.py's own retries, a network error, a 429 that outlasts them) is tried again later with
+the then-latest state, `RETRY_FIRST` seconds after the first failure, doubling up to `RETRY_MAX`,
+until it lands. Otherwise a table would name the wrong player until somebody acts, and with the
+turn timer off nobody might. Only a channel the bot cannot reach (403, or 404 on posting) is left
+alone: that needs an operator, and the next request tries again.
 Interaction tokens are never used here: only the channel endpoints.
 """
 
@@ -26,10 +33,16 @@ log = logging.getLogger(__name__)
 REPOST_AFTER = timedelta(minutes=50)
 #: Seconds between two edits of one table (the setting TABLE_EDIT_INTERVAL overrides it).
 EDIT_INTERVAL = 1.0
+#: Seconds before the first retry of a failed table update; doubled per failure up to RETRY_MAX.
+RETRY_FIRST = 1.0
+RETRY_MAX = 30.0
+#: How long `flush` waits for a failing table before leaving it to heal in the background.
+FLUSH_TIMEOUT = 30.0
 
-#: Renders a game's table now: (channel id, message id or None, send/edit kwargs), or None when
-#: the game is gone.
-Renderer = Callable[[int], tuple[int, int | None, dict[str, Any]] | None]
+#: A table as rendered: (channel id, message id or None, send/edit kwargs).
+Rendered = tuple[int, int | None, dict[str, Any]]
+#: Renders a game's table now, or None when the game is gone.
+Renderer = Callable[[int], Rendered | None]
 #: Called after a re-post with (game id, new message id).
 OnPosted = Callable[[int, int], Any]
 
@@ -49,8 +62,20 @@ class TableUpdater:
             REPOST_AFTER if repost_after is None else timedelta(seconds=repost_after)
         )
         self._earliest: dict[int, float] = {}  # game id -> loop time of its next allowed edit
+        self._failures: dict[int, int] = {}  # game id -> failed updates in a row
+        # game id -> the state that has not reached Discord yet: shown even if the game ends
+        # (and stops rendering) before Discord recovers.
+        self._unsent: dict[int, Rendered] = {}
+        self._closed = False
+
+    @property
+    def failing(self) -> set[int]:
+        """The games whose table is waiting for Discord to accept an update."""
+        return set(self._failures)
 
     def request(self, game_id: int, *, repost: bool = False) -> None:
+        if self._closed:
+            return
         self._dirty.add(game_id)
         if len(self._earliest) > 256:
             now = asyncio.get_running_loop().time()
@@ -68,15 +93,31 @@ class TableUpdater:
         if self._tasks.get(game_id) is task:  # only its own entry, not a successor's
             del self._tasks[game_id]
 
-    async def flush(self, game_id: int) -> None:
+    async def flush(self, game_id: int, timeout: float | None = FLUSH_TIMEOUT) -> bool:
+        """Wait until the game's table shows its latest state; False if it is still failing
+        after `timeout` seconds (it goes on healing in the background)."""
         task = self._tasks.get(game_id)
-        if task is not None:
-            await asyncio.shield(task)
+        if task is None:
+            return True
+        done, _ = await asyncio.wait({task}, timeout=timeout)  # never cancels the task
+        return bool(done)
+
+    async def flush_all(self, timeout: float) -> bool:
+        """Wait (at most `timeout` seconds) until every table shows its latest state."""
+        tasks = set(self._tasks.values())
+        if not tasks:
+            return True
+        _, pending = await asyncio.wait(tasks, timeout=timeout)
+        return not pending
 
     async def close(self) -> None:
-        for task in list(self._tasks.values()):
-            task.cancel()
+        """Stop every table task (pending edits are dropped) and wait until they have ended."""
+        self._closed = True
+        tasks = list(self._tasks.values())
         self._tasks.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _run(self, game_id: int) -> None:
         loop = asyncio.get_running_loop()
@@ -85,13 +126,53 @@ class TableUpdater:
             if wait > 0:
                 await asyncio.sleep(wait)  # requests meanwhile join this edit
             self._dirty.discard(game_id)
+            pause = self.interval
             try:
                 await self._update(game_id)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("could not update the table of game %s", game_id)
-            self._earliest[game_id] = loop.time() + self.interval
+            except Exception as exc:
+                retry = self._retry_after(game_id, exc)
+                if retry is not None:
+                    self._dirty.add(game_id)  # tried again with the then-latest state
+                    pause = max(pause, retry)
+            else:
+                self._healed(game_id)
+            self._earliest[game_id] = loop.time() + pause
+
+    def _retry_after(self, game_id: int, exc: Exception) -> float | None:
+        """Seconds until the next try of a failed update, or None to give up."""
+        if isinstance(exc, discord.Forbidden | discord.NotFound):
+            # The channel is gone or closed to the bot: retrying cannot help.
+            log.warning("table of game %s not shown: %s", game_id, exc)
+            self._failures.pop(game_id, None)
+            self._unsent.pop(game_id, None)
+            return None
+        failures = self._failures[game_id] = self._failures.get(game_id, 0) + 1
+        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
+        if isinstance(exc, discord.RateLimited):
+            delay = max(delay, exc.retry_after)
+        if failures == 1:
+            log.warning(
+                "could not update the table of game %s; retrying in %.0f s",
+                game_id,
+                delay,
+                exc_info=exc,
+            )
+        else:
+            log.warning(
+                "table of game %s still failing (%d tries: %s); retrying in %.0f s",
+                game_id,
+                failures,
+                exc,
+                delay,
+            )
+        return delay
+
+    def _healed(self, game_id: int) -> None:
+        self._unsent.pop(game_id, None)
+        if self._failures.pop(game_id, None):
+            log.info("table of game %s is up to date again", game_id)
 
     async def _edit(self, channel_id: int, message_id: int, kwargs: dict[str, Any]) -> None:
         """`PartialMessage.edit` without turning Discord's answer into a Message nobody reads:
@@ -105,8 +186,17 @@ class TableUpdater:
     async def _update(self, game_id: int) -> None:
         rendered = self._render(game_id)
         if rendered is None:
-            return
-        channel_id, message_id, kwargs = rendered
+            # The game ended: its last state still has to reach Discord if it has not yet.
+            rendered = self._unsent.get(game_id)
+            if rendered is None:
+                return
+        self._unsent[game_id] = rendered
+        await self._show(game_id, *rendered)
+        self._unsent.pop(game_id, None)
+
+    async def _show(
+        self, game_id: int, channel_id: int, message_id: int | None, kwargs: dict[str, Any]
+    ) -> None:
         channel = self._bot.get_partial_messageable(channel_id)
         # Discord's rule is about the message's age, which its id tells: a table that began as
         # the lobby message is as old as the lobby.
@@ -114,9 +204,7 @@ class TableUpdater:
             message_id is not None
             and datetime.now(UTC) - discord.utils.snowflake_time(message_id) > self.repost_after
         )
-        repost = game_id in self._repost or message_id is None or old
-        self._repost.discard(game_id)
-        if not repost and message_id is not None:
+        if game_id not in self._repost and message_id is not None and not old:
             try:
                 await self._edit(channel_id, message_id, kwargs)
                 return
@@ -125,10 +213,21 @@ class TableUpdater:
             except discord.HTTPException as exc:
                 if exc.code != 30046:
                     raise
+        self._repost.add(game_id)  # until the new table is posted and stored
         message = await channel.send(**{k: v for k, v in kwargs.items() if v is not None})
-        await self._on_posted(game_id, message.id)
+        try:
+            await self._on_posted(game_id, message.id)
+        except Exception:
+            # Not stored: the next try posts again, so this copy must not stay as a second table.
+            await self._delete(channel, message.id, game_id)
+            raise
+        self._repost.discard(game_id)
         if message_id is not None:
-            try:
-                await channel.get_partial_message(message_id).delete()
-            except discord.HTTPException:
-                log.info("old table %s of game %s not deleted", message_id, game_id)
+            await self._delete(channel, message_id, game_id)
+
+    @staticmethod
+    async def _delete(channel: discord.PartialMessageable, message_id: int, game_id: int) -> None:
+        try:
+            await channel.get_partial_message(message_id).delete()
+        except discord.HTTPException:
+            log.info("old table %s of game %s not deleted", message_id, game_id)

@@ -9,6 +9,7 @@ Replies are built by hand: discord.py wants ``Content-Type: application/json`` e
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -29,6 +30,7 @@ from .state import (
     SEND_MESSAGES,
     VIEW_CHANNEL,
     Channel,
+    Fault,
     Interaction,
     Message,
     RequestRecord,
@@ -42,6 +44,8 @@ log = logging.getLogger("fakediscord.rest")
 CALLBACKS: dict[int, set[int]] = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5}}
 
 Reply = tuple[int, Any]
+
+CALLBACK_PATH = re.compile(r"^/interactions/(?P<id>\d+)/[^/]+/callback$")
 
 
 class ApiError(Exception):
@@ -189,6 +193,11 @@ class Rest:
         headers = ratelimit_headers()
         try:
             call = await self._parse(request, path, record)
+            fault = self._fault(call)
+            if fault is not None:
+                return json_response(fault.status, fault.body(), headers)
+            if not await self._arrived(call):
+                return web.Response(status=204)  # the bot is gone: nobody reads this
             status, body = await self._route(call)
         except ApiError as err:
             status, body = err.status, err.body()
@@ -249,6 +258,34 @@ class Rest:
                     raise ApiError(400, 50109, "The request body contains invalid JSON.") from exc
         record.json = payload
         return Call(request, {}, payload, record, uploads)
+
+    def _fault(self, call: Call) -> Fault | None:
+        """The injected fault (``World.fail_route``) this call meets, recorded, if any."""
+        record = call.record
+        fault = self.world.fault_for(record.method, record.path)
+        if fault is not None:
+            fault.hits.append(record)
+            record.status = fault.status
+            self.world.notify()
+        return fault
+
+    async def _arrived(self, call: Call) -> bool:
+        """Model ``callback_latency``: an interaction callback reaches Discord that much later,
+        and not at all if its connection closed meanwhile (``record.status`` stays 0)."""
+        w = self.world
+        m = CALLBACK_PATH.match(call.record.path)
+        if m is None or w.callback_latency <= 0:
+            return True
+        inter_id = int(m["id"])
+        w.callbacks_in_transit.add(inter_id)
+        w.notify()
+        try:
+            await asyncio.sleep(w.callback_latency)
+        finally:
+            w.callbacks_in_transit.discard(inter_id)
+            w.notify()
+        transport = call.request.transport
+        return transport is not None and not transport.is_closing()
 
     async def _route(self, call: Call) -> Reply:
         request = call.request

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -579,3 +580,57 @@ class RequestRecord:
     status: int = 0
     time: float = field(default_factory=time.time)
     files: list[str] = field(default_factory=list)
+
+
+#: What Discord answers when it fails, by status (its body for internal errors).
+FAULT_MESSAGES = {
+    500: "500: Internal Server Error",
+    502: "502: Bad Gateway",
+    503: "503: Service Unavailable",
+    504: "504: Gateway Timeout",
+}
+
+
+@dataclass
+class Fault:
+    """Discord failing one route for a while: matching calls are answered ``status`` instead.
+
+    Why: Discord has outages (a 500 on a route for tens of seconds while discord.py's own few
+    retries give up); the bot must recover from them by itself. ``path`` is a route template
+    like ``/channels/{id}/messages/{id}`` (``{...}`` matches any one segment) or a concrete path.
+    Active until ``clear()``, until ``until`` (``time.monotonic()``) or after ``count`` answers.
+    """
+
+    method: str
+    path: str
+    status: int = 500
+    until: float | None = None
+    count: int | None = None
+    hits: list[RequestRecord] = field(default_factory=list)
+    cleared_at: float | None = None  # time.monotonic() when it stopped failing (by clear())
+
+    def __post_init__(self) -> None:
+        if self.status not in FAULT_MESSAGES:
+            raise ValueError(f"fault status must be one of {sorted(FAULT_MESSAGES)}")
+        pattern = re.sub(r"\\\{\w*\\\}", "[^/]+", re.escape(self.path))
+        self._regex = re.compile(f"^{pattern}$")
+
+    @property
+    def active(self) -> bool:
+        if self.cleared_at is not None:
+            return False
+        if self.until is not None and time.monotonic() >= self.until:
+            return False
+        return self.count is None or len(self.hits) < self.count
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.active and method == self.method and bool(self._regex.match(path))
+
+    def body(self) -> JSON:
+        """Discord's answer to a call it failed."""
+        return {"message": FAULT_MESSAGES[self.status], "code": 0}
+
+    def clear(self) -> None:
+        """Discord recovers: the route answers normally again."""
+        if self.cleared_at is None:
+            self.cleared_at = time.monotonic()

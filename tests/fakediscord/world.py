@@ -23,6 +23,7 @@ from .state import (
     FLAG_SUPPRESS_NOTIFICATIONS,
     JSON,
     Channel,
+    Fault,
     Guild,
     Interaction,
     Message,
@@ -60,6 +61,11 @@ class World:
         # ``old_message_age`` seconds past that many.
         self.old_message_age: float = 3600.0
         self.old_message_edit_limit: int | None = None
+        # Seconds an interaction callback takes to reach Discord (network latency). A callback
+        # whose connection closes meanwhile (the bot exits) never arrives: not acknowledged.
+        self.callback_latency: float = 0.0
+        # Routes Discord is failing (``fail_route``): each answers 5xx while active.
+        self.faults: list[Fault] = []
         self.token = token  # None: any "Bot ..." token is accepted
 
         self.ids = Snowflakes()
@@ -89,6 +95,8 @@ class World:
         self.failed_interactions: list[Interaction] = []
         self.channel_edit_times: defaultdict[int, list[float]] = defaultdict(list)
         self.rate_limited: int = 0
+        # Interaction ids whose callback is on its way (``callback_latency``).
+        self.callbacks_in_transit: set[int] = set()
 
         self.gateway: Gateway | None = None
         self.base_url = "http://127.0.0.1:0"  # set by the server once it listens
@@ -142,6 +150,27 @@ class World:
             await asyncio.wait({fut}, timeout=min(remaining, poll))
             if not fut.done():
                 fut.cancel()
+
+    # -- faults ------------------------------------------------------------------------------
+    def fail_route(
+        self,
+        method: str,
+        path: str,
+        *,
+        status: int = 500,
+        seconds: float | None = None,
+        count: int | None = None,
+    ) -> Fault:
+        """Make Discord answer ``status`` to ``method path`` (``{...}``: any segment) for
+        ``seconds``, ``count`` calls, or until ``fault.clear()``; every answered call is kept in
+        ``fault.hits``. E.g. ``emu.fail_route("PATCH", "/channels/{id}/messages/{id}")``."""
+        until = None if seconds is None else time.monotonic() + seconds
+        fault = Fault(method.upper(), path, status, until, count)
+        self.faults.append(fault)
+        return fault
+
+    def fault_for(self, method: str, path: str) -> Fault | None:
+        return next((f for f in self.faults if f.matches(method, path)), None)
 
     # -- lookups -----------------------------------------------------------------------------
     def guild_of(self, guild: Guild | int) -> Guild:
