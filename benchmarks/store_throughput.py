@@ -3,7 +3,8 @@
 A save is what every click costs: one write unit of work holding the version-checked UPDATE of a
 real engine snapshot (`Game.to_dict()`, four players: ~5 KB of JSON) and one action-log row,
 committed (durable once it returns). With --unit play the unit also adds the card to the player's
-counters, as the bot does for every card played. On a fresh SQLite file (or --url), for each
+counters, as the bot did for every card played; --unit click is what the bot does now: the same
+rows through `Database.save_click` (no ORM session). On a fresh SQLite file (or --url), for each
 number of concurrent games:
 
 * saturated: every game saves again as soon as its last save returned: actions saved per second;
@@ -13,7 +14,7 @@ number of concurrent games:
 Latency is measured from asking for the unit of work to its commit, queueing included. "cpu ms"
 is the process's CPU time per save, which other programs on the machine do not inflate. On
 SQLite a first line gives the floor: the same two statements through the bare sqlite3 module.
-Run: python benchmarks/store_throughput.py [--games 1 10 100] [--seconds 5] [--unit save|play]
+Run: python benchmarks/store_throughput.py [--games 1 10 100] [--seconds 5] [--unit save|play|click]
 [--url URL]. It prints numbers; it asserts nothing.
 """
 
@@ -33,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import Game, RuleSet
-from bot.store import Database, NewAction, open_database
+from bot.store import ClickSave, Database, NewAction, open_database
 
 GUILD = 900_000_000_000_000_000
 PLAYERS = [GUILD + 1, GUILD + 2, GUILD + 3, GUILD + 4]
@@ -47,21 +48,32 @@ class Table:
         self.state = state
         self.version: int = state["version"]
 
-    async def save(self, db: Database, *, counters: bool = False) -> float:
+    async def save(self, db: Database, *, unit: str = "save") -> float:
         """Save one action (and count the card played, if asked); returns its latency in s."""
         version = self.version + 1
         state = {**self.state, "version": version, "turn": version % len(PLAYERS)}
         player = PLAYERS[version % len(PLAYERS)]
         began = time.perf_counter()
-        async with db.write() as unit:
-            await unit.games.save_action(
-                self.game_id,
-                expected_version=self.version,
-                state=state,
-                actions=NewAction(version, "play:R7", player),
+        action = NewAction(version, "play:R7", player)
+        if unit == "click":
+            await db.save_click(
+                ClickSave(
+                    game_id=self.game_id,
+                    guild_id=GUILD,
+                    expected_version=self.version,
+                    state=state,
+                    actions=[action],
+                    counters={player: {"cards_played": 1}},
+                    names={player: f"P{player - GUILD}"},
+                )
             )
-            if counters:
-                await unit.stats.add_counters(self.game_id, {player: {"cards_played": 1}})
+        else:
+            async with db.write() as work:
+                await work.games.save_action(
+                    self.game_id, expected_version=self.version, state=state, actions=action
+                )
+                if unit == "play":
+                    await work.stats.add_counters(self.game_id, {player: {"cards_played": 1}})
         elapsed = time.perf_counter() - began
         self.state, self.version = state, version
         return elapsed
@@ -91,7 +103,7 @@ async def open_tables(db: Database, count: int, first_channel: int) -> list[Tabl
 
 
 async def drive(
-    db: Database, table: Table, until: float, think: float, counters: bool, latencies: list[float]
+    db: Database, table: Table, until: float, think: float, unit: str, latencies: list[float]
 ) -> None:
     loop = asyncio.get_running_loop()
     while True:
@@ -99,19 +111,17 @@ async def drive(
             await asyncio.sleep(min(random.expovariate(1 / think), until - loop.time()))
         if loop.time() >= until:
             return
-        latencies.append(await table.save(db, counters=counters))
+        latencies.append(await table.save(db, unit=unit))
 
 
 async def measure(
-    db: Database, tables: list[Table], seconds: float, think: float, counters: bool
+    db: Database, tables: list[Table], seconds: float, think: float, unit: str
 ) -> tuple[float, float, list[float]]:
     """Saves per second, CPU seconds per save and every save's latency."""
     latencies: list[float] = []
     loop = asyncio.get_running_loop()
     began, cpu = loop.time(), time.process_time()
-    await asyncio.gather(
-        *(drive(db, t, began + seconds, think, counters, latencies) for t in tables)
-    )
+    await asyncio.gather(*(drive(db, t, began + seconds, think, unit, latencies) for t in tables))
     cpu_per_save = (time.process_time() - cpu) / max(1, len(latencies))
     return len(latencies) / (loop.time() - began), cpu_per_save, latencies
 
@@ -172,9 +182,10 @@ async def main() -> None:
     )
     parser.add_argument(
         "--unit",
-        choices=["save", "play"],
+        choices=["save", "play", "click"],
         default="save",
-        help="save: snapshot + log row; play: also the played card's counter, as the bot does",
+        help="save: snapshot + log row; play: also the played card's counter; click: as play, "
+        "through Database.save_click (what the bot does)",
     )
     parser.add_argument("--url", help="database URL (default: a new SQLite file)")
     args = parser.parse_args()
@@ -184,9 +195,10 @@ async def main() -> None:
         db = await open_database(args.url or f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}")
         try:
             print(f"database: {db.engine.url.render_as_string(hide_password=True)}")
-            counters = args.unit == "play"
+            counters = args.unit
+
             size = len(json.dumps(snapshot(0)))
-            extra = " + 1 counter upsert" if counters else ""
+            extra = " + 1 counter upsert" if counters != "save" else ""
             print(f"snapshot: {size} bytes of JSON + 1 log row{extra} per save")
             channel = 1
             if db.is_sqlite and not args.url:

@@ -9,6 +9,7 @@ Open it once at start-up and hand it to the bot::
 No discord imports here; the store knows the engine only through RuleSet and JSON snapshots.
 """
 
+from bot.store.click_save import ClickSave
 from bot.store.database import Database, UnitOfWork, create_engine, open_database
 from bot.store.errors import (
     AlreadySeated,
@@ -47,6 +48,7 @@ __all__ = [
     "ActionRecord",
     "AlreadySeated",
     "ChannelBusy",
+    "ClickSave",
     "Database",
     "GameNotFound",
     "GameRecord",

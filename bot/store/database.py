@@ -26,8 +26,9 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from bot.store.click_save import ClickSave, ClickStatements
 from bot.store.errors import StorageUnavailable
-from bot.store.games import GameRepository
+from bot.store.games import GameRepository, refusal
 from bot.store.guild_settings import SettingsRepository
 from bot.store.history import HistoryRepository
 from bot.store.json_codec import JSON_CODEC
@@ -98,6 +99,7 @@ class Database:
         self._write_sessions = async_sessionmaker(writer, expire_on_commit=False)
         # In-memory SQLite still has one writer at a time: queue ours rather than let them fail.
         self._write_lock = asyncio.Lock() if self.is_sqlite else None
+        self._click_statements = ClickStatements(engine.dialect)
 
     @classmethod
     def from_url(cls, url: str, **engine_kwargs: Any) -> Database:
@@ -120,6 +122,33 @@ class Database:
             self._transaction(self._write_sessions) as unit,
         ):
             yield unit
+
+    async def save_click(self, click: ClickSave) -> None:
+        """Store one click (snapshot, action log, counters, timeouts) in one transaction.
+
+        Raises StaleVersion, WrongStatus or GameNotFound, like `GameRepository.save_action`,
+        when the game is not at `click.expected_version` any more; nothing is written then.
+        On a SQLite file the statements run on the writer's sqlite3 connection; elsewhere on
+        the unit of work's connection (see `click_save` for why not through the ORM).
+        """
+        (update, update_args), batches = self._click_statements.plan(click)
+        if self._sqlite_writer is not None:
+            async with self._sqlite_writer.raw_transaction() as connection:
+                if connection.execute(update, update_args).rowcount != 1:
+                    row = connection.execute(self._click_statements.status.sql, (click.game_id,))
+                    raise refusal(click.game_id, click.expected_version, row.fetchone())
+                for batch in batches:
+                    connection.executemany(batch.sql, batch.rows)
+            return
+        async with self.write() as unit:
+            connection = await unit.session.connection()
+            result = await connection.exec_driver_sql(update, update_args)
+            if result.rowcount != 1:
+                args = self._click_statements.status.args({"game": click.game_id})
+                row = await connection.exec_driver_sql(self._click_statements.status.sql, args)
+                raise refusal(click.game_id, click.expected_version, row.one_or_none())
+            for batch in batches:
+                await connection.exec_driver_sql(batch.sql, batch.rows)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[UnitOfWork]:

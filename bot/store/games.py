@@ -71,6 +71,16 @@ _SAVE_STATE_AND_DEADLINE = _SAVE_STATE.values(
     turn_deadline=bindparam("new_deadline", type_=_GAMES.c.turn_deadline.type)
 )
 _LOG_ACTION = insert(GameAction.__table__)
+_SEATS = Seat.__table__
+_SET_TIMEOUTS = (
+    update(_SEATS)
+    .where(_SEATS.c.game_id == bindparam("game"), _SEATS.c.user_id == bindparam("user"))
+    .values(timeouts=bindparam("count"))
+)
+#: What a refused versioned save is checked against (see `refusal`).
+_STATUS_AND_VERSION = select(_GAMES.c.status, _GAMES.c.version).where(
+    _GAMES.c.id == bindparam("game")
+)
 # A round is recorded by whoever inserts it first; the others see rowcount 0 (no savepoint).
 _RECORD_ROUND = PerDialect(
     lambda insert: insert(Round.__table__).on_conflict_do_nothing(
@@ -88,6 +98,18 @@ _FINISH = (
         turn_deadline=None,
     )
 )
+
+
+def refusal(
+    game_id: int, expected_version: int, row: tuple[Any, int] | None
+) -> GameNotFound | WrongStatus | StaleVersion:
+    """Why a versioned save changed no row, from the game's (status, version) or None."""
+    if row is None:
+        return GameNotFound(game_id)
+    status, version = GameStatus(row[0]), row[1]
+    if status is not GameStatus.RUNNING:
+        return WrongStatus(game_id, status.value, ("running",))
+    return StaleVersion(game_id, expected_version, version)
 
 
 def _people_seated(game: Game) -> list[int]:
@@ -385,28 +407,17 @@ class GameRepository:
         return versions[-1]
 
     async def _why_not_saved(self, game_id: int, expected_version: int) -> None:
-        row = (
-            await self._session.execute(select(Game.status, Game.version).where(Game.id == game_id))
-        ).one_or_none()
-        if row is None:
-            raise GameNotFound(game_id)
-        status, version = row
-        if status is not GameStatus.RUNNING:
-            raise WrongStatus(game_id, status.value, ("running",))
-        raise StaleVersion(game_id, expected_version, version)
+        row = (await self._session.execute(_STATUS_AND_VERSION, {"game": game_id})).one_or_none()
+        raise refusal(game_id, expected_version, row)
 
     async def set_turn_deadline(self, game_id: int, deadline: datetime | None) -> None:
         await self._update(game_id, turn_deadline=deadline)
 
     async def set_timeouts(self, game_id: int, counts: Mapping[int, int]) -> None:
         """Store how many turns in a row each of these players lost to the turn timer."""
-        for user_id, count in counts.items():
-            await self._session.execute(
-                update(Seat)
-                .where(Seat.game_id == game_id, Seat.user_id == user_id)
-                .values(timeouts=count),
-                execution_options=_NO_SYNC,
-            )
+        rows = [{"game": game_id, "user": user, "count": n} for user, n in sorted(counts.items())]
+        if rows:
+            await self._session.execute(_SET_TIMEOUTS, rows, execution_options=_NO_SYNC)
 
     async def set_table_message(
         self, game_id: int, message_id: int | None, *, posted_at: datetime | None = None

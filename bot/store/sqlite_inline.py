@@ -97,6 +97,15 @@ class InlineConnection:
         return self._connection
 
     @property
+    def closed(self) -> bool:
+        return self._connection is None
+
+    @property
+    def sqlite3_connection(self) -> sqlite3.Connection:
+        """The connection itself, for the click's save (`click_save`), which needs no adapter."""
+        return self._conn
+
+    @property
     def isolation_level(self) -> str | None:
         return self._conn.isolation_level
 

@@ -34,7 +34,7 @@ from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
 from bot.store.errors import StorageUnavailable
 from bot.store.json_codec import JSON_CODEC
-from bot.store.sqlite_inline import inline_connector
+from bot.store.sqlite_inline import InlineConnection, inline_connector
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +178,7 @@ class SQLiteWriter:
         self._lock = asyncio.Lock()
         self._units_since_checkpoint = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        self._inline: InlineConnection | None = None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
@@ -191,10 +192,58 @@ class SQLiteWriter:
             yield session
             self.guard.check()  # the file is still the one we write into, or nothing is saved
             await session.commit()  # an exception skips this; closing the session rolls back
+        self._unit_done()
+
+    def _unit_done(self) -> None:
+        """Count a committed unit; every CHECKPOINT_EVERY units, checkpoint the WAL off-loop."""
         self._units_since_checkpoint += 1
         if self._units_since_checkpoint >= CHECKPOINT_EVERY and self._checkpoint is None:
             self._units_since_checkpoint = 0
             self._checkpoint = asyncio.create_task(self._run_checkpoint())
+
+    @asynccontextmanager
+    async def raw_transaction(self) -> AsyncIterator[sqlite3.Connection]:
+        """The writer's own sqlite3 connection in a BEGIN IMMEDIATE transaction, committed if
+        the block returns (the click's save, `click_save`): the same queue, lock, busy retry,
+        file check and checkpoints as `transaction`, without a session."""
+        await asyncio.sleep(0)  # as in `transaction`: a saving loop must not starve the others
+        async with self._lock:
+            connection = await self._raw_connection()
+            await self._begin_raw(connection)
+            try:
+                yield connection
+                self.guard.check()
+                connection.execute("COMMIT")
+            except BaseException:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                raise
+        self._unit_done()
+
+    async def _raw_connection(self) -> sqlite3.Connection:
+        """The sqlite3 connection under the writer's single pooled connection (opened once)."""
+        inline = self._inline
+        if inline is None or inline.closed:
+            async with self.engine.connect() as connection:
+                raw = await connection.get_raw_connection()
+                inline = self._inline = raw.driver_connection
+        return inline.sqlite3_connection
+
+    @staticmethod
+    async def _begin_raw(connection: sqlite3.Connection) -> None:
+        """BEGIN IMMEDIATE, waiting without blocking the loop while another process writes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SQLITE_BUSY_TIMEOUT_MS / 1000
+        pause = 0.001
+        while True:
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or loop.time() + pause > deadline:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 0.05)
 
     @staticmethod
     async def _begin(session: AsyncSession) -> None:

@@ -44,3 +44,8 @@ class PerDialect(Generic[Statement]):
 
     def for_session(self, session: AsyncSession) -> Statement:
         return self._built[_dialect_name(session)]
+
+    def for_dialect(self, name: str) -> Statement:
+        if name not in self._built:
+            raise NotImplementedError(f"the store supports SQLite and PostgreSQL, not {name}")
+        return self._built[name]
