@@ -8,7 +8,7 @@ threads: callers may read and paste them but must never draw on them.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Final
 
 from PIL import Image, ImageChops, ImageDraw
@@ -177,7 +177,9 @@ def _draw_swatch(color: Color) -> Image.Image:
     s = SWATCH_SIZE * SUPERSAMPLE
     image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((0, 0, s - 1, s - 1), s * 0.2, fill=FILL[color], outline=INK, width=s // 40)
+    draw.rounded_rectangle(
+        (0, 0, s - 1, s - 1), s * 0.2, fill=FILL[color], outline=INK, width=s // 40
+    )
     m = s * 0.16
     shape = SHAPE[color]
     box = (m, m * (0.7 if shape is Shape.TRIANGLE else 1), s - m, s - m)
@@ -189,60 +191,72 @@ def _draw_swatch(color: Color) -> Image.Image:
 
 # ----------------------------------------------------------------------------- caches
 
-FaceKey = tuple[str, Color | None]  # (card code or "back", chosen colour of a wild)
-_base: dict[FaceKey, Image.Image] = {}
-_scaled: dict[tuple[FaceKey, int], Image.Image] = {}
-_swatches: dict[Color, Image.Image] = {}
-_lock = threading.Lock()
+_cache: dict[Hashable, Image.Image] = {}
+_lock = threading.RLock()  # re-entrant: a build may need another cached image
 
 
-def _draw(key: FaceKey) -> Image.Image:
-    code, chosen = key
+def memo(key: Hashable, build: Callable[[], Image.Image]) -> Image.Image:
+    """The image cached under `key`, built once. Reads take no lock (a dict read is atomic);
+    builds are serialised so two threads never draw the same thing twice."""
+    found = _cache.get(key)
+    if found is not None:
+        return found
+    with _lock:
+        found = _cache.get(key)
+        if found is None:
+            found = _cache[key] = build()
+        return found
+
+
+def _draw(code: str, chosen: Color | None) -> Image.Image:
     if code == "back":
         return _draw_back()
     card = Card.of(code)
     return _draw_wild(card, chosen) if card.is_wild else _draw_colored(card)
 
 
-def _key(card: Card | None, chosen: Color | None) -> FaceKey:
-    if card is None:
-        return ("back", None)
-    return (card.code, chosen if card.is_wild else None)
+def face_size(width: int) -> tuple[int, int]:
+    """A card's size at this width (the cards are 2:3)."""
+    return width, round(width * BASE_HEIGHT / BASE_WIDTH)
 
 
 def face(card: Card | None, width: int = BASE_WIDTH, chosen: Color | None = None) -> Image.Image:
-    """The face of `card` (None: the back) `width` pixels wide, 2:3; for a wild, `chosen` shows
-    the colour named for it. Shared: do not draw on the result."""
-    key = _key(card, chosen)
-    found = _scaled.get((key, width))  # a dict read is atomic: no lock on the hot path
-    if found is not None:
-        return found
-    with _lock:
-        base = _base.get(key)
-        if base is None:
-            base = _base[key] = _draw(key)
-        if width == BASE_WIDTH:
-            image = base
-        else:
-            height = round(width * BASE_HEIGHT / BASE_WIDTH)
-            image = base.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=3.0)
-        _scaled[(key, width)] = image
-        return image
+    """The face of `card` (None: the back) `width` pixels wide; for a wild, `chosen` shows the
+    colour named for it. Shared between threads: never draw on the result."""
+    code = "back" if card is None else card.code
+    chosen = chosen if card is not None and card.is_wild else None
+    base = memo(("base", code, chosen), lambda: _draw(code, chosen))
+    if width == BASE_WIDTH:
+        return base
+    return memo(
+        ("face", code, chosen, width),
+        lambda: base.resize(face_size(width), Image.Resampling.LANCZOS, reducing_gap=3.0),
+    )
 
 
 def back(width: int = BASE_WIDTH) -> Image.Image:
     return face(None, width)
 
 
-def swatch(color: Color) -> Image.Image:
-    """The picture of a colour choice (SWATCH_SIZE square), e.g. for an application emoji."""
-    found = _swatches.get(color)
-    if found is None:
-        with _lock:
-            found = _swatches.get(color) or _draw_swatch(color)
-            _swatches[color] = found
-    return found
+def dimmed(card: Card, width: int) -> Image.Image:
+    """A face faded towards the table: a card that cannot be played now."""
+
+    def build() -> Image.Image:
+        image = face(card, width).copy()
+        veil = Image.new("RGBA", image.size, (26, 40, 34, 150))
+        veil.putalpha(ImageChops.multiply(veil.getchannel("A"), image.getchannel("A")))
+        image.alpha_composite(veil)
+        return image
+
+    return memo(("dimmed", card.code, width), build)
 
 
-def face_size(width: int) -> tuple[int, int]:
-    return width, round(width * BASE_HEIGHT / BASE_WIDTH)
+def swatch(color: Color, size: int = SWATCH_SIZE) -> Image.Image:
+    """The picture of a colour choice, e.g. for a colour button's application emoji."""
+    full = memo(("swatch", color), lambda: _draw_swatch(color))
+    if size == SWATCH_SIZE:
+        return full
+    return memo(
+        ("swatch", color, size),
+        lambda: full.resize((size, size), Image.Resampling.LANCZOS, reducing_gap=3.0),
+    )

@@ -41,7 +41,7 @@ def shape_center(shape: Shape, box: Box) -> tuple[float, float]:
 
 
 def draw_shape(
-    draw: ImageDraw.ImageDraw, shape: Shape, box: Box, fill: RGB, outline: RGB | None, width: int
+    draw: ImageDraw.ImageDraw, shape: Shape, box: Box, fill: RGB, outline: RGB | None, width: float
 ) -> None:
     """One colour shape; the square has rounded corners so it reads as a tile, not a hole."""
     w = round(width) if outline else 0
