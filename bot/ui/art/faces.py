@@ -107,7 +107,7 @@ def _emblem(draw: ImageDraw.ImageDraw, color: Color, rank: Rank) -> None:
     """The big colour shape in the middle with the rank inside it."""
     shape = SHAPE[color]
     cx, cy = _u(BASE_WIDTH / 2), _u(BASE_HEIGHT / 2)
-    half = _u({Shape.CIRCLE: 42, Shape.SQUARE: 37, Shape.TRIANGLE: 45, Shape.DIAMOND: 50}[shape])
+    half = _u({Shape.CIRCLE: 42, Shape.SQUARE: 38, Shape.TRIANGLE: 45, Shape.DIAMOND: 50}[shape])
     # the triangle sits higher, clear of the lower corner index
     top = cy - half - (_u(13) if shape is Shape.TRIANGLE else 0)
     box = (cx - half, top, cx + half, top + 2 * half)

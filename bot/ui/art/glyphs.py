@@ -48,7 +48,7 @@ def draw_shape(
     if shape is Shape.CIRCLE:
         draw.ellipse(box, fill=fill, outline=outline, width=w)
     elif shape is Shape.SQUARE:
-        radius = (box[2] - box[0]) * 0.14
+        radius = (box[2] - box[0]) * 0.08
         draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=w)
     else:
         draw.polygon(shape_points(shape, box), fill=fill, outline=outline, width=w)
@@ -162,16 +162,16 @@ def wheel(
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     for color, start in starts.items():
         on = lit is None or lit == color
-        colour = FILL[color] if on else (78, 78, 88)
+        colour = FILL[color] if on else (46, 46, 54)
         draw.pieslice(inner, start, start + 90, fill=colour, outline=INK, width=round(edge * 0.7))
         if not marks or size < 40:
             continue
         angle = math.radians(start + 45)
         r = size * 0.3
-        g = size * 0.15
+        g = size * (0.2 if lit is not None and on else 0.15)
         gx, gy = cx + math.cos(angle) * r, cy + math.sin(angle) * r
         mark = (gx - g / 2, gy - g / 2, gx + g / 2, gy + g / 2)
-        tone = (255, 255, 255) if on else (120, 120, 130)
+        tone = (255, 255, 255) if on else (96, 96, 106)
         draw_shape(draw, SHAPE[color], mark, tone, None, 0)
 
 
