@@ -31,7 +31,7 @@ def encode(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=256)  # ~17 KB each
 def table_file(state: TableState) -> bytes:
     """The encoded table picture; cached, as the same table is often shown twice (edit, repost)."""
     return encode(table_picture(state))
@@ -42,6 +42,6 @@ def hand_file(cards: Sequence[Card], playable: Collection[Card] = (), page: int 
     return _hand_file(tuple(cards), frozenset(playable), page)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=128)  # ~30 KB each
 def _hand_file(cards: tuple[Card, ...], playable: frozenset[Card], page: int) -> bytes:
     return encode(hand_picture(cards, playable, page))

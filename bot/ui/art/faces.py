@@ -41,6 +41,7 @@ _SYMBOLS: Final[dict[Rank, Symbol]] = {
     Rank.CUSTOMIZABLE: glyphs.pencil,
 }
 _TEXTS: Final = {Rank.DRAW_TWO: "+2", Rank.WILD_DRAW_FOUR: "+4"}
+_CORNER: Final = (44, 62)  # the corner index's box, in base units
 
 
 def _u(value: float) -> int:
@@ -54,7 +55,9 @@ def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
 
 
 def _finish(image: Image.Image) -> Image.Image:
-    return image.resize((BASE_WIDTH, BASE_HEIGHT), Image.Resampling.LANCZOS)
+    """Back to base size by averaging each SUPERSAMPLE-square block: exact anti-aliasing, and
+    about ten times faster than a Lanczos resize."""
+    return image.reduce(SUPERSAMPLE)
 
 
 def _body(draw: ImageDraw.ImageDraw, inner: RGB, frame: RGB) -> None:
@@ -92,29 +95,30 @@ def _rank_mark(
 
 def _corners(image: Image.Image, rank: Rank, color: Color | None) -> None:
     """The index in two opposite corners: rank, and the colour's shape under it."""
-    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    layer = Image.new("RGBA", (_u(_CORNER[0]), _u(_CORNER[1])), (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
     _rank_mark(draw, rank, (_u(22), _u(24)), _u(19), PAPER)
     if color is not None:
-        g = _u(13)
-        box = (_u(22) - g / 2, _u(44), _u(22) + g / 2, _u(44) + g)
+        g = _u(12)
+        box = (_u(22) - g / 2, _u(39), _u(22) + g / 2, _u(39) + g)
         glyphs.draw_shape(draw, SHAPE[color], box, PAPER, INK, _u(1.2))
     image.alpha_composite(layer)
-    image.alpha_composite(layer.rotate(180))
+    far = (image.width - layer.width, image.height - layer.height)
+    image.alpha_composite(layer.transpose(Image.Transpose.ROTATE_180), far)
 
 
 def _emblem(draw: ImageDraw.ImageDraw, color: Color, rank: Rank) -> None:
     """The big colour shape in the middle with the rank inside it."""
     shape = SHAPE[color]
     cx, cy = _u(BASE_WIDTH / 2), _u(BASE_HEIGHT / 2)
-    half = _u({Shape.CIRCLE: 42, Shape.SQUARE: 38, Shape.TRIANGLE: 45, Shape.DIAMOND: 50}[shape])
+    half = _u({Shape.CIRCLE: 42, Shape.SQUARE: 36, Shape.TRIANGLE: 49, Shape.DIAMOND: 50}[shape])
     # the triangle sits higher, clear of the lower corner index
-    top = cy - half - (_u(13) if shape is Shape.TRIANGLE else 0)
+    top = cy - half - (_u(20) if shape is Shape.TRIANGLE else 0)
     box = (cx - half, top, cx + half, top + 2 * half)
     shadow = tuple(v + _u(3) for v in box)
     glyphs.draw_shape(draw, shape, shadow, SHADE[color], None, 0)  # type: ignore[arg-type]
     glyphs.draw_shape(draw, shape, box, PAPER, INK, _u(1.5))
-    size = _u({Shape.TRIANGLE: 30, Shape.DIAMOND: 34}.get(shape, 44))
+    size = _u({Shape.TRIANGLE: 33, Shape.DIAMOND: 34}.get(shape, 44))
     _rank_mark(draw, rank, glyphs.shape_center(shape, box), size, FILL[color])
 
 
@@ -140,6 +144,11 @@ def _draw_wild(card: Card, chosen: Color | None) -> Image.Image:
         hub = _u(33)
         draw.ellipse((cx - hub, cy - hub, cx + hub, cy + hub), fill=INK, outline=PAPER, width=_u(2))
         _rank_mark(draw, card.rank, (cx, cy), _u(38), PAPER if chosen is None else field)
+    if chosen is not None and card.rank is not Rank.WILD:  # the chosen shape on its quarter
+        gx, gy = glyphs.quarter_point(chosen, (cx, cy), _u(38))
+        g = _u(11)
+        badge = (gx - g, gy - g, gx + g, gy + g)
+        glyphs.draw_shape(draw, SHAPE[chosen], badge, PAPER, INK, _u(1.5))
     _corners(image, card.rank, chosen)
     return _finish(image)
 

@@ -8,10 +8,11 @@ smooth edges without any anti-aliasing support in ImageDraw.
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from PIL import ImageDraw
 
-from bot.engine import COLORS
+from bot.engine import COLORS, Color
 from bot.ui.art.palette import FILL, INK, RGB, SHAPE, Shape, font
 
 Box = tuple[float, float, float, float]
@@ -147,6 +148,17 @@ def text(
     draw.text((x, y), label, font=f, fill=fill, stroke_width=bold, stroke_fill=fill)
 
 
+# Where each colour's quarter of the wheel starts, in degrees clockwise from 3 o'clock:
+# red top left, yellow top right, green bottom right, blue bottom left.
+QUARTER_START: Final = {COLORS[0]: 180, COLORS[1]: 270, COLORS[2]: 0, COLORS[3]: 90}
+
+
+def quarter_point(color: Color, center: tuple[float, float], radius: float) -> tuple[float, float]:
+    """The middle of `color`'s quarter of a wheel, `radius` from its centre."""
+    angle = math.radians(QUARTER_START[color] + 45)
+    return center[0] + math.cos(angle) * radius, center[1] + math.sin(angle) * radius
+
+
 def wheel(
     draw: ImageDraw.ImageDraw, box: Box, edge: float, lit: object = None, marks: bool = True
 ) -> None:
@@ -158,18 +170,15 @@ def wheel(
     size = x1 - x0
     draw.ellipse(box, fill=INK)
     inner = (x0 + edge, y0 + edge, x1 - edge, y1 - edge)
-    starts = {COLORS[0]: 180, COLORS[1]: 270, COLORS[2]: 0, COLORS[3]: 90}
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    for color, start in starts.items():
+    for color, start in QUARTER_START.items():
         on = lit is None or lit == color
         colour = FILL[color] if on else (46, 46, 54)
         draw.pieslice(inner, start, start + 90, fill=colour, outline=INK, width=round(edge * 0.7))
         if not marks or size < 40:
             continue
-        angle = math.radians(start + 45)
-        r = size * 0.3
-        g = size * (0.2 if lit is not None and on else 0.15)
-        gx, gy = cx + math.cos(angle) * r, cy + math.sin(angle) * r
+        g = size * (0.26 if lit is not None and on else 0.15)
+        gx, gy = quarter_point(color, (cx, cy), size * 0.3)
         mark = (gx - g / 2, gy - g / 2, gx + g / 2, gy + g / 2)
         tone = (255, 255, 255) if on else (96, 96, 106)
         draw_shape(draw, SHAPE[color], mark, tone, None, 0)
