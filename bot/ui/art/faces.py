@@ -252,7 +252,7 @@ def dimmed(card: Card, width: int) -> Image.Image:
 
     def build() -> Image.Image:
         image = face(card, width).copy()
-        veil = Image.new("RGBA", image.size, (26, 40, 34, 150))
+        veil = Image.new("RGBA", image.size, (26, 40, 34, 165))
         veil.putalpha(ImageChops.multiply(veil.getchannel("A"), image.getchannel("A")))
         image.alpha_composite(veil)
         return image

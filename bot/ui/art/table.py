@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw, ImageOps
 
 from bot.engine import Card, Color
 from bot.ui.art.faces import back, face, memo, swatch
-from bot.ui.art.palette import FELT, FELT_LIGHT, HIGHLIGHT, INK, MUTED, PAPER, font
+from bot.ui.art.palette import BACK_FILL, FELT, FELT_LIGHT, HIGHLIGHT, INK, MUTED, PAPER, font
 from bot.ui.art.text import label
 
 WIDTH: Final = 640
@@ -80,6 +80,23 @@ def _direction_icon(clockwise: bool, size: int) -> Image.Image:
     return memo(("direction", clockwise, size), build)
 
 
+def _mini_back(width: int) -> Image.Image:
+    """A card back for the seat fans: the real back is too busy below 20 px, so a plain card
+    in the back's colours; overlapped, their paper edges read as a fan."""
+
+    def build() -> Image.Image:
+        k = 4
+        w, h = width * k, round(width * 1.5) * k
+        image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(image)
+        draw.rounded_rectangle((0, 0, w - 1, h - 1), w * 0.16, fill=PAPER, outline=INK, width=k)
+        m = w * 0.12
+        draw.rounded_rectangle((m, m, w - m, h - m), w * 0.1, fill=BACK_FILL)
+        return image.reduce(k)
+
+    return memo(("mini back", width), build)
+
+
 def _number(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: int, size: int) -> None:
     draw.text(
         xy, str(value), font=font(size), fill=PAPER, anchor="mm", stroke_width=2, stroke_fill=INK
@@ -121,12 +138,10 @@ def _seat(image: Image.Image, seat: SeatState, index: int, top: int, height: int
     size = min(18, height - 10)
     tone = HIGHLIGHT if seat.current else MUTED
     image.alpha_composite(label(str(index + 1), 22, height, tone, size, True), (left + 6, top))
-    name_tone = PAPER if seat.current else (226, 232, 228)
-    image.alpha_composite(
-        label(seat.name, 150, height, name_tone, size, seat.current), (left + 30, top)
-    )
+    name_tone = HIGHLIGHT if seat.current else (226, 232, 228)
+    image.alpha_composite(label(seat.name, 150, height, name_tone, size), (left + 30, top))
     card_h = height - 8
-    mini = back(max(8, card_h * 2 // 3))
+    mini = _mini_back(max(8, card_h * 2 // 3))
     fan = min(seat.cards, _FAN_MAX)
     for k in range(fan):
         image.alpha_composite(mini, (left + 186 + k * 9, top + (height - mini.height) // 2))
