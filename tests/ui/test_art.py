@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -183,3 +185,14 @@ def test_describe_hand_marks_playable_cards_and_pages() -> None:
     assert text.startswith("Your hand, 28 cards, page 1 of 2: Red 7, Wild Draw Four (playable)")
     assert describe_hand(cards, (), page=1).endswith("page 2 of 2: Blue 2, Blue 2, Blue 2.")
     assert len(describe_table(_table([("x" * 90, 3)] * 10))) <= 1024
+
+
+def test_the_art_package_needs_no_discord_and_no_store() -> None:
+    """It runs in worker threads and may be reused elsewhere: Pillow, the engine, the catalogue."""
+    code = (
+        "import sys, bot.ui.art; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('discord', 'cogs', "
+        "'sqlalchemy') or m.startswith('bot.store')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
