@@ -158,7 +158,7 @@ def test_playable_cards_stand_out() -> None:
 
 
 def test_deck_sheets() -> None:
-    assert deck_sheet("classic108").size == (816, 712)
+    assert deck_sheet("classic108").size == (1056, 596)
     assert _digest(deck_sheet("swap112")) != _digest(deck_sheet("shuffle112"))
 
 

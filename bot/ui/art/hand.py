@@ -69,8 +69,9 @@ def deck_faces(deck: str) -> list[Card]:
     return list(dict.fromkeys(build_deck(deck)))
 
 
-def deck_sheet(deck: str, columns: int = 10) -> Image.Image:
-    """Every face of `deck` (classic108, swap112, shuffle112) on one sheet, then the back."""
+def deck_sheet(deck: str, columns: int = 13) -> Image.Image:
+    """Every face of `deck` (classic108, swap112, shuffle112) on one sheet, then the back;
+    13 columns put each colour on its own row."""
     faces = [face(c, SHEET_CARD_WIDTH) for c in deck_faces(deck)] + [back(SHEET_CARD_WIDTH)]
     image = Image.new("RGBA", grid_size(len(faces), SHEET_CARD_WIDTH, columns, 0), (*FELT, 255))
     for index, picture in enumerate(faces):
