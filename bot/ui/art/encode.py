@@ -1,9 +1,10 @@
 """Pictures to bytes, and the cached "what is shown -> file" entry points for a worker thread.
 
-Format chosen by measurement (benchmarks/card_art.py; 640x300 table with 10 seats / 25-card hand):
-PNG level 6 64 / 107 KB in 28 / 38 ms; lossless WebP 40-56 / 83-98 KB in 12-470 ms; lossy WebP
-q80-90 19-23 / 34-43 KB in 12-67 ms but with colour fringes on the saturated edges; a 256-colour
-palette PNG 17 / 32 KB in 12 / 21 ms, and crisp (the art is flat colour). So: palette PNG.
+Format chosen by measurement (benchmarks/card_art.py, 2 shared cores; p50 encode time and size
+for a 10-seat table / a 25-card hand): a 256-colour palette PNG 3.4 ms 16 KB / 11 ms 32 KB;
+full-colour PNG 7.8 ms 56 KB / 26 ms 104 KB; lossless WebP 3.8 ms 49 KB / 6 ms 94 KB (over the
+80 KB hand budget); lossy WebP q85 6 ms 18 KB / 10 ms 34 KB but with colour fringes on the
+saturated edges. The art is flat colour, so the palette loses nothing visible: palette PNG.
 """
 
 from __future__ import annotations
