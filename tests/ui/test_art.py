@@ -196,3 +196,10 @@ def test_the_art_package_needs_no_discord_and_no_store() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_page_out_of_range_shows_the_nearest_page() -> None:
+    cards = [Card.of("R1")] * 25 + [Card.of("B2")] * 3
+    assert _digest(hand_picture(cards, (), page=9)) == _digest(hand_picture(cards, (), page=1))
+    assert _digest(hand_picture(cards, (), page=-3)) == _digest(hand_picture(cards, (), page=0))
+    assert "page 2 of 2: Blue 2, Blue 2, Blue 2." in describe_hand(cards, (), page=5)

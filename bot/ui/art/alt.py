@@ -7,7 +7,7 @@ from typing import Final
 
 from bot.engine import Card, Color
 from bot.i18n import t
-from bot.ui.art.hand import PAGE_SIZE, pages
+from bot.ui.art.hand import page_cards, pages
 from bot.ui.art.table import TableState
 
 MAX_ALT: Final = 1024  # Discord's limit on an attachment's description
@@ -59,7 +59,8 @@ def describe_hand(
     cards: Sequence[Card], playable: Collection[Card] = (), page: int = 0, locale: object = None
 ) -> str:
     """The cards of one page in order, the playable ones marked."""
-    shown = cards[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+    page = max(0, min(page, pages(len(cards)) - 1))
+    shown = page_cards(cards, page)
     names = [
         t("hand.alt_playable", locale, card=_card(c, locale)) if c in playable else _card(c, locale)
         for c in shown

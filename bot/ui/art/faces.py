@@ -82,7 +82,7 @@ def _rank_mark(
         if label in "69":  # underline: a 6 and a 9 look alike upside down
             y = cy + size * 0.66
             half = size * 0.25
-            glyphs._outlined_line(draw, [(cx - half, y), (cx + half, y)], fill, size * 0.06, edge)
+            glyphs.outlined_line(draw, [(cx - half, y), (cx + half, y)], fill, size * 0.06, edge)
     elif rank in _TEXTS:
         glyphs.text(draw, center, _TEXTS[rank], size * 0.85, fill, edge)
     elif rank is Rank.WILD:
@@ -115,8 +115,9 @@ def _emblem(draw: ImageDraw.ImageDraw, color: Color, rank: Rank) -> None:
     # the triangle sits higher, clear of the lower corner index
     top = cy - half - (_u(20) if shape is Shape.TRIANGLE else 0)
     box = (cx - half, top, cx + half, top + 2 * half)
-    shadow = tuple(v + _u(3) for v in box)
-    glyphs.draw_shape(draw, shape, shadow, SHADE[color], None, 0)  # type: ignore[arg-type]
+    d = _u(3)
+    shadow = (box[0] + d, box[1] + d, box[2] + d, box[3] + d)
+    glyphs.draw_shape(draw, shape, shadow, SHADE[color], None, 0)
     glyphs.draw_shape(draw, shape, box, PAPER, INK, _u(1.5))
     size = _u({Shape.TRIANGLE: 33, Shape.DIAMOND: 34}.get(shape, 44))
     _rank_mark(draw, rank, glyphs.shape_center(shape, box), size, FILL[color])
@@ -195,7 +196,7 @@ def _draw_swatch(color: Color) -> Image.Image:
     glyphs.draw_shape(draw, shape, box, PAPER, INK, s // 40)
     center = glyphs.shape_center(shape, box)
     glyphs.text(draw, center, color.value, s * 0.26, FILL[color], s * 0.02)
-    return image.resize((SWATCH_SIZE, SWATCH_SIZE), Image.Resampling.LANCZOS)
+    return image.reduce(SUPERSAMPLE)
 
 
 # ----------------------------------------------------------------------------- caches

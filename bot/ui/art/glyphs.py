@@ -64,9 +64,10 @@ def _thick_line(
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
 
 
-def _outlined_line(
+def outlined_line(
     draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], fill: RGB, width: float, edge: float
 ) -> None:
+    """A round-capped line with an ink edge, like every other stroke on the cards."""
     _thick_line(draw, pts, INK, width + 2 * edge)
     _thick_line(draw, pts, fill, width)
 
@@ -80,7 +81,7 @@ def skip(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
     draw.ellipse((x0 + edge, y0 + edge, x1 - edge, y1 - edge), outline=fill, width=round(ring))
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     k = (size / 2 - ring - edge) / math.sqrt(2)
-    _outlined_line(draw, [(cx - k, cy + k), (cx + k, cy - k)], fill, ring, edge)
+    outlined_line(draw, [(cx - k, cy + k), (cx + k, cy - k)], fill, ring, edge)
     # the slash's ink ends would cross the ring: paint the ring's fill over them again
     draw.ellipse((x0 + edge, y0 + edge, x1 - edge, y1 - edge), outline=fill, width=round(ring))
 

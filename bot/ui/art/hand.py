@@ -45,11 +45,17 @@ def _slot(index: int, width: int, columns: int, lift: int) -> tuple[int, int]:
     return _PAD + col * (w + _GAP), _PAD + lift + row * (h + lift + _GAP)
 
 
+def page_cards(cards: Sequence[Card], page: int) -> list[Card]:
+    """The cards on page `page` (from 0; out of range: the nearest page)."""
+    page = max(0, min(page, pages(len(cards)) - 1))
+    return list(cards[page * PAGE_SIZE : (page + 1) * PAGE_SIZE])
+
+
 def hand_picture(
     cards: Sequence[Card], playable: Collection[Card] = (), page: int = 0
 ) -> Image.Image:
     """Page `page` (from 0) of the hand, in the given order; `playable` cards are highlighted."""
-    shown = list(cards[page * PAGE_SIZE : (page + 1) * PAGE_SIZE])
+    shown = page_cards(cards, page)
     image = Image.new("RGBA", grid_size(len(shown), HAND_CARD_WIDTH), (*FELT, 255))
     draw = ImageDraw.Draw(image)
     w, h = face_size(HAND_CARD_WIDTH)
