@@ -1,0 +1,112 @@
+"""Card art speed and size: render every face once, then compose + encode the pictures the bot
+sends (PNG as shipped, lossless and lossy WebP for comparison), p50/p99 and bytes.
+
+    .venv/bin/python benchmarks/card_art.py [--runs 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from PIL import Image
+
+from bot.engine import ALL_CARDS, COLORS, Card, Color, build_deck
+from bot.ui.art import SeatState, TableState, back, encode, face, hand_picture, table_picture
+from bot.ui.art import faces as faces_module
+
+
+def _webp(lossless: bool) -> Callable[[Image.Image], bytes]:
+    def run(image: Image.Image) -> bytes:
+        buffer = io.BytesIO()
+        if lossless:
+            image.save(buffer, format="WEBP", lossless=True, method=0, quality=0)
+        else:
+            image.save(buffer, format="WEBP", quality=85, method=2)
+        return buffer.getvalue()
+
+    return run
+
+
+def _png_full(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()
+
+
+ENCODERS = {
+    "png256 (shipped)": encode,
+    "png rgb": _png_full,
+    "webp lossless": _webp(True),
+    "webp q85": _webp(False),
+}
+
+
+def _table(seats: int) -> TableState:
+    names = ["Ann", "Benedikt", "Zoë", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
+    return TableState(
+        Card.of("W4"),
+        Color.BLUE,
+        True,
+        tuple(SeatState(names[i], 3 + 2 * i, i == 1) for i in range(seats)),
+        42,
+    )
+
+
+def _quantiles(samples: list[float]) -> tuple[float, float]:
+    samples = sorted(samples)
+    return statistics.median(samples), samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=50)
+    args = parser.parse_args()
+
+    faces_module._cache.clear()
+    start = time.perf_counter()
+    for c in ALL_CARDS:
+        face(c)
+        if c.is_wild:
+            for color in COLORS:
+                face(c, chosen=color)
+    back()
+    print(f"render every face once (base 120x180): {(time.perf_counter() - start) * 1000:.0f} ms")
+
+    deck = build_deck("classic108")
+    random.Random(1).shuffle(deck)
+    cases: dict[str, Callable[[], Image.Image]] = {
+        "table 4 seats": lambda: table_picture(_table(4)),
+        "table 10 seats": lambda: table_picture(_table(10)),
+        "hand 7 cards": lambda: hand_picture(deck[:7], set(deck[:3])),
+        "hand 25 cards": lambda: hand_picture(deck[:25], set(deck[:6])),
+    }
+    for name, compose in cases.items():
+        compose()  # warm the scaled-face caches, as a running bot has them
+        times = []
+        for _ in range(args.runs):
+            t = time.perf_counter()
+            compose()
+            times.append((time.perf_counter() - t) * 1000)
+        p50, p99 = _quantiles(times)
+        print(f"{name}: compose p50 {p50:.1f} ms p99 {p99:.1f} ms")
+        image = compose()
+        for label, encoder in ENCODERS.items():
+            times = []
+            for _ in range(args.runs):
+                t = time.perf_counter()
+                data = encoder(image)
+                times.append((time.perf_counter() - t) * 1000)
+            p50, p99 = _quantiles(times)
+            print(
+                f"  {label:17} encode p50 {p50:6.1f} ms p99 {p99:6.1f} ms"
+                f" {len(data) / 1024:6.1f} KB"
+            )
+
+
+if __name__ == "__main__":
+    main()

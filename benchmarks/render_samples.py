@@ -1,0 +1,103 @@
+"""Render sample pictures of the card art to a directory, to look at them.
+
+    .venv/bin/python benchmarks/render_samples.py OUT_DIR
+
+Writes table.png (4 seats), table10.png (10 seats, awkward names), hand7.png, hand30_page1.png,
+deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png (every face 48 px wide,
+the back, the chosen-colour wilds and the swatches) and a greyscale copy of each.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from bot.engine import ALL_CARDS, COLORS, Card, Color, Rank, build_deck, parse_cards
+from bot.ui.art import (
+    SeatState,
+    TableState,
+    back,
+    deck_sheet,
+    encode,
+    face,
+    hand_picture,
+    swatch,
+    table_picture,
+)
+from bot.ui.art.palette import FELT
+
+NAMES = (
+    "Ann",
+    "Benedikt the Magnificent",
+    "Zoë",
+    "名前",
+    "𝓐𝓷𝓷𝓪",
+    "Zalgơ̴̢̛",
+    "😀 Emo",
+    "Dan",
+    "Eve",
+    "Fay",
+)
+
+
+def sample_table(seats: int) -> TableState:
+    counts = (7, 3, 1, 12, 25, 5, 2, 9, 4, 6)
+    return TableState(
+        top=Card.of("W4") if seats > 4 else Card.of("G7"),
+        color=Color.BLUE if seats > 4 else Color.GREEN,
+        clockwise=seats > 4,
+        seats=tuple(
+            SeatState(NAMES[i] if seats > 4 else ("Ann", "Ben", "Cat", "Dan")[i], counts[i], i == 1)
+            for i in range(seats)
+        ),
+        draw_pile=42,
+    )
+
+
+def faces_sheet(width: int) -> Image.Image:
+    """Every face at `width`, then the back, the chosen-colour wilds and the swatches."""
+    wilds = [c for c in ALL_CARDS if c.is_wild]
+    items = [face(c, width) for c in ALL_CARDS] + [back(width)]
+    items += [face(c, width, chosen) for c in wilds for chosen in COLORS]
+    items += [swatch(c, width) for c in COLORS]
+    cols = 13
+    cell_h = round(width * 1.5) + 6
+    rows = -(-len(items) // cols)
+    sheet = Image.new("RGB", (cols * (width + 6) + 6, rows * cell_h + 6), FELT)
+    for i, im in enumerate(items):
+        sheet.paste(im, (6 + (i % cols) * (width + 6), 6 + (i // cols) * cell_h), im)
+    return sheet
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    deck = build_deck("classic108")
+    random.Random(7).shuffle(deck)
+    hand7 = parse_cards("R7 Y3 GS BD W4 R0 B9")
+    playable7 = {c for c in hand7 if c.color is Color.RED or c.is_wild}
+    hand30 = sorted(deck[:30])
+    playable30 = {c for c in hand30 if c.is_wild or c.color is Color.RED or c.rank is Rank.FIVE}
+    pictures = {
+        "table": table_picture(sample_table(4)),
+        "table10": table_picture(sample_table(10)),
+        "hand7": hand_picture(hand7, playable7),
+        "hand30_page1": hand_picture(hand30, playable30, 0),
+        "deck_classic108": deck_sheet("classic108"),
+        "deck_swap112": deck_sheet("swap112"),
+        "deck_shuffle112": deck_sheet("shuffle112"),
+        "faces48": faces_sheet(48),
+        "faces120": faces_sheet(120),
+    }
+    for name, picture in pictures.items():
+        (out / f"{name}.png").write_bytes(encode(picture))
+        picture.convert("L").save(out / f"{name}_grey.png")
+        print(f"{out / name}.png  {picture.width}x{picture.height}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(Path(sys.argv[1]))

@@ -1,0 +1,77 @@
+"""Alt text for the pictures: what a screen reader says instead, from the message catalogue."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Final
+
+from bot.engine import Card, Color
+from bot.i18n import t
+from bot.ui.art.hand import page_cards, pages
+from bot.ui.art.table import TableState
+
+MAX_ALT: Final = 1024  # Discord's limit on an attachment's description
+
+
+def _color(color: Color | None, locale: object) -> str:
+    return t("color.none", locale) if color is None else t(f"color.{color.value}", locale)
+
+
+def _card(card: Card, locale: object) -> str:
+    rank = t(f"rank.{card.rank.value}", locale)
+    if card.color is None:
+        return rank
+    return t("card.colored", locale, color=_color(card.color, locale), rank=rank)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_ALT else text[: MAX_ALT - 1] + "…"
+
+
+def describe_table(state: TableState, locale: object = None) -> str:
+    """The top card, the colour, the direction, whose turn, every seat's count and the draw pile."""
+    seats = ", ".join(
+        t(
+            "table.alt_seat_one" if s.cards == 1 else "table.alt_seat",
+            locale,
+            name=s.name,
+            count=s.cards,
+        )
+        for s in state.seats
+    )
+    current = state.current
+    turn = t("table.alt_turn", locale, name=current.name) if current else ""
+    return _clip(
+        t(
+            "table.alt",
+            locale,
+            card=_card(state.top, locale),
+            color=_color(state.color, locale),
+            direction=t("table.clockwise" if state.clockwise else "table.counterclockwise", locale),
+            turn=turn,
+            seats=seats,
+            draw=state.draw_pile,
+        ).replace("  ", " ")
+    )
+
+
+def describe_hand(
+    cards: Sequence[Card], playable: Collection[Card] = (), page: int = 0, locale: object = None
+) -> str:
+    """The cards of one page in order, the playable ones marked."""
+    page = max(0, min(page, pages(len(cards)) - 1))
+    shown = page_cards(cards, page)
+    names = [
+        t("hand.alt_playable", locale, card=_card(c, locale)) if c in playable else _card(c, locale)
+        for c in shown
+    ]
+    return _clip(
+        t(
+            "hand.alt",
+            locale,
+            page=page + 1,
+            pages=pages(len(cards)),
+            count=len(cards),
+            cards=", ".join(names) if names else t("hand.empty", locale),
+        )
+    )

@@ -1,0 +1,272 @@
+"""Every card face, the card back and the colour swatches, drawn once from code and cached.
+
+A face is drawn at SUPERSAMPLE times the base size and scaled down once (smooth edges), then
+each requested width is scaled from the base once and kept. Cached images are shared between
+threads: callers may read and paste them but must never draw on them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from typing import Final
+
+from PIL import Image, ImageChops, ImageDraw
+
+from bot.engine import COLORS, Card, Color, Rank
+from bot.ui.art import glyphs
+from bot.ui.art.palette import (
+    BACK_FILL,
+    FILL,
+    INK,
+    PAPER,
+    RGB,
+    SHADE,
+    SHAPE,
+    WILD_FILL,
+    Shape,
+)
+
+BASE_WIDTH: Final = 120
+BASE_HEIGHT: Final = 180
+SUPERSAMPLE: Final = 4
+SWATCH_SIZE: Final = 128
+
+Symbol = Callable[[ImageDraw.ImageDraw, glyphs.Box, RGB, float], None]
+_SYMBOLS: Final[dict[Rank, Symbol]] = {
+    Rank.SKIP: glyphs.skip,
+    Rank.REVERSE: glyphs.reverse,
+    Rank.SWAP_HANDS: glyphs.swap,
+    Rank.SHUFFLE_HANDS: glyphs.shuffle,
+    Rank.CUSTOMIZABLE: glyphs.pencil,
+}
+_TEXTS: Final = {Rank.DRAW_TWO: "+2", Rank.WILD_DRAW_FOUR: "+4"}
+_CORNER: Final = (44, 62)  # the corner index's box, in base units
+
+
+def _u(value: float) -> int:
+    """Base-size units to pixels of the supersampled canvas."""
+    return round(value * SUPERSAMPLE)
+
+
+def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("RGBA", (_u(BASE_WIDTH), _u(BASE_HEIGHT)), (0, 0, 0, 0))
+    return image, ImageDraw.Draw(image)
+
+
+def _finish(image: Image.Image) -> Image.Image:
+    """Back to base size by averaging each SUPERSAMPLE-square block: exact anti-aliasing, and
+    about ten times faster than a Lanczos resize."""
+    return image.reduce(SUPERSAMPLE)
+
+
+def _body(draw: ImageDraw.ImageDraw, inner: RGB, frame: RGB) -> None:
+    """The card: a paper border around a coloured field with a thin frame line."""
+    w, h = _u(BASE_WIDTH), _u(BASE_HEIGHT)
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), _u(11), fill=PAPER, outline=INK, width=_u(1))
+    draw.rounded_rectangle((_u(5), _u(5), w - _u(5), h - _u(5)), _u(8), fill=inner)
+    draw.rounded_rectangle(
+        (_u(9), _u(9), w - _u(9), h - _u(9)), _u(6), outline=frame, width=_u(1.5)
+    )
+
+
+def _rank_mark(
+    draw: ImageDraw.ImageDraw, rank: Rank, center: tuple[float, float], size: float, fill: RGB
+) -> None:
+    """The rank's symbol or number centred at `center`, about `size` tall."""
+    edge = size * 0.06
+    cx, cy = center
+    if rank.is_number:
+        label = rank.value
+        glyphs.text(draw, center, label, size, fill, edge)
+        if label in "69":  # underline: a 6 and a 9 look alike upside down
+            y = cy + size * 0.66
+            half = size * 0.25
+            glyphs.outlined_line(draw, [(cx - half, y), (cx + half, y)], fill, size * 0.06, edge)
+    elif rank in _TEXTS:
+        glyphs.text(draw, center, _TEXTS[rank], size * 0.85, fill, edge)
+    elif rank is Rank.WILD:
+        r = size * 0.55
+        glyphs.wheel(draw, (cx - r, cy - r, cx + r, cy + r), edge, marks=False)
+    else:
+        r = size * 0.6
+        _SYMBOLS[rank](draw, (cx - r, cy - r, cx + r, cy + r), fill, edge)
+
+
+def _corners(image: Image.Image, rank: Rank, color: Color | None) -> None:
+    """The index in two opposite corners: rank, and the colour's shape under it."""
+    layer = Image.new("RGBA", (_u(_CORNER[0]), _u(_CORNER[1])), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    _rank_mark(draw, rank, (_u(22), _u(24)), _u(19), PAPER)
+    if color is not None:
+        g = _u(12)
+        box = (_u(22) - g / 2, _u(39), _u(22) + g / 2, _u(39) + g)
+        glyphs.draw_shape(draw, SHAPE[color], box, PAPER, INK, _u(1.2))
+    image.alpha_composite(layer)
+    far = (image.width - layer.width, image.height - layer.height)
+    image.alpha_composite(layer.transpose(Image.Transpose.ROTATE_180), far)
+
+
+def _emblem(draw: ImageDraw.ImageDraw, color: Color, rank: Rank) -> None:
+    """The big colour shape in the middle with the rank inside it."""
+    shape = SHAPE[color]
+    cx, cy = _u(BASE_WIDTH / 2), _u(BASE_HEIGHT / 2)
+    half = _u({Shape.CIRCLE: 42, Shape.SQUARE: 36, Shape.TRIANGLE: 49, Shape.DIAMOND: 50}[shape])
+    # the triangle sits higher, clear of the lower corner index
+    top = cy - half - (_u(20) if shape is Shape.TRIANGLE else 0)
+    box = (cx - half, top, cx + half, top + 2 * half)
+    d = _u(3)
+    shadow = (box[0] + d, box[1] + d, box[2] + d, box[3] + d)
+    glyphs.draw_shape(draw, shape, shadow, SHADE[color], None, 0)
+    glyphs.draw_shape(draw, shape, box, PAPER, INK, _u(1.5))
+    size = _u({Shape.TRIANGLE: 33, Shape.DIAMOND: 34}.get(shape, 44))
+    _rank_mark(draw, rank, glyphs.shape_center(shape, box), size, FILL[color])
+
+
+def _draw_colored(card: Card) -> Image.Image:
+    assert card.color is not None
+    image, draw = _canvas()
+    _body(draw, FILL[card.color], SHADE[card.color])
+    _emblem(draw, card.color, card.rank)
+    _corners(image, card.rank, card.color)
+    return _finish(image)
+
+
+def _draw_wild(card: Card, chosen: Color | None) -> Image.Image:
+    """A wild: the four-colour wheel; once a colour is chosen, the field takes that colour and
+    only its quarter of the wheel stays lit."""
+    image, draw = _canvas()
+    field = FILL[chosen] if chosen else WILD_FILL
+    _body(draw, field, SHADE[chosen] if chosen else (90, 90, 104))
+    cx, cy = _u(BASE_WIDTH / 2), _u(BASE_HEIGHT / 2)
+    r = _u(46)
+    glyphs.wheel(draw, (cx - r, cy - r, cx + r, cy + r), _u(2), lit=chosen)
+    if card.rank is not Rank.WILD:
+        hub = _u(33)
+        draw.ellipse((cx - hub, cy - hub, cx + hub, cy + hub), fill=INK, outline=PAPER, width=_u(2))
+        _rank_mark(draw, card.rank, (cx, cy), _u(38), PAPER if chosen is None else field)
+    if chosen is not None and card.rank is not Rank.WILD:  # the chosen shape on its quarter
+        gx, gy = glyphs.quarter_point(chosen, (cx, cy), _u(38))
+        g = _u(11)
+        badge = (gx - g, gy - g, gx + g, gy + g)
+        glyphs.draw_shape(draw, SHAPE[chosen], badge, PAPER, INK, _u(1.5))
+    _corners(image, card.rank, chosen)
+    return _finish(image)
+
+
+def _draw_back() -> Image.Image:
+    """The back: our own motif, the four colour shapes around a ring; no words, no logo."""
+    image, draw = _canvas()
+    _body(draw, BACK_FILL, (120, 108, 180))
+    w, h = _u(BASE_WIDTH), _u(BASE_HEIGHT)
+    stripes = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    lines = ImageDraw.Draw(stripes)
+    for k in range(-16, 12):
+        x = k * _u(12)
+        lines.line([(x, 0), (x + h, h)], fill=(54, 47, 90), width=_u(3))
+    field = Image.new("L", image.size, 0)
+    ImageDraw.Draw(field).rounded_rectangle((_u(5), _u(5), w - _u(5), h - _u(5)), _u(8), fill=255)
+    image.paste(stripes, (0, 0), ImageChops.multiply(stripes.getchannel("A"), field))
+    draw.rounded_rectangle(
+        (_u(9), _u(9), w - _u(9), h - _u(9)), _u(6), outline=(120, 108, 180), width=_u(1.5)
+    )
+    cx, cy = w / 2, h / 2
+    r = _u(40)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(30, 26, 54), outline=PAPER, width=_u(3))
+    g = _u(24)
+    spots = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    for color, (dx, dy) in zip(COLORS, spots, strict=True):
+        x, y = cx + dx * _u(15), cy + dy * _u(15)
+        box = (x - g / 2, y - g / 2, x + g / 2, y + g / 2)
+        glyphs.draw_shape(draw, SHAPE[color], box, FILL[color], INK, _u(1.5))
+    return _finish(image)
+
+
+def _draw_swatch(color: Color) -> Image.Image:
+    """A colour-choice button picture: the colour, its shape and its letter."""
+    s = SWATCH_SIZE * SUPERSAMPLE
+    image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(
+        (0, 0, s - 1, s - 1), s * 0.2, fill=FILL[color], outline=INK, width=s // 40
+    )
+    m = s * 0.16
+    shape = SHAPE[color]
+    box = (m, m * (0.7 if shape is Shape.TRIANGLE else 1), s - m, s - m)
+    glyphs.draw_shape(draw, shape, box, PAPER, INK, s // 40)
+    center = glyphs.shape_center(shape, box)
+    glyphs.text(draw, center, color.value, s * 0.26, FILL[color], s * 0.02)
+    return image.reduce(SUPERSAMPLE)
+
+
+# ----------------------------------------------------------------------------- caches
+
+_cache: dict[Hashable, Image.Image] = {}
+_lock = threading.RLock()  # re-entrant: a build may need another cached image
+
+
+def memo(key: Hashable, build: Callable[[], Image.Image]) -> Image.Image:
+    """The image cached under `key`, built once. Reads take no lock (a dict read is atomic);
+    builds are serialised so two threads never draw the same thing twice."""
+    found = _cache.get(key)
+    if found is not None:
+        return found
+    with _lock:
+        found = _cache.get(key)
+        if found is None:
+            found = _cache[key] = build()
+        return found
+
+
+def _draw(code: str, chosen: Color | None) -> Image.Image:
+    if code == "back":
+        return _draw_back()
+    card = Card.of(code)
+    return _draw_wild(card, chosen) if card.is_wild else _draw_colored(card)
+
+
+def face_size(width: int) -> tuple[int, int]:
+    """A card's size at this width (the cards are 2:3)."""
+    return width, round(width * BASE_HEIGHT / BASE_WIDTH)
+
+
+def face(card: Card | None, width: int = BASE_WIDTH, chosen: Color | None = None) -> Image.Image:
+    """The face of `card` (None: the back) `width` pixels wide; for a wild, `chosen` shows the
+    colour named for it. Shared between threads: never draw on the result."""
+    code = "back" if card is None else card.code
+    chosen = chosen if card is not None and card.is_wild else None
+    base = memo(("base", code, chosen), lambda: _draw(code, chosen))
+    if width == BASE_WIDTH:
+        return base
+    return memo(
+        ("face", code, chosen, width),
+        lambda: base.resize(face_size(width), Image.Resampling.LANCZOS, reducing_gap=3.0),
+    )
+
+
+def back(width: int = BASE_WIDTH) -> Image.Image:
+    return face(None, width)
+
+
+def dimmed(card: Card, width: int) -> Image.Image:
+    """A face faded towards the table: a card that cannot be played now."""
+
+    def build() -> Image.Image:
+        image = face(card, width).copy()
+        veil = Image.new("RGBA", image.size, (26, 40, 34, 165))
+        veil.putalpha(ImageChops.multiply(veil.getchannel("A"), image.getchannel("A")))
+        image.alpha_composite(veil)
+        return image
+
+    return memo(("dimmed", card.code, width), build)
+
+
+def swatch(color: Color, size: int = SWATCH_SIZE) -> Image.Image:
+    """The picture of a colour choice, e.g. for a colour button's application emoji."""
+    full = memo(("swatch", color), lambda: _draw_swatch(color))
+    if size == SWATCH_SIZE:
+        return full
+    return memo(
+        ("swatch", color, size),
+        lambda: full.resize((size, size), Image.Resampling.LANCZOS, reducing_gap=3.0),
+    )

@@ -1,0 +1,228 @@
+"""Vector drawing of every symbol on the cards (shapes, Skip, Reverse, wheel, Swap, Shuffle, ...).
+
+Each function draws into a box given in pixels, so the same symbol serves the big emblem, the
+corner index and the table's badges; the callers draw at a large size and scale down, which gives
+smooth edges without any anti-aliasing support in ImageDraw.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+from PIL import ImageDraw
+
+from bot.engine import COLORS, Color
+from bot.ui.art.palette import FILL, INK, RGB, SHAPE, Shape, font
+
+Box = tuple[float, float, float, float]
+
+
+def shape_points(shape: Shape, box: Box) -> list[tuple[float, float]]:
+    """The outline of a polygonal colour shape (triangle, diamond) filling `box`."""
+    x0, y0, x1, y1 = box
+    cx = (x0 + x1) / 2
+    cy = (y0 + y1) / 2
+    if shape is Shape.TRIANGLE:
+        return [(cx, y0), (x1, y1), (x0, y1)]
+    if shape is Shape.DIAMOND:
+        return [(cx, y0), (x1, cy), (cx, y1), (x0, cy)]
+    return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+
+
+def shape_center(shape: Shape, box: Box) -> tuple[float, float]:
+    """Where a symbol sits best inside the shape: a triangle's incentre is low in its box."""
+    x0, y0, x1, y1 = box
+    if shape is Shape.TRIANGLE:
+        side = x1 - x0
+        height = y1 - y0
+        r = side * height / (side + 2 * math.hypot(side / 2, height))
+        return (x0 + x1) / 2, y1 - r
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+def draw_shape(
+    draw: ImageDraw.ImageDraw, shape: Shape, box: Box, fill: RGB, outline: RGB | None, width: float
+) -> None:
+    """One colour shape; the square has rounded corners so it reads as a tile, not a hole."""
+    w = round(width) if outline else 0
+    if shape is Shape.CIRCLE:
+        draw.ellipse(box, fill=fill, outline=outline, width=w)
+    elif shape is Shape.SQUARE:
+        radius = (box[2] - box[0]) * 0.08
+        draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=w)
+    else:
+        draw.polygon(shape_points(shape, box), fill=fill, outline=outline, width=w)
+
+
+def _thick_line(
+    draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], fill: RGB, width: float
+) -> None:
+    draw.line(pts, fill=fill, width=round(width), joint="curve")
+    r = width / 2
+    for x, y in (pts[0], pts[-1]):
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+
+
+def outlined_line(
+    draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], fill: RGB, width: float, edge: float
+) -> None:
+    """A round-capped line with an ink edge, like every other stroke on the cards."""
+    _thick_line(draw, pts, INK, width + 2 * edge)
+    _thick_line(draw, pts, fill, width)
+
+
+def skip(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """A ring with a slash: "no entry" for the next player."""
+    x0, y0, x1, y1 = box
+    size = x1 - x0
+    ring = size * 0.16
+    draw.ellipse(box, outline=INK, width=round(ring + 2 * edge))
+    draw.ellipse((x0 + edge, y0 + edge, x1 - edge, y1 - edge), outline=fill, width=round(ring))
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    k = (size / 2 - ring - edge) / math.sqrt(2)
+    outlined_line(draw, [(cx - k, cy + k), (cx + k, cy - k)], fill, ring, edge)
+    # the slash's ink ends would cross the ring: paint the ring's fill over them again
+    draw.ellipse((x0 + edge, y0 + edge, x1 - edge, y1 - edge), outline=fill, width=round(ring))
+
+
+def _arrow(
+    tail: tuple[float, float], head: tuple[float, float], shaft: float
+) -> list[tuple[float, float]]:
+    """A block arrow polygon from `tail` to `head` with a shaft `shaft` wide."""
+    (ax, ay), (bx, by) = tail, head
+    length = math.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    px, py = -uy, ux
+    head_len = min(length * 0.5, shaft * 1.7)
+    wing = shaft * 1.15
+    nx, ny = bx - ux * head_len, by - uy * head_len
+    h = shaft / 2
+    return [
+        (ax + px * h, ay + py * h),
+        (nx + px * h, ny + py * h),
+        (nx + px * wing, ny + py * wing),
+        (bx, by),
+        (nx - px * wing, ny - py * wing),
+        (nx - px * h, ny - py * h),
+        (ax - px * h, ay - py * h),
+    ]
+
+
+def arrow(
+    draw: ImageDraw.ImageDraw,
+    tail: tuple[float, float],
+    head: tuple[float, float],
+    shaft: float,
+    fill: RGB,
+    edge: float,
+) -> None:
+    draw.polygon(_arrow(tail, head, shaft), fill=fill, outline=INK, width=round(edge))
+
+
+def reverse(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """Two arrows in opposite directions: the order of play turns round."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    shaft = s * 0.24
+    arrow(draw, (x0 + s * 0.1, y0 + s * 0.64), (x0 + s * 0.62, y0 + s * 0.12), shaft, fill, edge)
+    arrow(draw, (x1 - s * 0.1, y1 - s * 0.64), (x1 - s * 0.62, y1 - s * 0.12), shaft, fill, edge)
+
+
+def text(
+    draw: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    label: str,
+    height: float,
+    fill: RGB,
+    edge: float,
+) -> None:
+    """Bold text centred on `center`: an ink outline, then the fill thickened by a stroke."""
+    size = max(1, round(height * 1.38))
+    f = font(size)
+    bold = max(1, round(size * 0.045))
+    x0, y0, x1, y1 = draw.textbbox((0, 0), label, font=f, stroke_width=bold)
+    x = center[0] - (x0 + x1) / 2
+    y = center[1] - (y0 + y1) / 2
+    outline = round(bold + edge)
+    draw.text((x, y), label, font=f, fill=INK, stroke_width=outline, stroke_fill=INK)
+    draw.text((x, y), label, font=f, fill=fill, stroke_width=bold, stroke_fill=fill)
+
+
+# Where each colour's quarter of the wheel starts, in degrees clockwise from 3 o'clock:
+# red top left, yellow top right, green bottom right, blue bottom left.
+QUARTER_START: Final = {COLORS[0]: 180, COLORS[1]: 270, COLORS[2]: 0, COLORS[3]: 90}
+
+
+def quarter_point(color: Color, center: tuple[float, float], radius: float) -> tuple[float, float]:
+    """The middle of `color`'s quarter of a wheel, `radius` from its centre."""
+    angle = math.radians(QUARTER_START[color] + 45)
+    return center[0] + math.cos(angle) * radius, center[1] + math.sin(angle) * radius
+
+
+def wheel(
+    draw: ImageDraw.ImageDraw, box: Box, edge: float, lit: object = None, marks: bool = True
+) -> None:
+    """The four-colour disc of the wild cards, each quarter with its colour's shape.
+
+    `lit` (a Color) keeps that quarter bright and greys the others: a wild whose colour is chosen.
+    """
+    x0, y0, x1, y1 = box
+    size = x1 - x0
+    draw.ellipse(box, fill=INK)
+    inner = (x0 + edge, y0 + edge, x1 - edge, y1 - edge)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    for color, start in QUARTER_START.items():
+        on = lit is None or lit == color
+        colour = FILL[color] if on else (46, 46, 54)
+        draw.pieslice(inner, start, start + 90, fill=colour, outline=INK, width=round(edge * 0.7))
+        if not marks or size < 40:
+            continue
+        g = size * (0.26 if lit is not None and on else 0.15)
+        gx, gy = quarter_point(color, (cx, cy), size * 0.3)
+        mark = (gx - g / 2, gy - g / 2, gx + g / 2, gy + g / 2)
+        tone = (255, 255, 255) if on else (96, 96, 106)
+        draw_shape(draw, SHAPE[color], mark, tone, None, 0)
+
+
+def swap(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """Two opposed arrows, one above the other: two players exchange their hands."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    shaft = s * 0.2
+    arrow(draw, (x0 + s * 0.04, y0 + s * 0.3), (x1 - s * 0.02, y0 + s * 0.3), shaft, fill, edge)
+    arrow(draw, (x1 - s * 0.04, y1 - s * 0.3), (x0 + s * 0.02, y1 - s * 0.3), shaft, fill, edge)
+
+
+def shuffle(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """Two crossing arrows: every hand is gathered and dealt again."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    shaft = s * 0.17
+    a = (x0 + s * 0.08, y0 + s * 0.28)
+    b = (x1 - s * 0.06, y1 - s * 0.28)
+    c = (x0 + s * 0.08, y1 - s * 0.28)
+    d = (x1 - s * 0.06, y0 + s * 0.28)
+    arrow(draw, a, b, shaft, fill, edge)
+    arrow(draw, c, d, shaft, fill, edge)
+
+
+def pencil(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """A pencil: the customizable wild is the one you write your own rule on."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    w = s * 0.22
+    ax, ay = x0 + s * 0.12, y1 - s * 0.12  # tip
+    bx, by = x1 - s * 0.1, y0 + s * 0.1  # end
+    length = math.hypot(bx - ax, by - ay)
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    px, py = -uy * w / 2, ux * w / 2
+    tip = s * 0.24
+    mx, my = ax + ux * tip, ay + uy * tip
+    body = [(mx + px, my + py), (bx + px, by + py), (bx - px, by - py), (mx - px, my - py)]
+    draw.polygon(body, fill=fill, outline=INK, width=round(edge))
+    cone = [(ax, ay), (mx + px, my + py), (mx - px, my - py)]
+    draw.polygon(cone, fill=(240, 214, 170), outline=INK, width=round(edge))
+    band = s * 0.12
+    ex, ey = bx - ux * band, by - uy * band
+    draw.line([(ex + px, ey + py), (ex - px, ey - py)], fill=INK, width=round(edge))

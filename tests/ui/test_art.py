@@ -1,0 +1,205 @@
+"""The card art: every face renders, all differ (also in greyscale), pictures keep their size and
+byte budget whatever the names, and the alt texts say what the pictures show."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.engine import ALL_CARDS, COLORS, Card, Color, build_deck, card
+from bot.engine.cards import COLORED_RANKS
+from bot.ui.art import (
+    BASE_HEIGHT,
+    BASE_WIDTH,
+    SeatState,
+    TableState,
+    back,
+    deck_faces,
+    deck_sheet,
+    describe_hand,
+    describe_table,
+    encode,
+    face,
+    hand_file,
+    hand_picture,
+    swatch,
+    table_file,
+    table_picture,
+)
+from bot.ui.art import faces as faces_module
+from bot.ui.art.palette import drawable
+from bot.ui.art.table import HEIGHT, WIDTH
+
+DECKS = ("classic108", "swap112", "shuffle112")
+WILDS = [c for c in ALL_CARDS if c.is_wild]
+ODD_NAMES = ("Zoë", "名前", "𝓐𝓷𝓷𝓪", "Z̴̢̛̛̛̛̛̛̛a̴̢̛̛̛̛̛̛l̴̢̛̛̛̛̛g̴̢̛o" * 20, "😀" * 40, "\u202e\u0000\t", "x" * 300)
+
+
+def _digest(image: Image.Image) -> str:
+    return hashlib.sha256(image.tobytes()).hexdigest()
+
+
+def _table(seats: list[tuple[str, int]], current: int = 0) -> TableState:
+    return TableState(
+        top=Card.of("W4"),
+        color=Color.BLUE,
+        clockwise=True,
+        seats=tuple(SeatState(n, c, i == current) for i, (n, c) in enumerate(seats)),
+        draw_pile=42,
+    )
+
+
+@pytest.mark.parametrize("deck", DECKS)
+@pytest.mark.parametrize("width", [BASE_WIDTH, 48])
+def test_every_face_of_every_deck_renders_at_its_size(deck: str, width: int) -> None:
+    expected = (width, round(width * BASE_HEIGHT / BASE_WIDTH))
+    for c in deck_faces(deck):
+        assert face(c, width).size == expected, c
+    assert back(width).size == expected
+    assert swatch(Color.RED).size == (128, 128)
+
+
+def test_the_deck_faces_are_each_distinct_card() -> None:
+    assert len(deck_faces("classic108")) == 4 * 13 + 2
+    assert len(deck_faces("swap112")) == len(deck_faces("shuffle112")) == 4 * 13 + 4
+
+
+def test_no_two_faces_are_the_same_picture() -> None:
+    pictures = [face(c) for c in ALL_CARDS] + [back()]
+    pictures += [face(c, chosen=k) for c in WILDS for k in COLORS]
+    pictures += [swatch(k) for k in COLORS]
+    digests = [_digest(p) for p in pictures]
+    assert len(set(digests)) == len(digests) == len(ALL_CARDS) + 1 + 4 * len(WILDS) + 4
+
+
+def _shape_mask(image: Image.Image) -> Image.Image:
+    """Light and dark parts of a greyscale face, split at its own mean: what is left of a card
+    when a viewer cannot rely on hue, independent of how light the colour is overall."""
+    grey = image.convert("L")
+    pixels = grey.tobytes()
+    mean = sum(pixels) / len(pixels)
+    return grey.point(lambda v: 255 if v > mean else 0)
+
+
+def _mask_difference(a: Image.Image, b: Image.Image) -> float:
+    """The share of pixels that are light in one face and dark in the other."""
+    diff = ImageChops.difference(_shape_mask(a), _shape_mask(b))
+    return sum(1 for v in diff.tobytes() if v) / (a.width * a.height)
+
+
+# A different colour must change at least this share of a 48 px card's light/dark pattern.
+# Measured: our shapes change 4.3-57 % (red circle vs green square is the closest pair); drawing
+# every colour with the same shape changes 0.0-0.1 % between red, green and blue.
+SHAPE_DIFFERENCE = 0.03
+
+
+@pytest.mark.parametrize("rank", COLORED_RANKS, ids=lambda r: r.value)
+def test_colours_differ_by_shape_in_greyscale(rank: object) -> None:
+    for a, b in itertools.combinations(COLORS, 2):
+        share = _mask_difference(face(card(a, rank), 48), face(card(b, rank), 48))
+        assert share >= SHAPE_DIFFERENCE, (rank, a, b, share)
+
+
+@pytest.mark.parametrize("wild", WILDS, ids=lambda c: c.code)
+def test_chosen_colours_differ_by_shape_in_greyscale(wild: Card) -> None:
+    for a, b in itertools.combinations(COLORS, 2):
+        share = _mask_difference(face(wild, 120, a), face(wild, 120, b))
+        assert share >= 0.02, (wild, a, b, share)  # measured: 3.9 % and more
+
+
+@pytest.mark.parametrize("count", [2, 4, 10])
+def test_table_picture_size_and_budget(count: int) -> None:
+    names = [(ODD_NAMES[i % len(ODD_NAMES)], 3 * i + 1) for i in range(count)]
+    state = _table(names, current=count - 1)
+    assert table_picture(state).size == (WIDTH, HEIGHT)
+    assert len(table_file(state)) <= 60_000
+
+
+def test_a_name_never_spills_out_of_its_box() -> None:
+    """Missing glyphs, combining marks and long names change only the name's own box."""
+    plain = table_picture(_table([("", 5), ("Ben", 3)]))
+    for name in ODD_NAMES:
+        odd = table_picture(_table([(name, 5), ("Ben", 3)]))
+        box = ImageChops.difference(plain, odd).getbbox()
+        assert box is None or (box[0] >= 330 and box[2] <= 480), (name, box)
+
+
+def test_names_are_folded_to_what_the_font_draws() -> None:
+    assert drawable("Zoë") == "Zoe"
+    assert drawable("𝓐𝓷𝓷𝓪") == "Anna"
+    assert drawable("名前") == ""
+    assert drawable("a\u0000\tb  c") == "ab c"
+
+
+def test_hand_picture_sizes_and_budget() -> None:
+    deck = build_deck("swap112")
+    random.Random(5).shuffle(deck)
+    assert hand_picture(deck[:7], set(deck[:2])).size == (576, 140)
+    assert hand_picture(deck[:25], set(deck[:4])).size == (736, 388)
+    assert hand_picture(deck[:30], (), page=1).size == hand_picture(deck[:5]).size
+    assert hand_picture([]).size == (96, 140)
+    assert len(hand_file(deck[:25], set(deck[:4]))) <= 80_000
+
+
+def test_playable_cards_stand_out() -> None:
+    cards = [Card.of("R7"), Card.of("B2")]
+    both = hand_picture(cards, set(cards))
+    first = hand_picture(cards, {cards[0]})
+    left, right = (0, 0, 88, 140), (89, 0, 176, 140)
+    assert ImageChops.difference(both.crop(left), first.crop(left)).getbbox() is None
+    assert ImageChops.difference(both.crop(right), first.crop(right)).getbbox() is not None
+
+
+def test_deck_sheets() -> None:
+    assert deck_sheet("classic108").size == (1056, 596)
+    assert _digest(deck_sheet("swap112")) != _digest(deck_sheet("shuffle112"))
+
+
+def test_composing_in_threads_from_a_cold_cache_gives_the_same_pictures() -> None:
+    states = [_table([("Ann", 7), ("Ben", k)], current=k % 2) for k in range(8)]
+    serial = [encode(table_picture(s)) for s in states]
+    faces_module._cache.clear()
+    with ThreadPoolExecutor(4) as pool:
+        threaded = list(pool.map(lambda s: encode(table_picture(s)), states))
+    assert threaded == serial
+
+
+def test_describe_table_names_top_card_turn_and_counts() -> None:
+    text = describe_table(_table([("Ann", 7), ("Ben", 1), ("Cat", 0)], current=1))
+    assert "Top card: Wild Draw Four; colour: Blue" in text
+    assert "Ben's turn." in text
+    assert "Ann 7 cards, Ben 1 card, Cat 0 cards" in text
+    assert "Draw pile: 42 cards" in text
+
+
+def test_describe_hand_marks_playable_cards_and_pages() -> None:
+    cards = [Card.of("R7"), Card.of("W4")] + [Card.of("B2")] * 26
+    text = describe_hand(cards, {Card.of("W4")})
+    assert text.startswith("Your hand, 28 cards, page 1 of 2: Red 7, Wild Draw Four (playable)")
+    assert describe_hand(cards, (), page=1).endswith("page 2 of 2: Blue 2, Blue 2, Blue 2.")
+    assert len(describe_table(_table([("x" * 90, 3)] * 10))) <= 1024
+
+
+def test_the_art_package_needs_no_discord_and_no_store() -> None:
+    """It runs in worker threads and may be reused elsewhere: Pillow, the engine, the catalogue."""
+    code = (
+        "import sys, bot.ui.art; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('discord', 'cogs', "
+        "'sqlalchemy') or m.startswith('bot.store')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_page_out_of_range_shows_the_nearest_page() -> None:
+    cards = [Card.of("R1")] * 25 + [Card.of("B2")] * 3
+    assert _digest(hand_picture(cards, (), page=9)) == _digest(hand_picture(cards, (), page=1))
+    assert _digest(hand_picture(cards, (), page=-3)) == _digest(hand_picture(cards, (), page=0))
+    assert "page 2 of 2: Blue 2, Blue 2, Blue 2." in describe_hand(cards, (), page=5)
