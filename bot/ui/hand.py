@@ -43,7 +43,8 @@ from bot.ui.cards import (
     color_name,
     hand_summary,
 )
-from bot.ui.items import GameButton, TargetSelect
+from bot.ui.ids import game_id_for, target_select_id
+from bot.ui.plain_view import PlainView, button, select
 
 #: Buttons in the four rows above the navigation row.
 SLOTS = 20
@@ -114,8 +115,9 @@ def hand_layout(
     *,
     page: int = 0,
     host_id: int | None = None,
+    player_view: PlayerView | None = None,
 ) -> HandLayout:
-    view = view_for(game, viewer)
+    view = player_view or view_for(game, viewer)
     legal = set(view.legal)
     controls: list[Slot] = []
     show_cards = True
@@ -237,8 +239,9 @@ def hand_embed(
     *,
     layout: HandLayout,
     notice: str | None = None,
+    player_view: PlayerView | None = None,
 ) -> discord.Embed:
-    view = view_for(game, viewer)
+    view = player_view or view_for(game, viewer)
     lines: list[str] = []
     if notice:
         lines += [notice, ""]
@@ -263,77 +266,44 @@ def hand_embed(
     return embed
 
 
-def hand_view(
-    game_id: int, version: int, layout: HandLayout, locale: object = None
-) -> discord.ui.View:
-    """The buttons of a hand: DynamicItems only (see DISCORD.md), at most 25 of them."""
-    view = discord.ui.View(timeout=None)
+def hand_view(game_id: int, version: int, layout: HandLayout, locale: object = None) -> PlainView:
+    """The buttons of a hand, at most 25, as plain components (see plain_view.py): each one's
+    custom_id is a DynamicItem template's, so it is routed like any of the bot's buttons."""
+    view = PlainView()
     index = 0
     if layout.targets:
-        options = [
-            discord.SelectOption(label=name[:100], value=str(uid)) for uid, name in layout.targets
-        ]
-        view.add_item(
-            TargetSelect(
-                game_id,
-                version,
-                options[:25],
-                placeholder=t("hand.target_placeholder", locale),
-                row=0,
-            )
-        )
+        options = [(name, str(uid)) for uid, name in layout.targets]
+        placeholder = t("hand.target_placeholder", locale)
+        view.add(select(target_select_id(game_id, version), options, placeholder=placeholder), 0)
         index = ROW_WIDTH
     for slot in (*layout.controls, *layout.cards):
-        view.add_item(
-            GameButton(
-                game_id,
-                version,
-                slot.action,
-                label=slot.label,
-                style=slot.style,
-                emoji=slot.emoji,
-                disabled=slot.disabled,
-                row=min(index // ROW_WIDTH, 3),
-            )
+        component = button(
+            game_id_for(game_id, version, slot.action),
+            label=slot.label,
+            style=slot.style,
+            emoji=slot.emoji,
+            disabled=slot.disabled,
         )
+        view.add(component, min(index // ROW_WIDTH, 3))
         index += 1
     nav_row = 4
+    first, last = layout.page == 0, layout.page >= layout.pages - 1
     if layout.pages > 1:
-        prev_page = max(layout.page - 1, 0)
-        next_page = min(layout.page + 1, layout.pages - 1)
-        view.add_item(
-            GameButton(
-                game_id,
-                version,
-                f"page:{prev_page}" if layout.page > 0 else "page:999",
-                label=t("hand.previous", locale),
-                emoji="◀️",
-                disabled=layout.page == 0,
-                row=nav_row,
-            )
+        action = "page:999" if first else f"page:{layout.page - 1}"
+        label = t("hand.previous", locale)
+        component = button(
+            game_id_for(game_id, version, action), label=label, emoji="◀️", disabled=first
         )
-    view.add_item(
-        GameButton(
-            game_id,
-            version,
-            "refresh",
-            label=t("hand.refresh", locale),
-            emoji="🔄",
-            row=nav_row,
-        )
-    )
+        view.add(component, nav_row)
+    refresh = t("hand.refresh", locale)
+    view.add(button(game_id_for(game_id, version, "refresh"), label=refresh, emoji="🔄"), nav_row)
     if layout.pages > 1:
-        view.add_item(
-            GameButton(
-                game_id,
-                version,
-                f"page:{next_page}" if layout.page < layout.pages - 1 else "page:998",
-                label=t("hand.next", locale),
-                emoji="▶️",
-                disabled=layout.page >= layout.pages - 1,
-                row=nav_row,
-            )
+        action = "page:998" if last else f"page:{layout.page + 1}"
+        label = t("hand.next", locale)
+        component = button(
+            game_id_for(game_id, version, action), label=label, emoji="▶️", disabled=last
         )
+        view.add(component, nav_row)
     return view
 
 
@@ -349,8 +319,11 @@ def render_hand(
     host_id: int | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for send_message/edit_message: the viewer's hand."""
-    layout = hand_layout(game, viewer, names, locale, page=page, host_id=host_id)
+    seen = view_for(game, viewer)  # once for the layout and the embed
+    layout = hand_layout(game, viewer, names, locale, page=page, host_id=host_id, player_view=seen)
     return {
-        "embed": hand_embed(game, viewer, names, locale, layout=layout, notice=notice),
+        "embed": hand_embed(
+            game, viewer, names, locale, layout=layout, notice=notice, player_view=seen
+        ),
         "view": hand_view(game_id, game.version, layout, locale),
     }

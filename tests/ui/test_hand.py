@@ -22,19 +22,19 @@ def _game_with_hand(cards: list[Card], players: tuple[int, ...] = (1, 2)) -> Gam
 
 
 def _check_limits(kwargs: dict) -> None:
-    view = kwargs["view"]
-    items = view.children
-    assert len(items) <= 25
-    rows: dict[int, int] = {}
+    rows = kwargs["view"].to_components()
+    items = [c for row in rows for c in row["components"]]
+    assert len(rows) <= 5 and len(items) <= 25
+    for row in rows:
+        kinds = [c["type"] for c in row["components"]]
+        assert kinds == [3] or (set(kinds) == {2} and len(kinds) <= 5), kinds
     for item in items:
-        custom_id = item.item.custom_id
+        custom_id = item["custom_id"]
         assert len(custom_id) <= MAX_CUSTOM_ID
         assert matches_exactly_one(custom_id), custom_id
-        label = getattr(item.item, "label", None)
-        assert label is None or len(label) <= MAX_LABEL
-        rows[item.item.row] = rows.get(item.item.row, 0) + 1
-    assert all(0 <= r <= 4 for r in rows)
-    assert len({i.item.custom_id for i in items}) == len(items), "custom_ids must be unique"
+        assert len(item.get("label", "")) <= MAX_LABEL
+        assert all(len(o["label"]) <= 100 for o in item.get("options", ()))
+    assert len({i["custom_id"] for i in items}) == len(items), "custom_ids must be unique"
     embed = kwargs["embed"]
     assert len(embed.title or "") <= 256
     assert len(embed.description or "") <= 4096
@@ -105,9 +105,9 @@ def test_target_select_for_swap_hands() -> None:
     game.turn = game.seats.index(1)
     game.decision = Decision.CHOOSE_TARGET
     kwargs = render_hand(game, BIG_ID, 1, NAMES)
-    selects = [i for i in kwargs["view"].children if hasattr(i.item, "options")]
+    selects = [c for c in kwargs["view"].components if c["type"] == 3]
     assert len(selects) == 1
-    assert {o.value for o in selects[0].item.options} == {"2", "3"}
+    assert {o["value"] for o in selects[0]["options"]} == {"2", "3"}
     _check_limits(kwargs)
 
 
