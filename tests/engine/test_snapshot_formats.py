@@ -1,6 +1,6 @@
 """Snapshots of every format load: a game saved by an older bot resumes after an upgrade.
 
-`data/snapshot_format1.json` was written by the format-1 engine (commit ec98719): a 3-player
+`snapshots/snapshot_format1.json` was written by the format-1 engine (commit ec98719): a 3-player
 party-rules game 40 moves in, with the random generator's whole state.
 """
 
@@ -14,7 +14,7 @@ import pytest
 from bot.engine import Game, GameError, RuleSet
 from bot.engine.snapshot import FORMAT_VERSION
 
-OLD = json.loads((Path(__file__).parent / "data" / "snapshot_format1.json").read_text())
+OLD = json.loads((Path(__file__).parent / "snapshots" / "snapshot_format1.json").read_text())
 
 
 def _play(game: Game, moves: int) -> Game:

@@ -134,7 +134,7 @@ async def test_a_game_saved_in_the_old_snapshot_format_resumes_after_the_upgrade
     import json
     from pathlib import Path
 
-    data = Path(__file__).resolve().parents[1] / "engine" / "data" / "snapshot_format1.json"
+    data = Path(__file__).resolve().parents[1] / "engine" / "snapshots" / "snapshot_format1.json"
     old = json.loads(data.read_text())
     db = backend.database()
     await db.migrate()
