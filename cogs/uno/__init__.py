@@ -4,7 +4,7 @@ commands.py     slash commands (entry points) -> the flow that owns each one
 components.py   the click router (every DynamicItem) with its re-checks -> the flows
 app.py          composition root: builds every flow once; installed as `bot.components`
 house.py        shared state: bot, database, live games, channel locks, server settings
-lobby.py        new lobby, join/leave/kick/computers, Start, End, lobby expiry
+lobby.py        new lobby, join/leave/kick/computers, Start, End, lobby expiry (dealing.py)
 lobby_rules.py  a lobby's rules (its panel and `/uno setrule`); config_panel.py: the selects
 moves.py        a move (click or command) -> engine -> save -> the player's answer
 hands.py        a player's private hand;  saving.py: the per-move transaction

@@ -33,7 +33,7 @@ class UnoApp:
         self.table_posts = TablePosts(house)
         self.tables = self.table_posts.updater
         self.saving = Saving(house)
-        self.autoplay = Autoplay(house, self, self._expire_lobby)
+        self.autoplay = Autoplay(house, self.saving, self._after_moves, self._expire_lobby)
         self.results = Results(house, self.tables, wake=self.autoplay.after_change)
         self.hands = Hands(house)
         self.moves = Moves(house, self.saving, self.results)
@@ -44,20 +44,9 @@ class UnoApp:
         self.handle_click = self.clicks.handle_click  # bot.ui.items.ComponentHandler
         self.settings_changed = house.settings_changed  # the admin cog's changes
 
-    # What autoplay needs (its AutoMoves protocol), bound late: these flows are built after it.
+    # What autoplay needs of the flows built after it (they wake it), bound late.
 
-    async def save_moves(
-        self,
-        live: LiveGame,
-        before: int,
-        user: int | None,
-        applied: list[Any],
-        events: list[E.Event],
-        **kwargs: Any,
-    ) -> None:
-        await self.saving.save_moves(live, before, user, applied, events, **kwargs)
-
-    async def after_moves(self, live: LiveGame, events: list[E.Event]) -> None:
+    async def _after_moves(self, live: LiveGame, events: list[E.Event]) -> None:
         await self.results.after_moves(live, events)
 
     async def _expire_lobby(self, game_id: int) -> None:

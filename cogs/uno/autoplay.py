@@ -1,9 +1,10 @@
 """What happens without a click: turn timers, computer players' moves, lobbies that expire.
 
 Every move made here goes through the same path as a click (channel lock, version check, save,
-table update). That path's flows import this module, so what it needs from them is passed in
-(`AutoMoves`), never imported back. Deadlines are stored with each save (`games.turn_deadline`)
-and re-armed at start-up, so a restart neither loses a timer nor resets it.
+table update). The flows that publish a move and run lobbies import this module, so what it
+needs from them is passed in as callbacks, never imported back. Deadlines are stored with each
+save (`games.turn_deadline`) and re-armed at start-up, so a restart neither loses a timer nor
+resets it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import random
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
 from bot.engine import Decision, GameError, Leave, NextRound, view_for
 from bot.engine import events as E
@@ -22,6 +23,7 @@ from bot.store import GameStatus
 from bot.ui.table import is_computer
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
+from cogs.uno.saving import Saving
 from cogs.uno.scheduler import Scheduler
 from cogs.uno.turn_clock import now
 
@@ -41,32 +43,18 @@ def computer_name(taken: list[str], level: str, locale: object = None) -> str:
     return t("computer.name", locale, name=base, level=t(f"computer.level.{level}", locale))
 
 
-class AutoMoves(Protocol):
-    """What the timers and computers need of the flows that make and publish moves."""
-
-    async def save_moves(
-        self,
-        live: LiveGame,
-        before: int,
-        user: int | None,
-        applied: list[Any],
-        events: list[E.Event],
-        **kwargs: Any,
-    ) -> None: ...
-
-    async def after_moves(self, live: LiveGame, events: list[E.Event]) -> None: ...
-
-
 class Autoplay:
     def __init__(
         self,
         house: House,
-        moves: AutoMoves,
+        saving: Saving,
+        after_moves: Callable[[LiveGame, list[E.Event]], Awaitable[None]],
         expire_lobby: Callable[[int], Awaitable[None]],
     ) -> None:
         self.house = house
-        self.moves = moves
-        self.expire_lobby = expire_lobby
+        self.saving = saving
+        self.after_moves = after_moves  # results.py's, which wakes us back: passed in
+        self.expire_lobby = expire_lobby  # lobby.py's, which arms us: passed in
         self.scheduler = Scheduler()
         settings = getattr(house.bot, "settings", None)
         self.delay_range = (
@@ -154,7 +142,7 @@ class Autoplay:
             name = live.names.get(player, "?")
             key = "log.timeout_removed" if removed else "log.timeout"
             live.log.append(t(key, locale, name=name, count=count))
-            await self.moves.save_moves(
+            await self.saving.save_moves(
                 live,
                 before,
                 None,
@@ -164,7 +152,7 @@ class Autoplay:
                 timer_actor=player,
                 timeouts={player: count},
             )
-        await self.moves.after_moves(live, events)
+        await self.after_moves(live, events)
 
     # ------------------------------------------------------------------ computer players
 
@@ -196,11 +184,11 @@ class Autoplay:
                     if action is None or isinstance(action, NextRound):
                         continue
                     events = game.apply(player, action)
-                await self.moves.save_moves(live, before, player, [action], events)
+                await self.saving.save_moves(live, before, player, [action], events)
                 break
             else:
                 return
-        await self.moves.after_moves(live, events)
+        await self.after_moves(live, events)
 
     @staticmethod
     def _computer_choice(live: LiveGame, player: int) -> Any:

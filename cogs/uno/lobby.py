@@ -3,8 +3,6 @@ and computers), Start, End, and a lobby nobody started closing itself."""
 
 from __future__ import annotations
 
-import json
-import os
 from typing import Any
 
 import discord
@@ -26,6 +24,7 @@ from bot.ui.log import describe
 from bot.ui.table import is_computer, render_table
 from cogs.uno.autoplay import Autoplay, computer_name
 from cogs.uno.deadline import answers_in_time, respond
+from cogs.uno.dealing import deal_options
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.lobby_rules import LobbyRules
@@ -43,30 +42,6 @@ def _display_name(user: discord.abc.User) -> str:
 
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
     return interaction.permissions.manage_guild
-
-
-def _test_deal(channel_id: int, game_id: int, players: list[int]) -> dict[str, Any]:
-    """Test-only hooks (never set in production): a fixed seed and/or round-1 deck."""
-    options: dict[str, Any] = {}
-    seed = os.environ.get("UNO_TEST_SEED")
-    if seed:
-        options["seed"] = int(seed) + game_id
-    path = os.environ.get("UNO_TEST_DECKS")
-    if path and os.path.exists(path):
-        with open(path, encoding="utf-8") as fh:
-            spec = json.load(fh).get(str(channel_id))
-        if spec:
-            from bot.engine import parse_cards
-
-            if "seed" in spec:
-                options["seed"] = spec["seed"]
-            if "deck" in spec:
-                options["deck"] = parse_cards(spec["deck"])
-            if "rules" in spec:
-                options["rules"] = spec["rules"]
-            if "dealer_seat" in spec:
-                options["dealer"] = players[spec["dealer_seat"] % len(players)]
-    return options
 
 
 class Lobby:
@@ -214,14 +189,7 @@ class Lobby:
         if user == record.host_id:
             await self.end(interaction, record, edit=edit, reason="notice.host_left")
             return
-        async with self.house.lock(record.channel_id):
-            try:
-                async with self.house.db.write() as unit:
-                    await unit.games.unseat(record.id, user)
-                    record = await unit.games.get(record.id)
-            except (NotSeated, WrongStatus):
-                raise UserError("error.not_a_player") from None
-            await self._lobby_answer(interaction, record, edit, "notice.left")
+        await self._unseat(interaction, record, user, "error.not_a_player", edit, "notice.left")
 
     @answers_in_time()
     async def kick(
@@ -236,16 +204,35 @@ class Lobby:
         if record.status is GameStatus.RUNNING:
             await self.moves.remove_player(interaction, record, target, kicked=True)
             return
+        await self._unseat(
+            interaction,
+            record,
+            target,
+            "error.target_not_player",
+            False,
+            "notice.kicked",
+            name=f"<@{target}>",
+        )
+
+    async def _unseat(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        player: int,
+        refused: str,
+        edit: bool,
+        key: str,
+        **params: Any,
+    ) -> None:
+        """`player` leaves the lobby (or is kicked); `refused` if they no longer sit there."""
         async with self.house.lock(record.channel_id):
             try:
                 async with self.house.db.write() as unit:
-                    await unit.games.unseat(record.id, target)
+                    await unit.games.unseat(record.id, player)
                     record = await unit.games.get(record.id)
             except (NotSeated, WrongStatus):
-                raise UserError("error.target_not_player") from None
-            await self._lobby_answer(
-                interaction, record, False, "notice.kicked", name=f"<@{target}>"
-            )
+                raise UserError(refused) from None
+            await self._lobby_answer(interaction, record, edit, key, **params)
 
     @answers_in_time()
     async def add_computer(
@@ -306,7 +293,7 @@ class Lobby:
             if all(is_computer(p) for p in players):
                 raise UserError("error.need_human")
             try:
-                options = _test_deal(record.channel_id, record.id, players)
+                options = deal_options(record.channel_id, record.id, players)
                 rules = record.rules.with_options(**options.pop("rules", {}))
                 game, events = Game.start(players, rules, **options)
             except InvalidRules as exc:
