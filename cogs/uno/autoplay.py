@@ -1,29 +1,31 @@
 """What happens without a click: turn timers, computer players' moves, lobbies that expire.
 
-Every move made here goes through the game service's own path (channel lock, version check,
-save, table update), like a click. Deadlines are stored with each save (`games.turn_deadline`)
-and re-armed at start-up, so a restart neither loses a timer nor resets it.
+Every move made here goes through the same path as a click (channel lock, version check, save,
+table update). The flows that publish a move and run lobbies import this module, so what it
+needs from them is passed in as callbacks, never imported back. Deadlines are stored with each
+save (`games.turn_deadline`) and re-armed at start-up, so a restart neither loses a timer nor
+resets it.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import random
-from datetime import UTC, datetime, timedelta
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.engine import Decision, GameError, Leave, NextRound, view_for
 from bot.engine import events as E
 from bot.i18n import t
 from bot.store import GameStatus
 from bot.ui.table import is_computer
+from cogs.uno.house import House
 from cogs.uno.live import LiveGame
+from cogs.uno.saving import Saving
 from cogs.uno.scheduler import Scheduler
-
-if TYPE_CHECKING:
-    from cogs.uno.service import GameService
+from cogs.uno.turn_clock import now
 
 log = logging.getLogger(__name__)
 
@@ -35,16 +37,6 @@ _FOLLOW_UPS = (Decision.PLAY_DRAWN, Decision.CHOOSE_COLOR, Decision.CHOOSE_TARGE
 COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Linus", "Edsger", "Barbara", "Ken", "Margaret", "Donald")
 
 
-def timer_scale() -> float:
-    """Test-only (UNO_TEST_TIMER_SCALE): turn timers run this much faster or slower."""
-    raw = os.environ.get("UNO_TEST_TIMER_SCALE")
-    return float(raw) if raw else 1.0
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
 def computer_name(taken: list[str], level: str, locale: object = None) -> str:
     free = [n for n in COMPUTER_NAMES if not any(n in name for name in taken)]
     base = free[0] if free else f"#{len(taken) + 1}"
@@ -52,33 +44,27 @@ def computer_name(taken: list[str], level: str, locale: object = None) -> str:
 
 
 class Autoplay:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(
+        self,
+        house: House,
+        saving: Saving,
+        after_moves: Callable[[LiveGame, list[E.Event]], Awaitable[None]],
+        expire_lobby: Callable[[int], Awaitable[None]],
+    ) -> None:
+        self.house = house
+        self.saving = saving
+        self.after_moves = after_moves  # results.py's, which wakes us back: passed in
+        self.expire_lobby = expire_lobby  # lobby.py's, which arms us: passed in
         self.scheduler = Scheduler()
-        settings = getattr(service.bot, "settings", None)
+        settings = getattr(house.bot, "settings", None)
         self.delay_range = (
             getattr(settings, "computer_delay_min", 0.6),
             getattr(settings, "computer_delay_max", 1.5),
         )
         self.lobby_close_after = float(getattr(settings, "lobby_close_after", 1800))
-        self.turn_seconds: dict[int, int] = {}  # guild id -> the server's turn timer (0: off)
 
     async def close(self) -> None:
         await self.scheduler.close()
-
-    # ------------------------------------------------------------------ deadlines
-
-    def next_deadline(self, live: LiveGame, actor: int | None) -> tuple[bool, datetime | None]:
-        """(changed, deadline) after a state change by `actor`: a new turn gets a new deadline."""
-        game = live.game
-        current = game.current_player
-        key = (current, game.round_number)
-        if key == live.turn_key and actor != current:
-            return False, live.deadline
-        seconds = self.turn_seconds.get(live.guild_id, 0)
-        if current is None or is_computer(current) or not seconds:
-            return True, None
-        return True, now() + timedelta(seconds=seconds * timer_scale())
 
     # ------------------------------------------------------------------ scheduling
 
@@ -86,7 +72,7 @@ class Autoplay:
         """Arm the turn timer and wake the computer players, as the new state requires."""
         game_id = live.game_id
         game = live.game
-        if game.outcome is not None or self.service.live.get(game_id) is not live:
+        if game.outcome is not None or self.house.live.get(game_id) is not live:
             self.scheduler.cancel(("turn", game_id))
             self.scheduler.cancel(("ai", game_id))
             return
@@ -116,12 +102,12 @@ class Autoplay:
     # ------------------------------------------------------------------ the turn timer
 
     async def _turn_timeout(self, game_id: int, armed: datetime) -> None:
-        service = self.service
-        live = service.live.get(game_id)
+        house = self.house
+        live = house.live.get(game_id)
         if live is None:
             return
-        async with service.lock(live.channel_id):
-            live = service.live.get(game_id)
+        async with house.lock(live.channel_id):
+            live = house.live.get(game_id)
             if live is None or live.deadline != armed:
                 return  # the turn moved on, or the timer was re-armed
             game = live.game
@@ -150,13 +136,13 @@ class Autoplay:
                     applied.append(Leave())
             except GameError:
                 log.exception("timeout in game %s could not be applied", game_id)
-                service.forget(game_id)
+                house.forget(game_id)
                 return
-            locale = service.public_locale(live.guild_id)
+            locale = house.public_locale(live.guild_id)
             name = live.names.get(player, "?")
             key = "log.timeout_removed" if removed else "log.timeout"
             live.log.append(t(key, locale, name=name, count=count))
-            await service.save_moves(
+            await self.saving.save_moves(
                 live,
                 before,
                 None,
@@ -166,17 +152,17 @@ class Autoplay:
                 timer_actor=player,
                 timeouts={player: count},
             )
-        await service.after_moves(live, events)
+        await self.after_moves(live, events)
 
     # ------------------------------------------------------------------ computer players
 
     async def _computer_move(self, game_id: int) -> None:
-        service = self.service
-        live = service.live.get(game_id)
+        house = self.house
+        live = house.live.get(game_id)
         if live is None:
             return
-        async with service.lock(live.channel_id):
-            live = service.live.get(game_id)
+        async with house.lock(live.channel_id):
+            live = house.live.get(game_id)
             if live is None or live.game.outcome is not None:
                 return
             game = live.game
@@ -198,11 +184,11 @@ class Autoplay:
                     if action is None or isinstance(action, NextRound):
                         continue
                     events = game.apply(player, action)
-                await service.save_moves(live, before, player, [action], events)
+                await self.saving.save_moves(live, before, player, [action], events)
                 break
             else:
                 return
-        await service.after_moves(live, events)
+        await self.after_moves(live, events)
 
     @staticmethod
     def _computer_choice(live: LiveGame, player: int) -> Any:
@@ -218,7 +204,7 @@ class Autoplay:
     def arm_lobby(self, game_id: int, created_at: datetime) -> None:
         closes = created_at + timedelta(seconds=self.lobby_close_after)
         delay = (closes - now()).total_seconds()
-        self.scheduler.at(("lobby", game_id), delay, partial(self.service.expire_lobby, game_id))
+        self.scheduler.at(("lobby", game_id), delay, partial(self.expire_lobby, game_id))
 
     def lobby_gone(self, game_id: int) -> None:
         self.scheduler.cancel(("lobby", game_id))
@@ -227,11 +213,11 @@ class Autoplay:
 
     async def resume(self) -> None:
         """Re-arm every stored deadline (a past one fires now), lobby expiry and computers."""
-        service = self.service
-        settings = getattr(service.bot, "settings", None)
+        house = self.house
+        settings = getattr(house.bot, "settings", None)
         shard_count = getattr(settings, "shard_count", None) or 1
         shard_ids = getattr(settings, "shard_ids", None)
-        async with service.db.read() as unit:
+        async with house.db.read() as unit:
             lobbies = await unit.games.lobbies()
             running = await unit.games.running_games(
                 shard_ids=shard_ids if shard_count > 1 else None, shard_count=shard_count
@@ -248,7 +234,7 @@ class Autoplay:
             if record.turn_deadline is None and not any(s.is_bot for s in record.seats):
                 continue
             try:
-                live = await service.get_live(record.id)
+                live = await house.get_live(record.id)
             except Exception:
                 log.exception("could not resume the timers of game %s", record.id)
                 continue

@@ -1,4 +1,4 @@
-"""Thin slash commands: each one checks, calls the game service once, and replies."""
+"""Thin slash commands: each one checks, calls the flow that owns it once, and replies."""
 
 from __future__ import annotations
 
@@ -21,9 +21,10 @@ from bot.ui.ids import matches_exactly_one
 from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
 from bot.ui.stats import render_help, render_leaderboard, render_stats
+from cogs.uno.app import UnoApp
 from cogs.uno.inputs import require_choice, require_range
+from cogs.uno.moves import play_texts
 from cogs.uno.resume import resume_running_games
-from cogs.uno.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -66,17 +67,18 @@ def _all_cards() -> tuple[Card, ...]:
 class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cmd.uno")):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        self.service = GameService(bot, bot.database)
+        self.app = UnoApp(bot, bot.database)
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.components = self.service
+        self.bot.components = self.app
         self._old_on_error = self.bot.tree.on_error
         self.bot.tree.on_error = self.on_app_command_error
         settings = getattr(self.bot, "settings", None)
         try:
             await resume_running_games(
-                self.service,
+                self.app.house,
+                self.app.tables,
                 shard_count=getattr(settings, "shard_count", None),
                 shard_ids=getattr(settings, "shard_ids", None),
             )
@@ -86,8 +88,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
     async def cog_unload(self) -> None:
         self.bot.components = None
         self.bot.tree.on_error = self._old_on_error
-        await self.service.tables.close()
-        await self.service.autoplay.close()
+        await self.app.close()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -95,7 +96,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         if not getattr(self, "_timers_resumed", False):
             self._timers_resumed = True
             try:
-                await self.service.autoplay.resume()
+                await self.app.autoplay.resume()
             except Exception:
                 log.exception("could not re-arm the timers")
 
@@ -161,50 +162,50 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
             require_choice("scoring", scoring, CHOICES["scoring"])
         if target is not None:
             require_range("target", target, TARGET_MIN, TARGET_MAX)
-        await self.service.new_lobby(interaction, preset=rules, scoring=scoring, target=target)
+        await self.app.lobby.new_lobby(interaction, preset=rules, scoring=scoring, target=target)
 
     @app_commands.command(name="join", description=cmd_text("cmd.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        record = await self.service.channel_game(interaction.channel_id or 0)
-        await self.service.join(interaction, record)
+        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        await self.app.lobby.join(interaction, record)
 
     @app_commands.command(name="leave", description=cmd_text("cmd.leave"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        record = await self.service.channel_game(interaction.channel_id or 0)
-        await self.service.leave(interaction, record)
+        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        await self.app.lobby.leave(interaction, record)
 
     @app_commands.command(name="start", description=cmd_text("cmd.start"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        record = await self.service.channel_game(interaction.channel_id or 0)
+        record = await self.app.house.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
-        await self.service.start(interaction, record)
+        await self.app.lobby.start(interaction, record)
 
     @app_commands.command(name="kick", description=cmd_text("cmd.kick"))
     @app_commands.describe(player=cmd_text("cmd.kick.player"))
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        record = await self.service.channel_game(interaction.channel_id or 0)
-        await self.service.kick(interaction, record, player.id)
+        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        await self.app.lobby.kick(interaction, record, player.id)
 
     @app_commands.command(name="end", description=cmd_text("cmd.end"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
-        record = await self.service.channel_game(interaction.channel_id or 0)
-        await self.service.end(interaction, record)
+        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        await self.app.lobby.end(interaction, record)
 
     @app_commands.command(name="addbot", description=cmd_text("cmd.addbot"))
     @app_commands.describe(level=cmd_text("cmd.addbot.level"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
         require_choice("level", level, LEVELS)
-        record = await self.service.channel_game(interaction.channel_id or 0)
+        record = await self.app.house.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
-        await self.service.add_computer(interaction, record, level=level)
+        await self.app.lobby.add_computer(interaction, record, level=level)
 
     @app_commands.command(name="setrule", description=cmd_text("cmd.setrule"))
     @app_commands.describe(option=cmd_text("cmd.set.option"), value=cmd_text("cmd.set.value"))
     async def setrule(self, interaction: discord.Interaction[Any], option: str, value: str) -> None:
-        await self.service.set_lobby_rule(interaction, option, value)
+        await self.app.lobby_rules.set_lobby_rule(interaction, option, value)
 
     @setrule.autocomplete("option")
     async def setrule_option(
@@ -229,14 +230,14 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
     # ------------------------------------------------------------------ playing
 
     async def _running(self, interaction: discord.Interaction[Any]) -> int:
-        record = await self.service.channel_game(interaction.channel_id or 0)
+        record = await self.app.house.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.RUNNING:
             raise UserError("error.game_not_started")
         return record.id
 
     @app_commands.command(name="hand", description=cmd_text("cmd.hand"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await self.service.show_hand(interaction, await self._running(interaction))
+        await self.app.hands.show_hand(interaction, await self._running(interaction))
 
     @app_commands.command(name="play", description=cmd_text("cmd.play"))
     @app_commands.describe(card=cmd_text("cmd.play.card"), color=cmd_text("cmd.play.color"))
@@ -250,15 +251,15 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         code = parse_card_input(card)
         if code is None:
             raise UserError("error.unknown_card", text=card[:50])
-        await self.service.act(interaction, game_id, self.service.play_texts(code, color))
+        await self.app.moves.act(interaction, game_id, play_texts(code, color))
 
     @play.autocomplete("card")
     async def play_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         try:
-            record = await self.service.channel_game(interaction.channel_id or 0)
-            live = await self.service.get_live(record.id)
+            record = await self.app.house.channel_game(interaction.channel_id or 0)
+            live = await self.app.house.get_live(record.id)
         except UserError:
             return []
         locale = interaction.locale
@@ -282,11 +283,11 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
 
     @app_commands.command(name="draw", description=cmd_text("cmd.draw"))
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
-        await self.service.act(interaction, await self._running(interaction), "draw")
+        await self.app.moves.act(interaction, await self._running(interaction), "draw")
 
     @app_commands.command(name="uno", description=cmd_text("cmd.uno_call"))
     async def uno(self, interaction: discord.Interaction[Any]) -> None:
-        await self.service.act(interaction, await self._running(interaction), "uno")
+        await self.app.moves.act(interaction, await self._running(interaction), "uno")
 
     @app_commands.command(name="catch", description=cmd_text("cmd.catch"))
     @app_commands.describe(player=cmd_text("cmd.catch.player"))
@@ -294,17 +295,17 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
     ) -> None:
         action = f"catch:{player.id}" if player is not None else "catch"
-        await self.service.act(interaction, await self._running(interaction), action)
+        await self.app.moves.act(interaction, await self._running(interaction), action)
 
     @app_commands.command(name="table", description=cmd_text("cmd.table"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
-        await self.service.repost_table(interaction)
+        await self.app.table_posts.repost_table(interaction)
 
     # ------------------------------------------------------------------ information
 
     @app_commands.command(name="rules", description=cmd_text("cmd.rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        db = self.service.db
+        db = self.app.house.db
         async with db.read() as unit:
             record = await unit.games.open_game_in(interaction.channel_id or 0)
             if record is not None:
@@ -328,7 +329,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
     ) -> None:
         require_choice("sort", sort, SORTS)
         require_range("page", page, 1, LEADERBOARD_PAGES)
-        async with self.service.db.read() as unit:
+        async with self.app.house.db.read() as unit:
             board = await unit.stats.leaderboard(interaction.guild_id or 0, sort=sort, page=page)  # type: ignore[arg-type]
         await interaction.response.send_message(
             embed=render_leaderboard(board, interaction.locale), ephemeral=True
@@ -340,7 +341,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
     ) -> None:
         who = player or interaction.user
-        async with self.service.db.read() as unit:
+        async with self.app.house.db.read() as unit:
             found = await unit.stats.player(interaction.guild_id or 0, who.id)
         await interaction.response.send_message(
             embed=render_stats(found, who.display_name, interaction.locale), ephemeral=True

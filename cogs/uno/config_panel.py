@@ -9,15 +9,16 @@ trusted: unknown groups, options or values are refused the same way.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.engine import InvalidRules, RuleSet
 from bot.i18n import available_locales, t
-from bot.store import GameStatus, GuildConfig, StartPolicy
+from bot.store import GameRecord, GameStatus, GuildConfig, StartPolicy
 from bot.ui.config_panel import GROUP_STEP, VALUE_STEP, config_view
 from bot.ui.errors import UserError
 from bot.ui.ids import SERVER_SCOPE
@@ -33,9 +34,13 @@ from bot.ui.rule_options import (
 )
 from bot.ui.rules_text import render_rules
 from cogs.uno.deadline import respond
+from cogs.uno.house import House
 
-if TYPE_CHECKING:
-    from cogs.uno.service import GameService
+#: Save a lobby's rules (`LobbyRules.save_lobby_rules`): record, change, answer with the result.
+SaveLobbyRules = Callable[
+    [GameRecord, Callable[[RuleSet], RuleSet], Callable[[RuleSet], Awaitable[Any]]],
+    Awaitable[None],
+]
 
 
 def changed_config(config: GuildConfig, *, option: str, value: str) -> GuildConfig:
@@ -105,8 +110,9 @@ def lobby_panel(
 
 
 class ConfigPanel:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(self, house: House, save_lobby_rules: SaveLobbyRules) -> None:
+        self.house = house
+        self.save_lobby_rules = save_lobby_rules  # passed in: the lobby's rules flow imports us
 
     async def handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
         step, _, choice = click.action.partition("|")
@@ -130,7 +136,7 @@ class ConfigPanel:
         guild_id = interaction.guild_id
         if guild_id is None or not interaction.permissions.manage_guild:
             raise UserError("error.no_permission")
-        db = self.service.db
+        db = self.house.db
         async with db.read() as unit:
             config = await unit.settings.guild(guild_id)
         group, option = self._where(step, choice, set(server_values(config)))
@@ -144,7 +150,7 @@ class ConfigPanel:
             except InvalidRules as exc:
                 notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
             else:
-                self.service.settings_changed(guild_id)
+                self.house.settings_changed(guild_id)
                 notice = t("notice.setting_changed", locale, option=option_label(option, locale))
         kwargs = server_panel(config, locale, notice=notice, group=group, option=option)
         await respond(interaction, edit=True, **kwargs)
@@ -153,8 +159,8 @@ class ConfigPanel:
         self, interaction: discord.Interaction[Any], game_id: int, step: str, choice: str
     ) -> None:
         locale = interaction.locale
-        record = await self.service._record(game_id)
-        self.service.require_channel(interaction, record.channel_id)
+        record = await self.house.record(game_id)
+        self.house.require_channel(interaction, record.channel_id)
         if record.status is GameStatus.RUNNING:
             raise UserError("error.already_started")
         if record.status is not GameStatus.LOBBY:
@@ -176,7 +182,7 @@ class ConfigPanel:
 
             value = choice
             try:
-                await self.service.save_lobby_rules(
+                await self.save_lobby_rules(
                     record,
                     lambda rules: rules.with_options(**{option: parse_value(option, value)}),
                     answer,

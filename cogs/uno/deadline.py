@@ -1,6 +1,6 @@
 """Answering within Discord's 3 seconds when a save is slow: defer first, answer when done.
 
-The service saves before it answers, so a save that waits (SQLite locked by another process, a
+The game saves before it answers, so a save that waits (SQLite locked by another process, a
 slow PostgreSQL) would otherwise end in "This interaction failed" after the move was stored. So
 the work behind an answer runs against a budget counted from the interaction's creation: if it
 has not answered when the budget is spent, the interaction is deferred (a click on a message: a
@@ -76,7 +76,7 @@ def answers_in_time(
     [Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]]],
     Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]],
 ]:
-    """Decorate a service method taking (self, interaction, ...) with `in_time`."""
+    """Decorate a flow method taking (self, interaction, ...) with `in_time`."""
 
     def wrap(
         method: Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]],
@@ -132,3 +132,11 @@ async def respond(
         if kwargs["view"] is None:
             del kwargs["view"]  # a follow-up takes no view=None
     return await interaction.followup.send(wait=True, **kwargs)
+
+
+async def reply_error(interaction: discord.Interaction[Any], text: str) -> None:
+    """Tell the user privately what went wrong; a deferral in flight: the error follows it up."""
+    from bot.ui.errors import send_ephemeral
+
+    await settle(interaction)
+    await send_ephemeral(interaction, text)

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection
-from typing import TYPE_CHECKING
 
 from bot.engine import Game
 from bot.i18n import t
+from cogs.uno.house import House
 from cogs.uno.live import LiveGame
-
-if TYPE_CHECKING:
-    from cogs.uno.service import GameService
+from cogs.uno.tables import TableUpdater
 
 log = logging.getLogger(__name__)
 
@@ -31,14 +29,15 @@ def shard_filter(
 
 
 async def resume_running_games(
-    service: GameService,
+    house: House,
+    tables: TableUpdater,
     *,
     shard_count: int | None = None,
     shard_ids: Collection[int] | None = None,
 ) -> int:
     """Load the running games this process owns and refresh their tables; how many resumed."""
     ids, count = shard_filter(shard_count, shard_ids)
-    async with service.db.read() as unit:
+    async with house.db.read() as unit:
         saved = await unit.games.running_games(shard_ids=ids, shard_count=count)
     resumed = 0
     for item in saved:
@@ -48,13 +47,13 @@ async def resume_running_games(
         except Exception:
             log.exception("game %s has an unreadable snapshot: not resumed", game_id)
             continue
-        if game_id in service.live:  # a click loaded it first: that copy is as fresh or newer
+        if game_id in house.live:  # a click loaded it first: that copy is as fresh or newer
             continue
         live = LiveGame.from_record(item.game, game)
-        service.live[game_id] = live
-        await service._remember_language(live.guild_id)
-        live.log.append(t("log.resumed", service.public_locale(live.guild_id)))
-        service.tables.request(game_id)  # re-posted instead when old or gone
+        house.live[game_id] = live
+        await house.load_settings(live.guild_id)
+        live.log.append(t("log.resumed", house.public_locale(live.guild_id)))
+        tables.request(game_id)  # re-posted instead when old or gone
         resumed += 1
     log.info("resumed %d running games", resumed)
     return resumed

@@ -1,0 +1,69 @@
+"""The click router: every button or select of the game (a DynamicItem) arrives here.
+
+A click's custom_id is user input, so every path re-checks what it says: the game must be this
+channel's, and a hand's own buttons only edit the clicker's hand. The flows do the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.store import StorageUnavailable
+from bot.ui.errors import UserError
+from bot.ui.items import Click
+from cogs.uno.config_panel import ConfigPanel
+from cogs.uno.deadline import answers_in_time, reply_error
+from cogs.uno.hands import Hands
+from cogs.uno.lobby import Lobby
+from cogs.uno.moves import Moves
+
+
+class Clicks:
+    def __init__(self, hands: Hands, lobby: Lobby, config: ConfigPanel, moves: Moves) -> None:
+        self.hands = hands
+        self.lobby = lobby
+        self.config = config
+        self.moves = moves
+
+    @answers_in_time()
+    async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """Route a click; its custom_id is user input, so every path re-checks what it says:
+        the game must be this channel's, and a hand's own buttons only edit the clicker's hand."""
+        try:
+            if click.kind == "hand":
+                await self.hands.show_hand(interaction, click.game_id)
+            elif click.kind == "lobby":
+                await self.lobby.lobby_click(interaction, click.game_id, click.action)
+            elif click.kind == "config":
+                await self.config.handle(interaction, click)
+            elif click.action.startswith("page:") or click.action == "refresh":
+                if not self._from_own_hand(interaction):
+                    raise UserError("error.not_your_hand")
+                page = int(click.action.split(":")[1]) if ":" in click.action else 0
+                if page >= 998:
+                    page = 0
+                await self.hands.show_hand(interaction, click.game_id, page=page, edit=True)
+            else:
+                await self.moves.act(
+                    interaction,
+                    click.game_id,
+                    click.action,
+                    version=click.version,
+                    edit=self._from_own_hand(interaction),
+                )
+        except UserError as error:
+            await reply_error(interaction, t(error.key, interaction.locale, **error.params))
+        except StorageUnavailable:  # the store logged it once; the live game was forgotten
+            await reply_error(interaction, t("error.cannot_save", interaction.locale))
+
+    @staticmethod
+    def _from_own_hand(interaction: discord.Interaction[Any]) -> bool:
+        """Whether the click came from a private message shown to the clicker (their hand)."""
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            return False
+        metadata = message.interaction_metadata
+        return metadata is None or metadata.user.id == interaction.user.id

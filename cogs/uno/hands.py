@@ -1,0 +1,58 @@
+"""A player's hand: shown privately (ephemeral), to the player it belongs to only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.ui.errors import UserError
+from bot.ui.hand import render_hand
+from cogs.uno.deadline import respond
+from cogs.uno.house import House
+from cogs.uno.live import LiveGame
+
+
+def host_for_next(live: LiveGame) -> int | None:
+    """Who may start the next round: the host, or anyone once the host has left."""
+    return live.host_id if live.host_present else None
+
+
+def hand_kwargs(
+    live: LiveGame, user: int, locale: object, *, page: int = 0, notice: str | None = None
+) -> dict[str, Any]:
+    """Keyword arguments for the message showing `user` their hand."""
+    return render_hand(
+        live.game,
+        live.game_id,
+        user,
+        live.names,
+        locale,
+        page=page,
+        notice=notice,
+        host_id=host_for_next(live),
+    )
+
+
+class Hands:
+    def __init__(self, house: House) -> None:
+        self.house = house
+
+    async def show_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        *,
+        page: int = 0,
+        edit: bool = False,
+        notice: str | None = None,
+    ) -> None:
+        live = await self.house.get_live(game_id)
+        self.house.require_channel(interaction, live.channel_id)
+        user = interaction.user.id
+        if user not in live.game.players:
+            raise UserError("error.not_a_player")
+        if user in live.game.left:
+            raise UserError("error.you_left")
+        kwargs = hand_kwargs(live, user, interaction.locale, page=page, notice=notice)
+        await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)

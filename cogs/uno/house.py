@@ -1,0 +1,126 @@
+"""The shared state every flow of the game receives: one small object, built once per cog.
+
+It holds the bot, the database, the live games (a cache of their snapshots), one lock per
+channel (it serialises everything that happens in a channel), and the per-server settings the
+flows read on every move (language, turn timer). The helpers here are the ones every flow needs:
+finding a channel's game, loading a running one, and posting in public.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from bot.engine import Game
+from bot.i18n import resolve_locale
+from bot.store import Database, GameNotFound, GameRecord, GameStatus, WrongStatus
+from bot.ui.errors import UserError
+from cogs.uno.live import LiveGame
+
+log = logging.getLogger(__name__)
+
+
+class House:
+    def __init__(self, bot: Any, database: Database) -> None:
+        self.bot = bot
+        self.db = database
+        self.live: dict[int, LiveGame] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._languages: dict[int, str] = {}
+        self.turn_seconds: dict[int, int] = {}  # guild id -> the server's turn timer (0: off)
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    # ------------------------------------------------------------------ server settings
+
+    def public_locale(self, guild_id: int | None) -> str:
+        return resolve_locale(self._languages.get(guild_id or 0, "en"))
+
+    def remember_settings(self, guild_id: int, language: str, turn_seconds: int) -> None:
+        self._languages[guild_id] = language
+        self.turn_seconds[guild_id] = turn_seconds
+
+    async def load_settings(self, guild_id: int) -> None:
+        """Read a server's language and turn timer, unless they are cached already."""
+        if guild_id not in self._languages or guild_id not in self.turn_seconds:
+            async with self.db.read() as unit:
+                config = await unit.settings.guild(guild_id)
+            self.remember_settings(guild_id, config.language, config.turn_timeout_seconds)
+
+    def settings_changed(self, guild_id: int) -> None:
+        """Forget a server's cached settings (the admin changed them)."""
+        self._languages.pop(guild_id, None)
+        self.turn_seconds.pop(guild_id, None)
+
+    # ------------------------------------------------------------------ games
+
+    async def record(self, game_id: int) -> GameRecord:
+        try:
+            async with self.db.read() as unit:
+                return await unit.games.get(game_id)
+        except GameNotFound:
+            raise UserError("error.game_not_found") from None
+
+    async def channel_game(self, channel_id: int) -> GameRecord:
+        """The channel's open game (lobby or running), or a UserError."""
+        async with self.db.read() as unit:
+            record = await unit.games.open_game_in(channel_id)
+        if record is None:
+            raise UserError("error.no_game_here")
+        return record
+
+    async def get_live(self, game_id: int) -> LiveGame:
+        """The running game from the cache, or loaded from its snapshot."""
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        try:
+            async with self.db.read() as unit:
+                saved = await unit.games.load(game_id)
+        except GameNotFound:
+            raise UserError("error.game_not_found") from None
+        except WrongStatus:
+            raise UserError("error.game_not_started") from None
+        if saved.game.status is not GameStatus.RUNNING:
+            raise UserError("error.game_ended")
+        live = self.live.get(game_id)  # loaded meanwhile by another task
+        if live is None:
+            live = LiveGame.from_record(saved.game, Game.from_dict(saved.state))
+            self.live[game_id] = live
+            await self.load_settings(live.guild_id)
+        return live
+
+    def forget(self, game_id: int) -> None:
+        self.live.pop(game_id, None)
+
+    @staticmethod
+    def require_channel(interaction: discord.Interaction[Any], channel_id: int) -> None:
+        """A click or command acts only on the game of the channel it was made in (and so of
+        that channel's server, whose permissions are the ones that count)."""
+        if interaction.channel_id != channel_id:
+            raise UserError("error.other_channel")
+
+    # ------------------------------------------------------------------ public messages
+
+    async def edit_public(self, channel_id: int, message_id: int | None, **kwargs: Any) -> None:
+        if message_id is None:
+            return
+        try:
+            channel = self.bot.get_partial_messageable(channel_id)
+            await channel.get_partial_message(message_id).edit(**kwargs)
+        except discord.HTTPException:
+            log.info("could not edit message %s in %s", message_id, channel_id, exc_info=True)
+
+    async def send_public(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
+        try:
+            return await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+        except discord.HTTPException:
+            log.warning("could not post in channel %s", channel_id, exc_info=True)
+            return None

@@ -1,0 +1,391 @@
+"""A game before and at its start: opening a lobby, its buttons, who sits at the table (people
+and computers), Start, End, and a lobby nobody started closing itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.engine import Game, InvalidRules, RuleSet
+from bot.i18n import t
+from bot.store import (
+    AlreadySeated,
+    ChannelBusy,
+    GameRecord,
+    GameStatus,
+    NotSeated,
+    StartPolicy,
+    TableFull,
+    WrongStatus,
+)
+from bot.ui.errors import UserError
+from bot.ui.log import describe
+from bot.ui.table import is_computer, render_table
+from cogs.uno.autoplay import Autoplay, computer_name
+from cogs.uno.deadline import answers_in_time, respond
+from cogs.uno.dealing import deal_options
+from cogs.uno.house import House
+from cogs.uno.live import LiveGame
+from cogs.uno.lobby_rules import LobbyRules
+from cogs.uno.lobby_view import lobby_kwargs
+from cogs.uno.moves import Moves
+from cogs.uno.tables import TableUpdater
+from cogs.uno.turn_clock import next_deadline
+
+MIN_SEATS, MAX_SEATS = 2, 10
+
+
+def _display_name(user: discord.abc.User) -> str:
+    return (getattr(user, "display_name", None) or user.name)[:100]
+
+
+def _can_manage(interaction: discord.Interaction[Any]) -> bool:
+    return interaction.permissions.manage_guild
+
+
+class Lobby:
+    def __init__(
+        self,
+        house: House,
+        tables: TableUpdater,
+        autoplay: Autoplay,
+        moves: Moves,
+        rules: LobbyRules,
+    ) -> None:
+        self.house = house
+        self.tables = tables
+        self.autoplay = autoplay
+        self.moves = moves  # a running game's leave and kick
+        self.rules = rules
+
+    @answers_in_time(ephemeral=False)
+    async def new_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        preset: str | None,
+        scoring: str | None,
+        target: int | None,
+    ) -> None:
+        house = self.house
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        if guild_id is None or channel_id is None:
+            raise UserError("error.guild_only")
+        async with house.db.read() as unit:
+            config = await unit.settings.guild(guild_id)
+        house.remember_settings(guild_id, config.language, config.turn_timeout_seconds)
+        rules = RuleSet.preset(preset) if preset else config.rules
+        changes: dict[str, Any] = {}
+        if scoring:
+            changes["scoring"] = scoring
+            if scoring != "penalty":
+                changes["penalty_end"] = "lowest_wins"
+        if target is not None:
+            changes["target"] = target
+        try:
+            rules = rules.with_options(**changes)
+        except InvalidRules as exc:
+            raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
+        user = interaction.user
+        async with house.lock(channel_id):
+            try:
+                async with house.db.write() as unit:
+                    record = await unit.games.open_lobby(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        host_id=user.id,
+                        host_name=_display_name(user),
+                        rules=rules,
+                    )
+            except ChannelBusy:
+                raise UserError("error.channel_busy") from None
+            kwargs = lobby_kwargs(house, record)
+            response = await respond(interaction, **kwargs)
+            message_id = getattr(response, "message_id", None)
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            async with house.db.write() as unit:
+                await unit.games.set_table_message(record.id, message_id)
+        self.autoplay.arm_lobby(record.id, record.created_at)
+
+    async def lobby_click(
+        self, interaction: discord.Interaction[Any], game_id: int, verb: str
+    ) -> None:
+        record = await self.house.record(game_id)
+        self.house.require_channel(interaction, record.channel_id)
+        if record.status is not GameStatus.LOBBY:
+            if record.status is GameStatus.RUNNING:
+                raise UserError("error.already_started")
+            raise UserError("error.game_ended")
+        if verb == "join":
+            await self.join(interaction, record, edit=True)
+        elif verb == "leave":
+            await self.leave(interaction, record, edit=True)
+        elif verb == "start":
+            await self.start(interaction, record, edit=True)
+        elif verb == "addbot":
+            await self.add_computer(interaction, record, edit=True)
+        elif verb == "rules":
+            await self.rules.show_lobby_rules(interaction, record)
+        else:
+            await self.end(interaction, record, edit=True)
+
+    # ------------------------------------------------------------------ seats
+
+    @answers_in_time()
+    async def join(
+        self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
+    ) -> None:
+        if record.status is not GameStatus.LOBBY:
+            raise UserError("error.already_started")
+        user = interaction.user
+        async with self.house.lock(record.channel_id):
+            try:
+                async with self.house.db.write() as unit:
+                    await unit.games.seat(
+                        record.id, user.id, _display_name(user), max_seats=MAX_SEATS
+                    )
+                    record = await unit.games.get(record.id)
+            except AlreadySeated:
+                raise UserError("error.already_joined") from None
+            except TableFull:
+                raise UserError("error.table_full", max=MAX_SEATS) from None
+            except WrongStatus:
+                raise UserError("error.already_started") from None
+            await self._lobby_answer(interaction, record, edit, "notice.joined")
+
+    async def _lobby_answer(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        edit: bool,
+        key: str,
+        **params: Any,
+    ) -> None:
+        house = self.house
+        closed = (
+            None
+            if record.status is GameStatus.LOBBY
+            else t(key, house.public_locale(record.guild_id), **params)
+        )
+        kwargs = lobby_kwargs(house, record, closed=closed)
+        if edit:
+            await respond(interaction, edit=True, **kwargs)
+        else:
+            await respond(interaction, content=t(key, interaction.locale, **params), ephemeral=True)
+            await house.edit_public(record.channel_id, record.table_message_id, **kwargs)
+
+    @answers_in_time()
+    async def leave(
+        self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
+    ) -> None:
+        user = interaction.user.id
+        if record.status is GameStatus.RUNNING:
+            await self.moves.remove_player(interaction, record, user)
+            return
+        if record.seat_of(user) is None:
+            raise UserError("error.not_a_player")
+        if user == record.host_id:
+            await self.end(interaction, record, edit=edit, reason="notice.host_left")
+            return
+        await self._unseat(interaction, record, user, "error.not_a_player", edit, "notice.left")
+
+    @answers_in_time()
+    async def kick(
+        self, interaction: discord.Interaction[Any], record: GameRecord, target: int
+    ) -> None:
+        if interaction.user.id != record.host_id:
+            raise UserError("error.host_only")
+        if target == record.host_id:
+            raise UserError("error.kick_self")
+        if record.seat_of(target) is None:
+            raise UserError("error.target_not_player")
+        if record.status is GameStatus.RUNNING:
+            await self.moves.remove_player(interaction, record, target, kicked=True)
+            return
+        await self._unseat(
+            interaction,
+            record,
+            target,
+            "error.target_not_player",
+            False,
+            "notice.kicked",
+            name=f"<@{target}>",
+        )
+
+    async def _unseat(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        player: int,
+        refused: str,
+        edit: bool,
+        key: str,
+        **params: Any,
+    ) -> None:
+        """`player` leaves the lobby (or is kicked); `refused` if they no longer sit there."""
+        async with self.house.lock(record.channel_id):
+            try:
+                async with self.house.db.write() as unit:
+                    await unit.games.unseat(record.id, player)
+                    record = await unit.games.get(record.id)
+            except (NotSeated, WrongStatus):
+                raise UserError(refused) from None
+            await self._lobby_answer(interaction, record, edit, key, **params)
+
+    @answers_in_time()
+    async def add_computer(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        *,
+        level: str = "normal",
+        edit: bool = False,
+    ) -> None:
+        """The host seats an engine AI ("🤖 Ada (hard)") with a negative, never-Discord id."""
+        house = self.house
+        if interaction.user.id != record.host_id:
+            raise UserError("error.host_only")
+        async with house.lock(record.channel_id):
+            record = await house.record(record.id)
+            if record.status is not GameStatus.LOBBY:
+                raise UserError("error.already_started")
+            computers = [s for s in record.seats if s.is_bot]
+            player = min((s.user_id for s in computers), default=0) - 1
+            name = computer_name(
+                [s.display_name for s in computers], level, house.public_locale(record.guild_id)
+            )
+            try:
+                async with house.db.write() as unit:
+                    await unit.games.seat(
+                        record.id, player, name, is_bot=True, bot_level=level, max_seats=MAX_SEATS
+                    )
+                    record = await unit.games.get(record.id)
+            except TableFull:
+                raise UserError("error.table_full", max=MAX_SEATS) from None
+            except WrongStatus:
+                raise UserError("error.already_started") from None
+            await self._lobby_answer(interaction, record, edit, "notice.computer_added", name=name)
+
+    # ------------------------------------------------------------------ start and end
+
+    @answers_in_time()
+    async def start(
+        self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
+    ) -> None:
+        house = self.house
+        user = interaction.user.id
+        if user != record.host_id:
+            async with house.db.read() as unit:
+                policy = (await unit.settings.guild(record.guild_id)).start_policy
+            if policy is not StartPolicy.ANYONE:
+                raise UserError("error.host_only")
+            if record.seat_of(user) is None:
+                raise UserError("error.not_a_player")
+        async with house.lock(record.channel_id):
+            record = await house.record(record.id)
+            if record.status is not GameStatus.LOBBY:
+                raise UserError("error.already_started")
+            players = [s.user_id for s in record.seats if s.left_at is None]
+            if not MIN_SEATS <= len(players) <= MAX_SEATS:
+                raise UserError("error.need_players", min=MIN_SEATS, max=MAX_SEATS)
+            if all(is_computer(p) for p in players):
+                raise UserError("error.need_human")
+            try:
+                options = deal_options(record.channel_id, record.id, players)
+                rules = record.rules.with_options(**options.pop("rules", {}))
+                game, events = Game.start(players, rules, **options)
+            except InvalidRules as exc:
+                raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
+            await house.load_settings(record.guild_id)
+            live = LiveGame.from_record(record, game)
+            live.turn_key = None
+            _, deadline = next_deadline(live, None, house.turn_seconds)
+            try:
+                async with house.db.write() as unit:
+                    record = await unit.games.start(
+                        record.id,
+                        state=game.to_dict(),
+                        version=game.version,
+                        actor_id=interaction.user.id,
+                        turn_deadline=deadline,
+                    )
+            except WrongStatus:
+                raise UserError("error.already_started") from None
+            live = LiveGame.from_record(record, game)
+            house.live[record.id] = live
+            self.autoplay.lobby_gone(record.id)
+            locale = house.public_locale(record.guild_id)
+            for e in events:
+                line = describe(e, live.names, locale)
+                if line:
+                    live.log.append(line)
+            kwargs = render_table(game, record.id, live.names, locale, log=list(live.log))
+        if edit:
+            await respond(interaction, edit=True, **kwargs)
+        else:
+            await respond(
+                interaction, content=t("notice.started", interaction.locale), ephemeral=True
+            )
+            self.tables.request(record.id)
+        self.autoplay.after_change(live)
+
+    @answers_in_time(ephemeral=False)
+    async def end(
+        self,
+        interaction: discord.Interaction[Any],
+        record: GameRecord,
+        *,
+        edit: bool = False,
+        reason: str = "notice.ended",
+    ) -> None:
+        """Host or Manage Server: the game is abandoned, nothing is counted."""
+        house = self.house
+        user = interaction.user.id
+        if user != record.host_id and not _can_manage(interaction):
+            raise UserError("error.host_or_manager")
+        async with house.lock(record.channel_id):
+            async with house.db.write() as unit:
+                done = await unit.games.abandon(record.id)
+                record = await unit.games.get(record.id)
+            if not done:
+                raise UserError("error.game_ended")
+            live = house.live.pop(record.id, None)
+            self.autoplay.lobby_gone(record.id)
+            if live is not None:
+                self.autoplay.after_change(live)  # the game is gone: cancels its timers
+            locale = house.public_locale(record.guild_id)
+            closed = t(reason, locale, name=f"<@{user}>")
+            if live is not None:
+                kwargs = render_table(
+                    live.game, record.id, live.names, locale, log=list(live.log), closed=closed
+                )
+                message_id = live.table_message_id
+            else:
+                kwargs = lobby_kwargs(house, record, closed=closed)
+                message_id = record.table_message_id
+        if edit:
+            await respond(interaction, edit=True, **kwargs)
+        else:
+            await respond(interaction, content=closed)
+            await house.edit_public(record.channel_id, message_id, **kwargs)
+
+    async def expire_lobby(self, game_id: int) -> None:
+        """A lobby nobody started closes itself."""
+        house = self.house
+        try:
+            record = await house.record(game_id)
+        except UserError:
+            return
+        async with house.lock(record.channel_id):
+            record = await house.record(game_id)  # it may have started while we waited
+            if record.status is not GameStatus.LOBBY:
+                return
+            async with house.db.write() as unit:
+                done = await unit.games.abandon(game_id)
+                record = await unit.games.get(game_id)
+        if done:
+            closed = t("notice.lobby_expired", house.public_locale(record.guild_id))
+            kwargs = lobby_kwargs(house, record, closed=closed)
+            await house.edit_public(record.channel_id, record.table_message_id, **kwargs)

@@ -1,0 +1,15 @@
+"""A lobby as the channel sees it, in the server's language (used by every lobby flow)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.store import GameRecord
+from bot.ui.table import render_lobby
+from cogs.uno.house import House
+
+
+def lobby_kwargs(house: House, record: GameRecord, *, closed: str | None = None) -> dict[str, Any]:
+    locale = house.public_locale(record.guild_id)
+    players = [(s.user_id, s.display_name) for s in record.seats if s.left_at is None]
+    return render_lobby(record.id, record.host_id, players, record.rules, locale, closed=closed)

@@ -1,0 +1,70 @@
+"""The public table of a running game: what it shows, where it is, and `/uno table`.
+
+Updates are coalesced by TableUpdater (tables.py); this module gives it the rendering and
+records the message it posted, and re-posts a table (or a lobby) on request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+
+from bot.store import GameStatus
+from bot.ui.table import render_table
+from cogs.uno.house import House
+from cogs.uno.lobby_view import lobby_kwargs
+from cogs.uno.tables import TableUpdater
+
+
+class TablePosts:
+    def __init__(self, house: House) -> None:
+        self.house = house
+        self.updater = TableUpdater(house.bot, self._render_job, self._posted)
+
+    def _render_job(self, game_id: int) -> Any:
+        live = self.house.live.get(game_id)
+        if live is None:
+            return None
+        locale = self.house.public_locale(live.guild_id)
+        kwargs = render_table(live.game, game_id, live.names, locale, log=list(live.log))
+        return live.channel_id, live.table_message_id, kwargs
+
+    async def _posted(self, game_id: int, message_id: int) -> None:
+        live = self.house.live.get(game_id)
+        if live is not None:
+            live.table_message_id = message_id
+        async with self.house.db.write() as unit:
+            await unit.games.set_table_message(game_id, message_id)
+
+    async def repost_table(self, interaction: discord.Interaction[Any]) -> None:
+        house = self.house
+        record = await house.channel_game(interaction.channel_id or 0)
+        if record.status is GameStatus.LOBBY:
+            kwargs = lobby_kwargs(house, record)
+            response = await interaction.response.send_message(**kwargs)
+            message_id = (
+                getattr(response, "message_id", None) or (await interaction.original_response()).id
+            )
+            async with house.db.write() as unit:
+                await unit.games.set_table_message(record.id, message_id)
+            await house.edit_public(record.channel_id, record.table_message_id, view=None)
+            return
+        live = await house.get_live(record.id)
+        async with house.lock(live.channel_id):
+            locale = house.public_locale(live.guild_id)
+            kwargs = render_table(live.game, live.game_id, live.names, locale, log=list(live.log))
+            response = await interaction.response.send_message(**kwargs)
+            old = live.table_message_id
+            message_id = (
+                getattr(response, "message_id", None) or (await interaction.original_response()).id
+            )
+            await self._posted(live.game_id, message_id)
+        if old is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await (
+                    house.bot.get_partial_messageable(live.channel_id)
+                    .get_partial_message(old)
+                    .delete()
+                )

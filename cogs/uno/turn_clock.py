@@ -1,0 +1,39 @@
+"""When the current turn times out: a deadline computed with each save, from the server's timer.
+
+Kept apart from the timers that fire (autoplay.py) so that saving a move needs only this.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+
+from bot.ui.table import is_computer
+from cogs.uno.live import LiveGame
+
+
+def timer_scale() -> float:
+    """Test-only (UNO_TEST_TIMER_SCALE): turn timers run this much faster or slower."""
+    raw = os.environ.get("UNO_TEST_TIMER_SCALE")
+    return float(raw) if raw else 1.0
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def next_deadline(
+    live: LiveGame, actor: int | None, turn_seconds: Mapping[int, int]
+) -> tuple[bool, datetime | None]:
+    """(changed, deadline) after a state change by `actor`: a new turn gets a new deadline.
+    `turn_seconds` is each server's turn timer (guild id -> seconds, 0 or missing: off)."""
+    game = live.game
+    current = game.current_player
+    key = (current, game.round_number)
+    if key == live.turn_key and actor != current:
+        return False, live.deadline
+    seconds = turn_seconds.get(live.guild_id, 0)
+    if current is None or is_computer(current) or not seconds:
+        return True, None
+    return True, now() + timedelta(seconds=seconds * timer_scale())
