@@ -19,7 +19,10 @@ and after they were played. Asserts nothing.
 Side by side: `--baseline REV` (a git revision, checked out into a temporary worktree, or the
 path of another checkout) runs that bot and this one alternately (A B A B, `--repeat` pairs per
 configuration, each run in a fresh process, same emulator and load) and prints, per
-configuration, the ratio this/baseline of interactions per second and of CPU per interaction:
+configuration, the ratio this/baseline of interactions per second and of CPU per interaction.
+When the bot no longer uses a whole core (the emulator and its scripted users, one Python
+process on the other core, are then the bottleneck), interactions per second measure the load
+generator, and the bot's capacity (interactions per CPU-second of the bot) is the figure:
 
     .venv/bin/python benchmarks/interaction_latency.py --games 100 --think 0 --baseline ec98719
 """
@@ -234,7 +237,9 @@ def compare(args: argparse.Namespace, runs: list[tuple[int, float]]) -> None:
             f"== {n} games, think {think}s, {args.repeat} pairs: interactions/s "
             f"{this['rate']:.0f} vs {base['rate']:.0f} (ratio {this['rate'] / base['rate']:.2f}x)"
             f" | CPU ms/interaction {this['cpu']:.2f} vs {base['cpu']:.2f} "
-            f"(ratio {this['cpu'] / base['cpu']:.2f}x) | p99 {this['p99']:.1f} vs "
+            f"(ratio {this['cpu'] / base['cpu']:.2f}x; capacity, interactions per bot CPU-second, "
+            f"{1000 / this['cpu']:.0f} vs {1000 / base['cpu']:.0f}: "
+            f"{base['cpu'] / this['cpu']:.2f}x) | p99 {this['p99']:.1f} vs "
             f"{base['p99']:.1f} ms | errors {this['errors']} vs {base['errors']}",
             flush=True,
         )

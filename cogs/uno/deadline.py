@@ -23,6 +23,8 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 
+from cogs.uno import callback
+
 log = logging.getLogger(__name__)
 
 #: Seconds after the interaction's creation by which it is answered or deferred (Discord: 3 s).
@@ -116,11 +118,20 @@ async def settle(interaction: discord.Interaction[Any]) -> None:
 
 
 async def respond(
-    interaction: discord.Interaction[Any], *, edit: bool = False, **kwargs: Any
+    interaction: discord.Interaction[Any],
+    *,
+    edit: bool = False,
+    message: bool = False,
+    **kwargs: Any,
 ) -> Any:
     """Answer: edit the clicked message (`edit`) or send `kwargs` as a message; after a deferral,
-    edit the deferred message or send a follow-up (the first one fills a "thinking" message)."""
+    edit the deferred message or send a follow-up (the first one fills a "thinking" message).
+
+    Unless `message` (the caller wants what discord.py returns, e.g. the new message's id), a
+    first answer does not ask Discord for the message back (`callback.answer`)."""
     await settle(interaction)
+    if not message and callback.can_answer(interaction, edit=edit, **kwargs):
+        return await callback.answer(interaction, edit=edit, **kwargs)
     if not interaction.response.is_done():
         if edit:
             return await interaction.response.edit_message(**kwargs)
