@@ -4,6 +4,10 @@
 and catches); `apply(player, action)` changes the state and returns what happened as events, or
 raises a `GameError` and changes nothing. Everything needed to resume a game exactly, its random
 seed included, round-trips through `to_dict()` / `from_dict()`. The fields live in `state.py`.
+
+Longer than our usual 400 lines for now: every handler of the state machine shares its private
+helpers (turns, draws, the UNO window). Splitting it by concept (dealing, legality, resolving a
+card, turns, scoring) comes with the engine's integer core (tracker issue 14).
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ Each method runs inside the caller's unit of work (`Database.write()`); several 
 commit together. Saves are optimistic: `UPDATE ... WHERE version = :expected`, so of two clicks on
 the same state exactly one is written. Round scores are unique per (game, round number), so a round
 is added to the totals exactly once however often, or however concurrently, it is reported.
+
+Longer than our usual 400 lines on purpose: it is the one repository of the `games`, `seats`,
+`game_actions` and `rounds` tables, whose writes check each other (a seat's leave and the game's
+rating, a round and the game's status); split, those checks would be spread over files.
 """
 
 from __future__ import annotations
