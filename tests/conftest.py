@@ -4,7 +4,7 @@
   the same examples and a failure reproduces with the same command; no example database, so a
   stale `.hypothesis/` directory changes nothing; failures print a reproduction blob.
 - `long` (`HYPOTHESIS_PROFILE=long .venv/bin/pytest -q tests/engine/test_properties.py`): random
-  and ten times as many examples, for finding new failures locally. Add `--hypothesis-seed=N`
+  and five times as many examples, for finding new failures locally. Add `--hypothesis-seed=N`
   to repeat a run.
 
 Property tests scale their own example counts with `examples()` below.
@@ -30,7 +30,7 @@ settings.register_profile(
 )
 settings.register_profile(
     "long",
-    max_examples=10 * BASE_EXAMPLES,
+    max_examples=5 * BASE_EXAMPLES,
     derandomize=False,
     deadline=None,
     print_blob=True,

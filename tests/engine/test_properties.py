@@ -23,7 +23,13 @@ from bot.engine.rules import CHOICES, INT_RANGES, OPTION_NAMES
 from bot.engine.scoring import hand_value
 from tests.conftest import examples
 
-MAX_STEPS = 30_000
+#: Steps after which a round counts as endless. Random play under some rule sets meanders (7
+#: players, Customizable = others draw 2, Shuffle Hands, no going out on an action card): rounds
+#: of 50,000 steps occur, about as if each step ended the round with odds 1 in 12,000, so a
+#: round that lasts this long is a round that never ends, not bad luck.
+MAX_STEPS = 500_000
+#: The same for a whole match (target at most 200: a handful of rounds).
+MAX_MATCH_STEPS = 4 * MAX_STEPS
 
 #: Options whose allowed values depend on others (RuleSet._check_combinations): drawn in order.
 _DEPENDENT = {"custom_effect", "wd4_challenge", "deflect_d2", "deflect_wd4", "penalty_end"}
@@ -223,7 +229,7 @@ def test_whole_matches_end_and_scores_add_up(
     game = new_game(rules, players, seed)
     rng = random.Random(seed)
     added: dict[int, int] = dict.fromkeys(game.players, 0)
-    for step in range(60_000):
+    for step in range(MAX_MATCH_STEPS):
         if game.decision is Decision.MATCH_OVER:
             break
         if step % resume_every == 0:  # a stored and resumed game plays on identically
