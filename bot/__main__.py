@@ -53,6 +53,11 @@ async def run(settings: Settings, token: str) -> None:
         await database.close()
 
 
+def _fail(line: str, code: int) -> None:
+    print(line, file=sys.stderr)
+    sys.exit(code)
+
+
 def setup_logging(level_name: str) -> None:
     """Log to stderr: colours only on a terminal, and no Alembic chatter.
 
@@ -77,11 +82,6 @@ def setup_logging(level_name: str) -> None:
 def _only_applied_migrations(record: logging.LogRecord) -> bool:
     """A schema change applied at start-up is worth a line; the context Alembic chose is not."""
     return record.levelno >= logging.WARNING or record.getMessage().startswith("Running ")
-
-
-def _fail(line: str, code: int) -> None:
-    print(line, file=sys.stderr)
-    sys.exit(code)
 
 
 def main() -> None:
