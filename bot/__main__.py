@@ -76,6 +76,32 @@ def _fail(line: str, code: int) -> None:
     sys.exit(code)
 
 
+def setup_logging(level_name: str) -> None:
+    """Log to stderr: colours only on a terminal, and no Alembic chatter.
+
+    discord.py colours its lines whenever it thinks it runs in Docker, even into a file or a pipe,
+    so plain lines are chosen here when stderr is not a terminal. Alembic logs each plugin it
+    loads and its migration context at INFO on every start: below DEBUG only the migrations it
+    applies (one "Running upgrade" line each) and its warnings are kept.
+    """
+    level = getattr(logging, level_name.upper(), logging.INFO)
+    if sys.stderr.isatty():
+        discord.utils.setup_logging(level=level)
+    else:
+        plain = logging.Formatter(
+            "[{asctime}] [{levelname:<8}] {name}: {message}", "%Y-%m-%d %H:%M:%S", style="{"
+        )
+        discord.utils.setup_logging(level=level, formatter=plain)
+    if level > logging.DEBUG:
+        logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+        logging.getLogger("alembic.runtime.migration").addFilter(_only_applied_migrations)
+
+
+def _only_applied_migrations(record: logging.LogRecord) -> bool:
+    """A schema change applied at start-up is worth a line; the context Alembic chose is not."""
+    return record.levelno >= logging.WARNING or record.getMessage().startswith("Running ")
+
+
 def main() -> None:
     try:
         settings = Settings()
@@ -87,7 +113,7 @@ def main() -> None:
     token = settings.discord_token.get_secret_value().strip() if settings.discord_token else ""
     if not token:
         _fail("DISCORD_TOKEN is missing: copy .env.example to .env and set it", 2)
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level.upper(), logging.INFO))
+    setup_logging(settings.log_level)
     apply_endpoints(settings)
     try:
         asyncio.run(run(settings, token))

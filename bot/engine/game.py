@@ -458,6 +458,10 @@ class Game(GameState):
 
         if not hand:
             if rank is Rank.SWAP_HANDS and self.rules.last_card_swap == "apply":
+                # RULES §8 `apply`: the swap is done, so the player does not go out. They name
+                # the target while holding no card (the only decision ever owed with an empty
+                # hand); the target then holds the empty hand and, by §6 (a hand empty after a
+                # play ends the round), goes out and wins the round: no colour is named.
                 self.steps = ["target", "color", "effect"]
                 self._continue(ev)
                 return

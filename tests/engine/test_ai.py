@@ -8,13 +8,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Card, Game, RuleSet
 from bot.engine import actions as A
 from bot.engine.ai import HeuristicPlayer, RandomPlayer, best_color, make_player
 from bot.engine.view import view_for
+from tests.conftest import examples
 
 from .scenario import color, deal, play
 from .test_properties import rule_sets
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from ai_strength import play_round
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60))
 @given(rules=rule_sets(), players=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_every_level_only_chooses_legal_actions(rules: RuleSet, players: int, seed: int):
     ids = list(range(1, players + 1))

@@ -829,12 +829,18 @@ def test_last_card_swap_apply_swaps_and_the_player_does_not_go_out():
     game = deal(P3, hands, "R5", "G7 G8", deck="swap112", last_card_swap="apply")
     ev = game.apply(1, play("WS"))
     assert of_type(ev, E.RoundEnded) == []
+    # The one decision owed with an empty hand: the player names whom to give it to.
     assert_turn(game, 1, Decision.CHOOSE_TARGET)
+    assert sizes(game) == {1: 0, 2: 1, 3: 1}
+    assert game.legal_actions(1) == [A.ChooseTarget(2), A.ChooseTarget(3)]
     ev = game.apply(1, A.ChooseTarget(3))
     assert E.HandsSwapped(1, 3) in ev
     assert codes(game.hand(1)) == "Y2"
-    # the target now holds no card: the round ends in their favour (engine interpretation)
+    # RULES §6: the target now holds the empty hand after a play, so the target goes out and
+    # wins the round; no colour is named for the Swap Hands.
+    assert of_type(ev, E.ColorChosen) == []
     assert game.round_outcome.winner == 3
+    assert game.round_outcome.hand_points[1] == 2
 
 
 def test_last_card_shuffle_win_ends_the_round():

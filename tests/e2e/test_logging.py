@@ -1,0 +1,44 @@
+"""What the bot writes to a log file at start-up: plain lines, and no Alembic chatter."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import BotProcess, bot_env
+from tests.fakediscord import FakeDiscord
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+ANSI_ESCAPE = re.compile(r"\x1b\[")
+
+
+async def test_start_up_log_is_plain_and_has_no_alembic_context_lines(tmp_path: Path) -> None:
+    """Stderr goes to a file (not a terminal): no colour codes, and of Alembic only the migrations
+    applied. (discord.py colours inside Docker even when stderr is a file, as in this CI.)"""
+    emu = FakeDiscord()
+    await emu.start()
+    guild = emu.add_guild("Logs")
+    log_path = tmp_path / "bot.log"
+    bot = BotProcess(bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id)), log_path)
+
+    def ready_lines() -> int:
+        return log_path.read_text(errors="replace").count("ready as") if log_path.exists() else 0
+
+    try:
+        for start in (1, 2):  # a fresh database (migrations run), then an up-to-date one
+            await bot.start()
+            await emu.wait_for(lambda n=start: ready_lines() >= n, 30, what=f"start {start}")
+            await bot.stop()
+    finally:
+        await bot.stop()
+        await emu.stop()
+    lines = log_path.read_text().splitlines()
+    assert [line for line in lines if ANSI_ESCAPE.search(line)] == []
+    alembic = [line for line in lines if "alembic" in line]
+    assert alembic, lines
+    assert all("Running upgrade" in line for line in alembic), alembic
+    # Each migration is reported once, by the first start only.
+    assert len(alembic) == len({line.split("Running upgrade", 1)[1] for line in alembic})

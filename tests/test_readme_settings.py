@@ -1,0 +1,35 @@
+"""The README's variable table names every setting the bot reads from the environment."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _documented() -> set[str]:
+    table = [
+        line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("| `")
+    ]
+    return {
+        name for line in table for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", line.split("|")[1])
+    }
+
+
+def _read_by_the_code() -> set[str]:
+    names = {name.upper() for name in Settings.model_fields}
+    for folder in ("bot", "cogs"):
+        for path in (ROOT / folder).rglob("*.py"):
+            names |= set(
+                re.findall(r"(?:environ\.get|getenv)\(\s*\"([A-Z0-9_]+)\"", path.read_text())
+            )
+    return names
+
+
+def test_every_variable_the_bot_reads_is_in_the_readme_table() -> None:
+    read = _read_by_the_code()
+    assert "UNO_TEST_SEED" in read and "DISCORD_TOKEN" in read  # the scan finds both kinds
+    assert read - _documented() == set()
