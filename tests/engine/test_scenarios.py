@@ -514,6 +514,27 @@ def test_24_a_play_resets_the_lap():
     assert A.DRAW in game.legal_actions(3)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="RULES §9.24 ends a round only when nobody can play or draw for a lap: two forced "
+    "Reverses passed back and forth through the draw pile never end it (found by the long "
+    "Hypothesis profile; needs a rules decision)",
+)
+def test_24_a_forced_cycle_of_draws_and_plays_ends_the_round():
+    # voluntary_draw off + force_play_drawn: 3 and 1 can only draw, and each draws the Reverse
+    # the other just played (the one card under the top) and must play it; 2 never acts.
+    rules = {"voluntary_draw": False, "force_play_drawn": True}
+    game = deal(P3, {1: "G2 G3 G4", 2: "R1 R2 R3", 3: "BR G1 G5"}, "YR", "", dealer=3, **rules)
+    game.apply(3, play("BR"))
+    for _ in range(100):
+        if game.round_over:
+            break
+        player = game.current_player
+        (action,) = game.legal_actions(player)  # every move is forced
+        game.apply(player, action)
+    assert game.round_over
+
+
 def test_25_wilds_back_in_the_draw_pile_lose_their_named_colour():
     game = deal([1, 2, 3], {1: "G1 G2", 2: "Y3 Y4", 3: "B3 B4"}, "W", "")
     game.apply(1, color("G"))
