@@ -12,6 +12,7 @@ card, turns, scoring) comes with the engine's integer core (tracker issue 14).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -34,6 +35,8 @@ from .state import Decision, GameState, new_seed
 
 FORMAT_VERSION = snapshot.FORMAT_VERSION
 MIN_PLAYERS = 2
+#: The time a position comes back that ends a round as blocked (see `_note_position`).
+REPEATED_POSITION = 3
 MAX_PLAYERS = 10
 
 _PLAY = {c: A.Play(c) for c in ALL_CARDS}
@@ -376,7 +379,32 @@ class Game(GameState):
         ev: list[E.Event] = []
         self._legal_cache = None
         _HANDLERS[type(action)](self, player, action, ev)
+        if self.decision is Decision.PLAY and not self.draw_pile:
+            self._note_position(ev)
         return ev
+
+    def _note_position(self, ev: list[E.Event]) -> None:
+        """§9.24 carried to its end: with the draw pile used up, a round can come back to the same
+        position (every hand, the discards, the turn, the direction and the colour as they were)
+        and, when every move is forced (`voluntary_draw` off, `force_play_drawn` on, ...), repeat
+        it for ever. The third time a position comes back, the round ends as a blocked round:
+        the lowest hand wins. Positions are only kept while the draw pile is empty."""
+        key = "|".join(
+            (
+                str(self.seats[self.turn]),
+                str(self.direction),
+                self.color.value if self.color else "-",
+                " ".join(c.code for c in self.discard),
+                ";".join(" ".join(sorted(c.code for c in self.hands[p])) for p in self.seats),
+                ",".join(map(str, self.at_risk)),
+                ",".join(map(str, self.skip_next)),
+                str(self.penalty),
+            )
+        )
+        digest = hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
+        seen = self.positions[digest] = self.positions.get(digest, 0) + 1
+        if seen >= REPEATED_POSITION:
+            self._end_round(self._blocked_winner(), RoundEnd.BLOCKED, ev)
 
     def _on_play(self, player: int, action: A.Play, ev: list[E.Event]) -> None:
         self._close_uno_window()
@@ -780,6 +808,7 @@ class Game(GameState):
     def _deal_round(self, deck: Sequence[Card] | None = None) -> list[E.Event]:
         ev: list[E.Event] = []
         self.round_number += 1
+        self.positions = {}
         self.seats = [p for p in self.players if p not in self.left and p not in self.eliminated]
         cards = list(deck) if deck is not None else build_deck(self.rules.deck)
         if deck is None:

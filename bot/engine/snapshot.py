@@ -61,6 +61,7 @@ def dump(game: GameState) -> dict[str, Any]:
         "version": game.version,
         "round_outcome": game.round_outcome.to_dict() if game.round_outcome else None,
         "outcome": game.outcome.to_dict() if game.outcome else None,
+        "positions": dict(game.positions),
         "seed": game.seed,
         "random_steps": game.random_steps,
     }
@@ -100,6 +101,7 @@ def load_into(game: GameState, data: dict[str, Any]) -> None:
     game.round_outcome = RoundOutcome.from_dict(ro) if ro else None
     oc = data["outcome"]
     game.outcome = Outcome.from_dict(oc) if oc else None
+    game.positions = dict(data.get("positions", {}))  # kept since format 2
     if data["format"] == 1:
         game.seed, game.random_steps = _seed_from_generator(data["rng"]), 0
     else:

@@ -73,6 +73,8 @@ class GameState:
         self._legal_cache: tuple[int, int, list[A.Action]] | None = None
         self.round_outcome: RoundOutcome | None = None
         self.outcome: Outcome | None = None
+        # Positions seen this round while the draw pile was empty, by digest (see Game).
+        self.positions: dict[str, int] = {}
         self.seed = 0  # the match's random seed
         self.random_steps = 0  # random steps taken so far
 

@@ -514,13 +514,9 @@ def test_24_a_play_resets_the_lap():
     assert A.DRAW in game.legal_actions(3)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="RULES §9.24 ends a round only when nobody can play or draw for a lap: two forced "
-    "Reverses passed back and forth through the draw pile never end it (found by the long "
-    "Hypothesis profile; needs a rules decision)",
-)
 def test_24_a_forced_cycle_of_draws_and_plays_ends_the_round():
+    """§9.24 carried to its end (found by the long Hypothesis profile): with the draw pile used
+    up, a position that comes back a third time ends the round as blocked, lowest hand wins."""
     # voluntary_draw off + force_play_drawn: 3 and 1 can only draw, and each draws the Reverse
     # the other just played (the one card under the top) and must play it; 2 never acts.
     rules = {"voluntary_draw": False, "force_play_drawn": True}
@@ -533,6 +529,9 @@ def test_24_a_forced_cycle_of_draws_and_plays_ends_the_round():
         (action,) = game.legal_actions(player)  # every move is forced
         game.apply(player, action)
     assert game.round_over
+    outcome = game.round_outcome
+    assert outcome is not None and outcome.reason is RoundEnd.BLOCKED
+    assert outcome.winner == 3  # G1 G5: 6 points like R1 R2 R3, in fewer cards
 
 
 def test_25_wilds_back_in_the_draw_pile_lose_their_named_colour():
