@@ -86,10 +86,10 @@ def parse_turn_timer(text: str) -> int:
 def parse_turn_ping(text: str) -> int | None:
     """Seconds before a turn's player is pinged (0: at once; None: never); ValueError otherwise."""
     raw = text.strip().lower().removesuffix("s").strip()
+    if raw in {"now", "immediately", "at once", "0"}:  # "0" s, not "off": the select sends it
+        return 0
     if raw in _FALSE:
         return None
-    if raw in {"now", "immediately", "at once"}:
-        return 0
     low, high = TURN_PING_RANGE
     if raw.isdigit() and low <= int(raw) <= high:
         return int(raw)
