@@ -31,6 +31,7 @@ class House:
         self._locks: dict[int, asyncio.Lock] = {}
         self._languages: dict[int, str] = {}
         self.turn_seconds: dict[int, int] = {}  # guild id -> the server's turn timer (0: off)
+        self.turn_pings: dict[int, int | None] = {}  # guild id -> turn ping delay (pings.py)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -58,6 +59,7 @@ class House:
         """Forget a server's cached settings (the admin changed them)."""
         self._languages.pop(guild_id, None)
         self.turn_seconds.pop(guild_id, None)
+        self.turn_pings.pop(guild_id, None)
 
     # ------------------------------------------------------------------ games
 

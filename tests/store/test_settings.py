@@ -34,7 +34,8 @@ async def test_settings_round_trip_and_update(db: Database) -> None:
         await unit.settings.save_guild(config)
     async with db.write() as unit:
         assert await unit.settings.guild(GUILD) == config
-        await unit.settings.save_guild(replace(config, turn_timeout_seconds=30, turn_ping_seconds=0))
+        changed = replace(config, turn_timeout_seconds=30, turn_ping_seconds=0)
+        await unit.settings.save_guild(changed)
     async with db.read() as unit:
         stored = await unit.settings.guild(GUILD)
         assert stored.turn_timeout_seconds == 30 and stored.turn_ping_seconds == 0
