@@ -94,11 +94,10 @@ class TurnPings:
             self.scheduler.at(("delete", message_id), 0, job)
 
     async def _load_and_arm(self, live: LiveGame, key: TurnKey, generation: int) -> None:
-        async with self.house.db.read() as unit:
-            config = await unit.settings.guild(live.guild_id)
-        self.house.turn_pings[live.guild_id] = config.turn_ping_seconds
+        """The server's settings changed since they were read (a game start reads them)."""
+        await self.house.load_settings(live.guild_id)
         if self._generation.get(live.channel_id, 0) == generation:
-            self._arm(live, key, generation, config.turn_ping_seconds)
+            self._arm(live, key, generation, self.house.turn_pings.get(live.guild_id))
 
     def _arm(self, live: LiveGame, key: TurnKey, generation: int, delay: int | None) -> None:
         if delay is None:

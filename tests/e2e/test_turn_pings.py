@@ -105,7 +105,7 @@ async def test_the_player_whose_turn_starts_is_pinged_and_only_them(world: PingW
     emu = world.emu
     channel = world.channel()
     alice, bob = world.users("alice", "bob")
-    await world.configure(channel, turn_timer="off", turn_ping="10")  # 0.1 s here
+    await world.configure(channel, turn_timer="off", turn_ping="100")  # 1 s here
     world.fix_deal(channel, ["G1 R2 R3 R4 R5 R6 R7", "G2 B2 B3 B4 B5 B6 B7"], "G5")
     table = await open_game(emu, channel, alice, [bob])
 
@@ -122,6 +122,8 @@ async def test_the_player_whose_turn_starts_is_pinged_and_only_them(world: PingW
     bobs = await emu.wait_for(lambda: next(iter(world.alive(channel)), None), 5, what="bob's")
     assert bobs.notified == {bob.id} and f"<@{alice.id}>" not in bobs.content
     assert world.alive(channel) == [bobs]  # one reminder per channel
+    # Deleted as alice played, not only when bob's came (a grace later).
+    assert ping.deleted_at is not None and bobs.created_at - ping.deleted_at > 0.5
 
 
 async def test_a_player_who_acts_within_the_grace_is_not_pinged(world: PingWorld) -> None:
@@ -138,7 +140,7 @@ async def test_a_player_who_acts_within_the_grace_is_not_pinged(world: PingWorld
         5,
         what="bob's turn on the table",
     )
-    assert world.pings(channel) == []
+    assert world.pings(channel) == [], [m.content for m in world.pings(channel)]
 
 
 async def test_computer_players_are_never_pinged(world: PingWorld) -> None:
@@ -180,7 +182,7 @@ async def test_turn_pings_can_be_turned_off(world: PingWorld) -> None:
     await world.configure(channel, turn_timer="60", turn_ping="off")  # the turn: 0.6 s here
     await open_game(emu, channel, alice, [bob])
     await emu.wait_for(_table_with(emu, channel, "ran out of time"), 5, what="a timeout")
-    assert world.pings(channel) == []
+    assert world.pings(channel) == [], [m.content for m in world.pings(channel)]
     await world.configure(channel, turn_ping="0")  # and on again: the next turn pings at once
     await emu.wait_for(lambda: world.pings(channel), 5, what="a ping once they are on")
 

@@ -394,6 +394,7 @@ class Message:
     created_at: float = field(default_factory=time.time)
     edited_at: float | None = None
     deleted: bool = False
+    deleted_at: float | None = None
     history: list[JSON] = field(default_factory=list)
     old_edits: int = 0  # edits made once the message was older than World.old_message_age
 

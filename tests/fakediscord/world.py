@@ -324,6 +324,7 @@ class World:
 
     def delete_message(self, message: Message) -> None:
         message.deleted = True
+        message.deleted_at = time.time()
         self.notify()
 
     # -- records -----------------------------------------------------------------------------
