@@ -533,6 +533,28 @@ def test_limits_catch_what_discord_refuses() -> None:
         {"flags": 1 << 15, "content": "x", "components": texts[:1]}
     )
     assert "COMPONENT_TYPE_REQUIRES_COMPONENTS_V2" in codes({"components": texts[:1]})
+    both = {"content": "x", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}
+    assert "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE" in codes(both)
+    assert codes({"content": "x", "allowed_mentions": {"parse": [], "users": ["1"]}}) == set()
+
+
+async def test_messages_keep_their_allowed_mentions(world: World) -> None:
+    """Only a new message notifies, and only the users its allowed_mentions let through."""
+    emu, guild, bot = world
+    channel = bot.get_partial_messageable(guild.default_channel)
+    alice, bob = emu.add_user("alice", guild), emu.add_user("bob", guild)
+    text = f"<@{alice.id}> and <@!{bob.id}>"
+    only_alice = discord.AllowedMentions(users=[discord.Object(id=alice.id)], everyone=False)
+    sent = await channel.send(text, allowed_mentions=only_alice)
+    msg = emu.message_of(sent.id)
+    assert msg.allowed_mentions is not None
+    assert [int(u) for u in msg.allowed_mentions["users"]] == [alice.id]
+    assert msg.notified == {alice.id}
+    nobody = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+    assert emu.message_of(nobody.id).notified == set()
+    edited = await channel.send("no mention yet", allowed_mentions=discord.AllowedMentions.all())
+    await edited.edit(content=text)
+    assert emu.message_of(edited.id).notified == set()  # an edit never notifies
 
 
 SUBPROCESS_BOT = """

@@ -76,6 +76,7 @@ def _config(guild_id: int, row: GuildSettings | None) -> GuildConfig:
         language=row.language,
         manager_role_id=row.manager_role_id,
         start_policy=row.start_policy,
+        turn_ping_seconds=row.turn_ping_seconds,
     )
 
 
@@ -86,5 +87,6 @@ def _values(config: GuildConfig) -> dict[str, Any]:
         "language": config.language,
         "manager_role_id": config.manager_role_id,
         "start_policy": config.start_policy,
+        "turn_ping_seconds": config.turn_ping_seconds,
         "updated_at": utcnow(),
     }

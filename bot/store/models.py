@@ -120,6 +120,8 @@ class GuildSettings(Base):
             values_callable=_values,
         )
     )
+    # NULL: no turn pings. Servers stored before the setting existed get the default delay.
+    turn_ping_seconds: Mapped[int | None] = mapped_column(Integer, server_default="10")
     updated_at: Mapped[datetime]
 
 

@@ -20,6 +20,10 @@ OFFICIAL_RULES = RuleSet()
 
 #: Bounds of a server's turn timeout, in seconds.
 TURN_TIMEOUT_RANGE = (10, 24 * 3600)
+#: Bounds of a server's turn ping delay, in seconds (0: as the turn starts).
+TURN_PING_RANGE = (0, 600)
+#: The default delay: a player who is looking plays before it, one who is away gets one ping.
+TURN_PING_DEFAULT = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,11 +157,16 @@ class GuildConfig:
     # Members with this role (or Manage Server) may manage any game; None: Manage Server only.
     manager_role_id: int | None = None
     start_policy: StartPolicy = StartPolicy.HOST
+    # Seconds after a turn starts until its player is pinged (0: at once); None: never.
+    turn_ping_seconds: int | None = TURN_PING_DEFAULT
 
     def __post_init__(self) -> None:
         low, high = TURN_TIMEOUT_RANGE
         if self.turn_timeout_seconds != 0 and not low <= self.turn_timeout_seconds <= high:
             raise ValueError(f"turn_timeout_seconds must be 0 (off) or from {low} to {high}")
+        low, high = TURN_PING_RANGE
+        if self.turn_ping_seconds is not None and not low <= self.turn_ping_seconds <= high:
+            raise ValueError(f"turn_ping_seconds must be None (off) or from {low} to {high}")
         if not 0 < len(self.language) <= 16:
             raise ValueError("language must be a locale code such as 'en' or 'pt-BR'")
         object.__setattr__(self, "start_policy", StartPolicy(self.start_policy))

@@ -21,6 +21,8 @@ from bot.ui.rule_options import (
     RULE_GROUPS,
     group_options,
     option_label,
+    parse_turn_ping,
+    ping_text,
     select_values,
     timer_text,
     value_key,
@@ -35,6 +37,8 @@ VALUE_STEP = "val:"
 def _shown(option: str, value: Any, locale: object) -> str:
     if option == "turn_timer":
         return timer_text(int(value), locale)
+    if option == "turn_ping":
+        return ping_text(parse_turn_ping(str(value)), locale)
     if option == "start_policy":
         return t(f"settings.start_policy.{value}", locale)
     if option == "language":

@@ -32,12 +32,15 @@ RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "scoring": ("scoring", "penalty_end", "target"),
 }
 #: Options of the server that are not rules (the "table" group).
-SERVER_OPTIONS: Final = ("turn_timer", "language", "start_policy")
+SERVER_OPTIONS: Final = ("turn_timer", "turn_ping", "language", "start_policy")
 START_POLICIES: Final = ("host", "anyone")
 #: The turn timer: 0 (off) or this many seconds.
 TURN_TIMER_RANGE: Final = (30, 600)
 #: What the settings panel offers where a select cannot list every number.
 TURN_TIMER_PRESETS: Final = (0, 30, 45, 60, 90, 120, 180, 300, 600)
+#: The turn ping: off (None), as the turn starts (0), or after this many seconds.
+TURN_PING_RANGE: Final = (0, 600)
+TURN_PING_PRESETS: Final = (None, 0, 5, 10, 20, 30, 60, 120, 300)
 TARGET_PRESETS: Final = (100, 150, 200, 250, 300, 400, 500, 750, 1000, 1500, 2000)
 OFFICIAL: Final = RuleSet()
 
@@ -80,6 +83,32 @@ def parse_turn_timer(text: str) -> int:
     raise ValueError(f"off, or {low} to {high} seconds")
 
 
+def parse_turn_ping(text: str) -> int | None:
+    """Seconds before a turn's player is pinged (0: at once; None: never); ValueError otherwise."""
+    raw = text.strip().lower().removesuffix("s").strip()
+    if raw in {"now", "immediately", "at once", "0"}:  # "0" s, not "off": the select sends it
+        return 0
+    if raw in _FALSE:
+        return None
+    low, high = TURN_PING_RANGE
+    if raw.isdigit() and low <= int(raw) <= high:
+        return int(raw)
+    raise ValueError(f"off, now, or {low} to {high} seconds")
+
+
+def ping_key(seconds: int | None) -> str:
+    """The turn ping as the settings panel's select carries it (`parse_turn_ping` reads it)."""
+    return "off" if seconds is None else str(seconds)
+
+
+def ping_text(seconds: int | None, locale: object = None) -> str:
+    if seconds is None:
+        return t("settings.timer_off", locale)
+    if seconds == 0:
+        return t("settings.ping_now", locale)
+    return t("settings.ping_after", locale, count=seconds)
+
+
 def option_label(option: str, locale: object = None) -> str:
     if option in SERVER_OPTIONS:
         return t(f"settings.option.{option}", locale)
@@ -114,6 +143,8 @@ def value_choices(option: str, current: str, locale: object = None) -> list[tupl
         values += [
             (str(s), t("settings.seconds", locale, count=s)) for s in (30, 60, 120, 300, 600)
         ]
+    elif option == "turn_ping":
+        values = [(ping_key(s), ping_text(s, locale)) for s in (None, 0, 10, 30, 60)]
     elif option == "language":
         values = [(code, code) for code in available_locales()]
     elif option == "start_policy":
@@ -179,6 +210,7 @@ def render_settings(
     start_policy: str,
     locale: object = None,
     *,
+    turn_ping: int | None,
     notice: str | None = None,
 ) -> discord.Embed:
     """The server's settings page: every rule by group (official values marked), then the table."""
@@ -196,6 +228,12 @@ def render_settings(
             locale,
             option=option_label("turn_timer", locale),
             value=timer_text(turn_timeout, locale),
+        ),
+        t(
+            "settings.line",
+            locale,
+            option=option_label("turn_ping", locale),
+            value=ping_text(turn_ping, locale),
         ),
         t("settings.line", locale, option=option_label("language", locale), value=language),
         t(
@@ -234,6 +272,10 @@ def select_values(option: str, current: Any, locale: object = None) -> list[tupl
             ("off" if s == 0 else str(s), timer_text(s, locale))
             for s in sorted({*TURN_TIMER_PRESETS, int(current)})
         ]
+    if option == "turn_ping":
+        chosen = parse_turn_ping(str(current))
+        presets = sorted({*TURN_PING_PRESETS, chosen}, key=lambda s: -1 if s is None else s)
+        return [(ping_key(s), ping_text(s, locale)) for s in presets]
     if option == "language":
         return [(code, code) for code in available_locales()]
     if option == "start_policy":

@@ -6,6 +6,7 @@ Card counts are never hidden; hands never appear here.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -138,6 +139,37 @@ def _decision_line(game: Game, names: Mapping[int, str], locale: object) -> str:
     return t("table.match_over", locale)
 
 
+#: What the turn timer does for each decision when it runs out (autoplay's default moves).
+_RUNS_OUT = (
+    Decision.PLAY,
+    Decision.PLAY_DRAWN,
+    Decision.CHOOSE_COLOR,
+    Decision.CHOOSE_TARGET,
+    Decision.RESPOND,
+)
+
+
+def _clock_lines(
+    game: Game,
+    names: Mapping[int, str],
+    locale: object,
+    deadline: datetime | None,
+    last_chance: int,
+) -> list[str]:
+    """When the turn runs out and what happens then, as a timestamp every client counts down
+    by itself (no edits); and, before the timeout that would remove the player, a warning."""
+    view = view_for(game, None)
+    current = view.current_player
+    if deadline is None or current is None or view.decision not in _RUNS_OUT:
+        return []
+    name = _name(names, current)
+    when = discord.utils.format_dt(deadline, "R")
+    lines = [t(f"table.runs_out.{view.decision.value}", locale, when=when, player=name)]
+    if last_chance:
+        lines.append(t("table.last_chance", locale, player=name, count=last_chance))
+    return lines
+
+
 def render_table(
     game: Game,
     game_id: int,
@@ -146,8 +178,14 @@ def render_table(
     *,
     log: Sequence[str] = (),
     closed: str | None = None,
+    deadline: datetime | None = None,
+    last_chance: int = 0,
 ) -> dict[str, Any]:
-    """The public table: top card, colour, direction, turn, every seat's count, the log."""
+    """The public table: top card, colour, direction, turn, every seat's count, the log.
+
+    `deadline`: when the current turn runs out (the turn timer); `last_chance`: the turns in a
+    row the current player already lost to it, when one more removes them (0: no warning).
+    """
     view = view_for(game, None)
     arrow = t("table.clockwise" if view.direction == 1 else "table.counterclockwise", locale)
     lines = []
@@ -163,6 +201,8 @@ def render_table(
         )
     lines.append(t("table.piles", locale, draw=view.draw_pile, discard=view.discard_pile))
     lines += ["", _decision_line(game, names, locale)]
+    if not closed:
+        lines += _clock_lines(game, names, locale, deadline, last_chance)
     if closed:
         lines += ["", closed]
     seats = []

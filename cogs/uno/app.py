@@ -22,6 +22,7 @@ from cogs.uno.live import LiveGame
 from cogs.uno.lobby import Lobby
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.moves import Moves
+from cogs.uno.pings import TurnPings
 from cogs.uno.results import Results
 from cogs.uno.saving import Saving
 from cogs.uno.table_posts import TablePosts
@@ -34,6 +35,8 @@ class UnoApp:
         self.tables = self.table_posts.updater
         self.saving = Saving(house)
         self.autoplay = Autoplay(house, self.saving, self._after_moves, self._expire_lobby)
+        self.pings = TurnPings(house)
+        self.autoplay.followers.append(self.pings.after_change)  # every change wakes autoplay
         self.results = Results(house, self.tables, wake=self.autoplay.after_change)
         self.hands = Hands(house)
         self.moves = Moves(house, self.saving, self.results)
@@ -53,6 +56,7 @@ class UnoApp:
         await self.lobby.expire_lobby(game_id)
 
     async def close(self) -> None:
-        """Stop the table updates and the timers (the cog is unloaded)."""
+        """Stop the table updates, the timers and the pings (the cog is unloaded)."""
         await self.tables.close()
         await self.autoplay.close()
+        await self.pings.close()

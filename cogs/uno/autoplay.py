@@ -25,12 +25,10 @@ from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.saving import Saving
 from cogs.uno.scheduler import Scheduler
-from cogs.uno.turn_clock import now
+from cogs.uno.turn_clock import MAX_TIMEOUTS, now
 
 log = logging.getLogger(__name__)
 
-#: Turns in a row a player may lose to the timer; then they leave the game.
-MAX_TIMEOUTS = 3
 #: Decisions that finish the timed-out player's turn after their first default action.
 _FOLLOW_UPS = (Decision.PLAY_DRAWN, Decision.CHOOSE_COLOR, Decision.CHOOSE_TARGET)
 # Computer player names: "🤖 Ada (hard)".
@@ -56,6 +54,8 @@ class Autoplay:
         self.after_moves = after_moves  # results.py's, which wakes us back: passed in
         self.expire_lobby = expire_lobby  # lobby.py's, which arms us: passed in
         self.scheduler = Scheduler()
+        # Others that follow every change of a running game (turn pings), told first.
+        self.followers: list[Callable[[LiveGame], None]] = []
         settings = getattr(house.bot, "settings", None)
         self.delay_range = (
             getattr(settings, "computer_delay_min", 0.6),
@@ -70,6 +70,8 @@ class Autoplay:
 
     def after_change(self, live: LiveGame) -> None:
         """Arm the turn timer and wake the computer players, as the new state requires."""
+        for follow in self.followers:
+            follow(live)
         game_id = live.game_id
         game = live.game
         if game.outcome is not None or self.house.live.get(game_id) is not live:

@@ -28,8 +28,10 @@ from bot.ui.rule_options import (
     START_POLICIES,
     group_of,
     option_label,
+    parse_turn_ping,
     parse_turn_timer,
     parse_value,
+    ping_key,
     render_settings,
 )
 from bot.ui.rules_text import render_rules
@@ -50,6 +52,11 @@ def changed_config(config: GuildConfig, *, option: str, value: str) -> GuildConf
             return replace(config, turn_timeout_seconds=parse_turn_timer(value))
         except ValueError as exc:
             raise InvalidRules(option, str(exc)) from None
+    if option == "turn_ping":
+        try:
+            return replace(config, turn_ping_seconds=parse_turn_ping(value))
+        except ValueError as exc:
+            raise InvalidRules(option, str(exc)) from None
     if option == "language":
         if value not in available_locales():
             raise InvalidRules(option, "one of " + ", ".join(available_locales()))
@@ -66,6 +73,7 @@ def server_values(config: GuildConfig) -> dict[str, Any]:
     return {
         **config.rules.to_dict(),
         "turn_timer": config.turn_timeout_seconds,
+        "turn_ping": ping_key(config.turn_ping_seconds),  # "off" or seconds, as the select has it
         "language": config.language,
         "start_policy": config.start_policy.value,
     }
@@ -86,6 +94,7 @@ def server_panel(
         config.language,
         config.start_policy.value,
         locale,
+        turn_ping=config.turn_ping_seconds,
         notice=notice,
     )
     view = config_view(SERVER_SCOPE, server_values(config), locale, group=group, option=option)

@@ -30,6 +30,7 @@ from cogs.uno.live import LiveGame
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.lobby_view import lobby_kwargs
 from cogs.uno.moves import Moves
+from cogs.uno.table_posts import table_kwargs
 from cogs.uno.tables import TableUpdater
 from cogs.uno.turn_clock import next_deadline
 
@@ -321,7 +322,7 @@ class Lobby:
                 line = describe(e, live.names, locale)
                 if line:
                     live.log.append(line)
-            kwargs = render_table(game, record.id, live.names, locale, log=list(live.log))
+            kwargs = table_kwargs(house, live)  # with the first turn's countdown
         if edit:
             await respond(interaction, edit=True, **kwargs)
         else:

@@ -14,8 +14,26 @@ import discord
 from bot.store import GameStatus
 from bot.ui.table import render_table
 from cogs.uno.house import House
+from cogs.uno.live import LiveGame
 from cogs.uno.lobby_view import lobby_kwargs
 from cogs.uno.tables import TableUpdater
+from cogs.uno.turn_clock import MAX_TIMEOUTS
+
+
+def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
+    """The running game's table, with the turn timer's countdown (and warning) when it is on."""
+    locale = house.public_locale(live.guild_id)
+    current = live.game.current_player
+    lost = live.timeouts.get(current, 0) if current is not None else 0
+    return render_table(
+        live.game,
+        live.game_id,
+        live.names,
+        locale,
+        log=list(live.log),
+        deadline=live.deadline,
+        last_chance=lost if lost >= MAX_TIMEOUTS - 1 else 0,
+    )
 
 
 class TablePosts:
@@ -27,9 +45,7 @@ class TablePosts:
         live = self.house.live.get(game_id)
         if live is None:
             return None
-        locale = self.house.public_locale(live.guild_id)
-        kwargs = render_table(live.game, game_id, live.names, locale, log=list(live.log))
-        return live.channel_id, live.table_message_id, kwargs
+        return live.channel_id, live.table_message_id, table_kwargs(self.house, live)
 
     async def _posted(self, game_id: int, message_id: int) -> None:
         live = self.house.live.get(game_id)
@@ -53,8 +69,7 @@ class TablePosts:
             return
         live = await house.get_live(record.id)
         async with house.lock(live.channel_id):
-            locale = house.public_locale(live.guild_id)
-            kwargs = render_table(live.game, live.game_id, live.names, locale, log=list(live.log))
+            kwargs = table_kwargs(house, live)
             response = await interaction.response.send_message(**kwargs)
             old = live.table_message_id
             message_id = (

@@ -12,6 +12,9 @@ from datetime import UTC, datetime, timedelta
 from bot.ui.table import is_computer
 from cogs.uno.live import LiveGame
 
+#: Turns in a row a player may lose to the timer; then they leave the game.
+MAX_TIMEOUTS = 3
+
 
 def timer_scale() -> float:
     """Test-only (UNO_TEST_TIMER_SCALE): turn timers run this much faster or slower."""

@@ -81,6 +81,39 @@ def _max_len(
 # -- messages -------------------------------------------------------------------------------
 
 
+ALLOWED_MENTION_TYPES = ("roles", "users", "everyone")
+ALLOWED_MENTION_IDS_MAX = 100
+
+
+def check_allowed_mentions(allowed: Any, path: Path) -> list[Issue]:
+    """Discord's rules for ``allowed_mentions``: known ``parse`` types, at most 100 ids per list,
+    and a type is either parsed or listed by id, never both."""
+    if allowed is None:
+        return []
+    out: list[Issue] = []
+    parse = allowed.get("parse") or []
+    for i, kind in enumerate(parse):
+        if kind not in ALLOWED_MENTION_TYPES:
+            out.append(
+                Issue((*path, "parse", i), "ENUM_TYPE_COERCE", f"Value {kind!r} is not valid.")
+            )
+    for kind in ("users", "roles"):
+        ids = allowed.get(kind) or []
+        if len(ids) > ALLOWED_MENTION_IDS_MAX:
+            out.append(
+                Issue((*path, kind), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+            )
+        if ids and kind in parse:
+            out.append(
+                Issue(
+                    (*path, "parse"),
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.',
+                )
+            )
+    return out
+
+
 def check_message(msg: JSON, *, creating: bool, prefix: Path = ()) -> list[Issue]:
     """Check a whole message (after an edit is applied: ``content``, ``embeds``, ...)."""
     out: list[Issue] = []
@@ -103,6 +136,7 @@ def check_message(msg: JSON, *, creating: bool, prefix: Path = ()) -> list[Issue
         out += check_components_v2(components, (*prefix, "components"))
     else:
         out += check_action_rows(components, (*prefix, "components"))
+    out += check_allowed_mentions(msg.get("allowed_mentions"), (*prefix, "allowed_mentions"))
     attachments = msg.get("attachments") or []
     if len(attachments) > ATTACHMENTS_MAX:
         out.append(

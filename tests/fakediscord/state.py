@@ -366,6 +366,10 @@ def walk_components(components: list[JSON]) -> list[JSON]:
     return out
 
 
+#: A user mention in message content: <@id> or the legacy nickname form <@!id>.
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
 @dataclass(eq=False)
 class Message:
     """A stored message: public, ephemeral (``ephemeral_for``) or a DM."""
@@ -386,9 +390,11 @@ class Message:
     webhook_id: int | None = None
     application_id: int | None = None
     message_reference: JSON | None = None
+    allowed_mentions: JSON | None = None  # as the creating request sent it (None: not sent)
     created_at: float = field(default_factory=time.time)
     edited_at: float | None = None
     deleted: bool = False
+    deleted_at: float | None = None
     history: list[JSON] = field(default_factory=list)
     old_edits: int = 0  # edits made once the message was older than World.old_message_age
 
@@ -460,6 +466,17 @@ class Message:
         for c in self.all_components:
             parts += [c.get("content") or "", c.get("label") or "", c.get("placeholder") or ""]
         return "\n".join(p for p in parts if p)
+
+    @property
+    def notified(self) -> set[int]:
+        """Users this message notified: those mentioned in it as it was created and let through
+        by its ``allowed_mentions`` (absent: every mention). An edit never notifies anybody."""
+        content = self.history[0]["content"] if self.history else self.content
+        mentioned = {int(x) for x in USER_MENTION.findall(content or "")}
+        allowed = self.allowed_mentions
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return mentioned
+        return mentioned & {int(u) for u in allowed.get("users") or []}
 
     @property
     def edit_count(self) -> int:

@@ -273,6 +273,7 @@ class World:
             type=msg_type,
             ephemeral_for=ephemeral_for,
             message_reference=data.get("message_reference"),
+            allowed_mentions=data.get("allowed_mentions"),
         )
         if interaction is not None:
             msg.interaction_id = interaction.id
@@ -323,6 +324,7 @@ class World:
 
     def delete_message(self, message: Message) -> None:
         message.deleted = True
+        message.deleted_at = time.time()
         self.notify()
 
     # -- records -----------------------------------------------------------------------------

@@ -28,20 +28,25 @@ async def test_settings_round_trip_and_update(db: Database) -> None:
         language="pt-BR",
         manager_role_id=555_000_000_000_000_555,
         start_policy=StartPolicy.ANYONE,
+        turn_ping_seconds=None,
     )
     async with db.write() as unit:
         await unit.settings.save_guild(config)
     async with db.write() as unit:
         assert await unit.settings.guild(GUILD) == config
-        await unit.settings.save_guild(replace(config, turn_timeout_seconds=30))
+        changed = replace(config, turn_timeout_seconds=30, turn_ping_seconds=0)
+        await unit.settings.save_guild(changed)
     async with db.read() as unit:
-        assert (await unit.settings.guild(GUILD)).turn_timeout_seconds == 30
+        stored = await unit.settings.guild(GUILD)
+        assert stored.turn_timeout_seconds == 30 and stored.turn_ping_seconds == 0
         assert await unit.settings.guild(GUILD + 1) == GuildConfig(GUILD + 1)
 
 
 def test_settings_are_validated() -> None:
     with pytest.raises(ValueError):
         GuildConfig(GUILD, turn_timeout_seconds=1)
+    with pytest.raises(ValueError):
+        GuildConfig(GUILD, turn_ping_seconds=-1)
     with pytest.raises(ValueError):
         GuildConfig(GUILD, language="")
     with pytest.raises(ValueError):

@@ -85,3 +85,16 @@ def test_a_forged_value_is_refused_by_the_engine() -> None:
         changed_config(GuildConfig(1), option="turn_timer", value="5")
     with pytest.raises(InvalidRules):
         changed_config(GuildConfig(1), option="hand_size", value="99")
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"), [("off", None), ("now", 0), ("0", 0), ("10", 10), ("45 s", 45)]
+)
+def test_the_turn_ping_is_off_at_once_or_after_some_seconds(typed: str, stored: int | None) -> None:
+    config = changed_config(GuildConfig(1), option="turn_ping", value=typed)
+    assert config.turn_ping_seconds == stored
+    assert GuildConfig(1).turn_ping_seconds == 10  # the default: README "Turn pings"
+
+    for wrong in ("-1", "601", "soon"):
+        with pytest.raises(InvalidRules):
+            changed_config(config, option="turn_ping", value=wrong)

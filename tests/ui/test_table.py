@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 from bot.engine import PRESETS, Game, RuleSet
 from bot.engine import events as E
@@ -37,6 +38,20 @@ def test_table_shows_every_seat_count_and_the_turn() -> None:
     assert f"<@{game.current_player}>" in kwargs["embed"].description
     labels = [i.item.label for i in kwargs["view"].children]
     assert labels == ["Show my hand", "Draw", "UNO!", "Catch"]
+
+
+def test_the_table_counts_the_turn_down_and_warns_before_a_removal() -> None:
+    game = Game.new([1, 2], RuleSet(), seed=1)
+    names = {1: "Ann", 2: "Bo"}
+    deadline = datetime(2030, 1, 1, tzinfo=UTC)
+    plain = render_table(game, 1, names)["embed"].description
+    assert "<t:" not in plain and "Time runs out" not in plain
+    timed = render_table(game, 1, names, deadline=deadline)["embed"].description
+    assert f"<t:{int(deadline.timestamp())}:R>" in timed and "leave the game" not in timed
+    warned = render_table(game, 1, names, deadline=deadline, last_chance=2)["embed"].description
+    assert "let 2 turns in a row run out" in warned and "leave the game" in warned
+    closed = render_table(game, 1, names, deadline=deadline, closed="Ended.")["embed"].description
+    assert "<t:" not in closed
 
 
 def test_lobby_buttons() -> None:

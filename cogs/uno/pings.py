@@ -1,0 +1,145 @@
+"""Turn pings: a short public message that notifies the player whose turn it is.
+
+The table names the current player, but an edit never notifies anybody (DISCORD.md), so a player
+who looked away would not know their turn came. After a grace of the server's `turn_ping`
+seconds (off, at once, or after N seconds) the player gets a new message that mentions them, and
+only them (`allowed_mentions`). A player who acts within the grace is never pinged, so a fast
+table is not spammed. A channel holds at most one reminder: it is deleted as soon as the turn is
+taken, the turn moves on, or the game ends. Computer players are never pinged.
+
+It listens to every change of a running game (Autoplay's followers: a saved move, a start, an
+end) and reads nothing back from the flows. The reminders live in memory: one posted just
+before a restart stays behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from functools import partial
+
+import discord
+
+from bot.engine import Decision
+from bot.i18n import t
+from bot.ui.table import is_computer
+from cogs.uno.house import House
+from cogs.uno.live import LiveGame
+from cogs.uno.scheduler import Scheduler
+from cogs.uno.turn_clock import timer_scale
+
+log = logging.getLogger(__name__)
+
+#: Decisions that wait for the current player (not for the host's "next round").
+_IN_TURN = (
+    Decision.PLAY,
+    Decision.PLAY_DRAWN,
+    Decision.CHOOSE_COLOR,
+    Decision.CHOOSE_TARGET,
+    Decision.RESPOND,
+)
+#: Whose turn a reminder is for: (player, round).
+TurnKey = tuple[int, int]
+
+
+class TurnPings:
+    def __init__(self, house: House) -> None:
+        self.house = house
+        self.scheduler = Scheduler()
+        self._turns: dict[int, TurnKey | None] = {}  # channel id -> the turn being reminded of
+        # channel id -> a counter bumped whenever the pending reminder is called off: a post
+        # that was already on its way when that happened is deleted as soon as it lands.
+        self._generation: dict[int, int] = {}
+        self._posted: dict[int, int] = {}  # channel id -> the reminder message shown now
+
+    async def close(self) -> None:
+        await self.scheduler.close()
+
+    # ------------------------------------------------------------------ following the game
+
+    def after_change(self, live: LiveGame) -> None:
+        """A running game changed: keep, call off or arm the reminder of its channel."""
+        channel = live.channel_id
+        game = live.game
+        if game.outcome is not None or self.house.live.get(live.game_id) is not live:
+            self._call_off(channel)
+            self._turns.pop(channel, None)
+            self._generation.pop(channel, None)
+            return
+        current = game.current_player
+        waiting = current is not None and game.decision in _IN_TURN
+        key = (current, game.round_number) if waiting and current is not None else None
+        acted = current is not None and live.acted_at.get(current) == game.version
+        if key == self._turns.get(channel) and not acted and channel in self._turns:
+            return  # somebody else's out-of-turn move (a catch, an UNO call): it still stands
+        self._turns[channel] = key
+        self._call_off(channel)  # the turn was taken, or moved on
+        if key is None or is_computer(key[0]):
+            return
+        generation = self._generation.get(channel, 0)
+        delays = self.house.turn_pings  # cached per server, forgotten when a setting changes
+        if live.guild_id in delays:
+            self._arm(live, key, generation, delays[live.guild_id])
+        else:
+            job = partial(self._load_and_arm, live, key, generation)
+            self.scheduler.at(("ping", channel), 0, job)
+
+    def _call_off(self, channel: int) -> None:
+        """Cancel the pending reminder and delete the one shown, if any."""
+        self._generation[channel] = self._generation.get(channel, 0) + 1
+        self.scheduler.cancel(("ping", channel))
+        message_id = self._posted.pop(channel, None)
+        if message_id is not None:
+            job = partial(self._delete, channel, message_id)
+            self.scheduler.at(("delete", message_id), 0, job)
+
+    async def _load_and_arm(self, live: LiveGame, key: TurnKey, generation: int) -> None:
+        """The server's settings changed since they were read (a game start reads them)."""
+        await self.house.load_settings(live.guild_id)
+        if self._generation.get(live.channel_id, 0) == generation:
+            self._arm(live, key, generation, self.house.turn_pings.get(live.guild_id))
+
+    def _arm(self, live: LiveGame, key: TurnKey, generation: int, delay: int | None) -> None:
+        if delay is None:
+            return  # the server turned pings off
+        job = partial(self._post, live, key, generation)
+        self.scheduler.at(("ping", live.channel_id), delay * timer_scale(), job)
+
+    # ------------------------------------------------------------------ the message
+
+    def _current(self, live: LiveGame, key: TurnKey, generation: int) -> bool:
+        channel = live.channel_id
+        return (
+            self._generation.get(channel, 0) == generation
+            and self._turns.get(channel) == key
+            and self.house.live.get(live.game_id) is live
+        )
+
+    async def _post(self, live: LiveGame, key: TurnKey, generation: int) -> None:
+        if not self._current(live, key, generation):
+            return
+        channel = live.channel_id
+        player = key[0]
+        leftover = self._posted.pop(channel, None)  # at most one reminder per channel
+        if leftover is not None:
+            await self._delete(channel, leftover)
+        locale = self.house.public_locale(live.guild_id)
+        if live.deadline is not None:
+            when = discord.utils.format_dt(live.deadline, "R")
+            text = t("ping.turn_timed", locale, player=f"<@{player}>", when=when)
+        else:
+            text = t("ping.turn", locale, player=f"<@{player}>")
+        mentions = discord.AllowedMentions(
+            users=[discord.Object(id=player)], everyone=False, roles=False, replied_user=False
+        )
+        message = await self.house.send_public(channel, content=text, allowed_mentions=mentions)
+        if message is None:
+            return
+        if self._current(live, key, generation):
+            self._posted[channel] = message.id
+        else:
+            await self._delete(channel, message.id)  # the turn was taken while it was posted
+
+    async def _delete(self, channel: int, message_id: int) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self.house.bot.http.delete_message(channel, message_id)
