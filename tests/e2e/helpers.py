@@ -87,6 +87,16 @@ class Table:
         return int(m[1]) if m else None
 
 
+def table_with(emu: FakeDiscord, channel: int, text: str) -> Any:
+    """A condition for `emu.wait_for`: the channel's table once it shows `text`."""
+
+    def ready() -> Message | None:
+        m = Table(emu, channel).message()
+        return m if m is not None and text in m.text else None
+
+    return ready
+
+
 async def answer(res: Any) -> Message:
     msg = await res
     assert msg is not None, "no message in the answer"

@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 
 from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import Table, answer, deal, open_game, show_hand
+from tests.e2e.helpers import Table, answer, deal, open_game, show_hand, table_with
 from tests.fakediscord import MANAGE_GUILD, FakeDiscord
 from tests.fakediscord.process import bot_process
 
@@ -61,14 +61,6 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Timer
         await emu.stop()
 
 
-def _table_with(emu: FakeDiscord, channel: int, text: str):
-    def ready():
-        m = Table(emu, channel).message()
-        return m if m is not None and text in m.text else None
-
-    return ready
-
-
 async def test_a_timed_out_turn_draws_and_passes(world: TimerWorld) -> None:
     emu = world.emu
     channel = world.channel()
@@ -77,7 +69,7 @@ async def test_a_timed_out_turn_draws_and_passes(world: TimerWorld) -> None:
     world.decks.write_text(json.dumps({str(channel): spec}))
     table = await open_game(emu, channel, alice, [bob])
     assert Table(emu, channel).current_player(table) == alice.id
-    msg = await emu.wait_for(_table_with(emu, channel, "ran out of time"), 5, what="a timeout")
+    msg = await emu.wait_for(table_with(emu, channel, "ran out of time"), 5, what="a timeout")
     assert f"{alice.username.capitalize()} drew 1" in msg.text or "drew 1" in msg.text
     hand = await show_hand(emu, alice, msg)
     assert "Your hand — 8 cards" in hand.text
@@ -89,9 +81,9 @@ async def test_three_timeouts_in_a_row_remove_the_player(world: TimerWorld) -> N
     alice, bob = world.users("alice", "bob")
     await open_game(emu, channel, alice, [bob])
     msg = await emu.wait_for(
-        _table_with(emu, channel, "turns in a row and leaves"), 15, what="a removal"
+        table_with(emu, channel, "turns in a row and leaves"), 15, what="a removal"
     )
-    msg = await emu.wait_for(_table_with(emu, channel, "match is over"), 5, what="the end")
+    msg = await emu.wait_for(table_with(emu, channel, "match is over"), 5, what="the end")
     assert "left the game" in msg.text
     # Removed for inactivity: a game lost. The walkover before any round was won: nothing.
     texts = [
@@ -128,4 +120,4 @@ async def test_the_turn_timer_survives_a_restart(world: TimerWorld) -> None:
     await open_game(emu, channel, alice, [bob])  # the turn times out 4.5 s from now
     await world.restart(kill=True)
     assert "ran out of time" not in Table(emu, channel).message().text
-    await emu.wait_for(_table_with(emu, channel, "ran out of time"), 10, what="a timeout")
+    await emu.wait_for(table_with(emu, channel, "ran out of time"), 10, what="a timeout")

@@ -18,7 +18,16 @@ import pytest
 import pytest_asyncio
 
 from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import Table, actions, answer, deal, open_game, show_hand, take_turn
+from tests.e2e.helpers import (
+    Table,
+    actions,
+    answer,
+    deal,
+    open_game,
+    show_hand,
+    table_with,
+    take_turn,
+)
 from tests.fakediscord import MANAGE_GUILD, FakeDiscord, Message
 from tests.fakediscord.process import bot_process
 
@@ -91,14 +100,6 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[PingW
     finally:
         await proc.stop()
         await emu.stop()
-
-
-def _table_with(emu: FakeDiscord, channel: int, text: str):
-    def ready() -> Message | None:
-        m = Table(emu, channel).message()
-        return m if m is not None and text in m.text else None
-
-    return ready
 
 
 async def test_the_player_whose_turn_starts_is_pinged_and_only_them(world: PingWorld) -> None:
@@ -181,7 +182,7 @@ async def test_turn_pings_can_be_turned_off(world: PingWorld) -> None:
     alice, bob = world.users("alice", "bob")
     await world.configure(channel, turn_timer="60", turn_ping="off")  # the turn: 0.6 s here
     await open_game(emu, channel, alice, [bob])
-    await emu.wait_for(_table_with(emu, channel, "ran out of time"), 5, what="a timeout")
+    await emu.wait_for(table_with(emu, channel, "ran out of time"), 5, what="a timeout")
     assert world.pings(channel) == [], [m.content for m in world.pings(channel)]
     await world.configure(channel, turn_ping="0")  # and on again: the next turn pings at once
     await emu.wait_for(lambda: world.pings(channel), 5, what="a ping once they are on")
@@ -223,10 +224,10 @@ async def test_the_timeout_that_would_remove_a_player_is_announced(world: PingWo
     await world.configure(channel, turn_timer="120", turn_ping="off")  # 1.2 s here
     world.fix_deal(channel, ["R1 R2 R3 R4 R5 R6 R7", "B1 B2 B3 B4 B5 B6 B7"], "G5")
     await open_game(emu, channel, alice, [bob])
-    warned = await emu.wait_for(_table_with(emu, channel, WARNING), 15, what="the warning")
+    warned = await emu.wait_for(table_with(emu, channel, WARNING), 15, what="the warning")
     assert Table(emu, channel).current_player(warned) == alice.id  # her third timeout is next
     assert "2 turns in a row" in warned.embeds[0]["description"]
     # It was not shown before: the tables with fewer lost turns had no warning.
     earlier = [s for s in warned.history if WARNING in json.dumps(s.get("embeds"))]
     assert all(json.dumps(s["embeds"]).count("ran out of time") >= 3 for s in earlier)
-    await emu.wait_for(_table_with(emu, channel, "turns in a row and leaves"), 10, what="removal")
+    await emu.wait_for(table_with(emu, channel, "turns in a row and leaves"), 10, what="removal")
