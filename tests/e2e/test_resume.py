@@ -163,9 +163,15 @@ async def test_sigkill_at_every_awkward_moment_loses_and_repeats_nothing(
     table = await Table(emu, channel).at_version(version_of(a_hand) or 0)
     b_hand = await show_hand(emu, bob, table)
     before = (await c.snapshot(game_id))[0]
+    # The answer takes a while to reach Discord, so the kill lands before it does whatever the
+    # bot's speed (a fast bot would otherwise answer first and edit the hand under the test).
+    emu.callback_latency = 2.0
     click = asyncio.ensure_future(emu.click(bob, b_hand, actions(b_hand)["play:G7"]))
     await asyncio.sleep(0)
-    await c.crash_and_restart(channel, game_id)
+    try:
+        await c.crash_and_restart(channel, game_id)
+    finally:
+        emu.callback_latency = 0.0
     with contextlib.suppress(Exception):
         await (await click).wait(0)
     b_hand = await answer(await emu.click(bob, b_hand, actions(b_hand)["play:G7"]))
