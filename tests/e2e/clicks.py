@@ -37,7 +37,8 @@ class ClickStats:
         live = sorted(self.live_private_messages.values())
         return (
             f"{self.turns} turns, {self.clicks / max(1, self.turns):.2f} clicks per turn, "
-            f"{100 * self.one_click_share:.0f}% in one click ({dict(sorted(self.per_turn.items()))})"
+            f"{100 * self.one_click_share:.0f}% in one click "
+            f"({dict(sorted(self.per_turn.items()))})"
             f"; {self.opens} hands opened at the start; private messages per player: "
             f"received {msgs}, still open at the end {live}"
         )
@@ -50,12 +51,19 @@ def my_turn(hand: Message) -> bool:
 
 
 async def play_keeping_hands(
-    emu: FakeDiscord, channel: int, users: list[Any], *, patience: float = 2.0, limit: int = 400
+    emu: FakeDiscord,
+    channel: int,
+    users: list[Any],
+    *,
+    patience: float = 2.0,
+    limit: int = 400,
+    habit: str = "refresh",
 ) -> ClickStats:
     """Play the started game in `channel` to its end (or `limit` turns); the click counts.
 
     `patience`: seconds a player waits for the hand they hold to show their turn (the bot edits
-    it in the background) before clicking Refresh."""
+    it in the background) before clicking Refresh, or with `habit="show"` the table's Show my
+    hand (a new private message each time) as many players did."""
     stats = ClickStats()
     table = Table(emu, channel)
     by_id = {u.id: u for u in users}
@@ -82,7 +90,10 @@ async def play_keeping_hands(
         try:
             await emu.wait_for(ready, patience, what="the hand to show the turn")
         except TimeoutError:
-            hand = await answer(await emu.click(user, hand, actions(hand)["refresh"]))
+            if habit == "show":
+                hand = await show_hand(emu, user, msg)
+            else:
+                hand = await answer(await emu.click(user, hand, actions(hand)["refresh"]))
             clicks += 1
         hand = await take_turn(emu, user, hand)
         clicks += 1
