@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -83,7 +83,6 @@ class _Hand:
     page: int
     shown: Signature | None  # what the message shows (or will, once `pending` is sent)
     pending: dict[str, Any] | None = None
-    doomed: list[_Token] = field(default_factory=list)  # older hands to delete
     task: asyncio.Task[None] | None = None
     final: bool = False  # the game is over: forget this hand once the last edit is sent
 
@@ -96,6 +95,7 @@ class LiveHands:
         self._hands: dict[tuple[int, int], _Hand] = {}  # (game id, player) -> live hand
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._dirty: dict[int, LiveGame] = {}
+        self._deleting: set[asyncio.Task[int]] = set()
 
     def register(
         self,
@@ -113,9 +113,8 @@ class LiveHands:
         old = self._hands.get(key)
         hand = _Hand(token, interaction.locale, page, signature(live, user))
         if old is not None:
-            hand.doomed = [t for t in old.doomed if t.origin != token.origin]
-            if old.token.origin != token.origin:
-                hand.doomed.append(old.token)
+            if old.token.origin != token.origin and old.token.alive():
+                self._delete(old.token)
             hand.task = old.task
             if old.task is not None and not old.task.done():
                 # An edit through the old token may land after this answer: show it again.
@@ -177,17 +176,12 @@ class LiveHands:
             self._hands.pop(key, None)
 
     def _kick(self, key: tuple[int, int], hand: _Hand) -> None:
-        if (hand.pending is not None or hand.doomed) and (hand.task is None or hand.task.done()):
+        if hand.pending is not None and (hand.task is None or hand.task.done()):
             hand.task = asyncio.create_task(self._send(key))
 
     async def _send(self, key: tuple[int, int]) -> None:
-        """Deliver a player's doomed deletions and pending edit, newest state last."""
+        """Deliver a player's pending edits, one at a time, the newest state last."""
         while (hand := self._hands.get(key)) is not None:
-            if hand.doomed:
-                old = hand.doomed.pop(0)
-                if old.alive():
-                    await self._request("DELETE", old)
-                continue
             kwargs, hand.pending = hand.pending, None
             if kwargs is None:
                 break
@@ -202,6 +196,12 @@ class LiveHands:
         hand = self._hands.get(key)
         if hand is not None and hand.final and hand.pending is None:
             self._hands.pop(key, None)
+
+    def _delete(self, token: _Token) -> None:
+        """Delete a player's previous hand (on its own: a slow delete holds up no edit)."""
+        task = asyncio.create_task(self._request("DELETE", token))
+        self._deleting.add(task)
+        task.add_done_callback(self._deleting.discard)
 
     async def _request(
         self, method: str, token: _Token, kwargs: dict[str, Any] | None = None
@@ -240,7 +240,8 @@ class LiveHands:
 
     async def close(self) -> None:
         """Stop every pending edit (the cog is unloaded)."""
-        tasks = [*self._refreshing.values(), *(h.task for h in self._hands.values() if h.task)]
+        tasks: list[asyncio.Task[Any]] = [*self._refreshing.values(), *self._deleting]
+        tasks += [h.task for h in self._hands.values() if h.task]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
