@@ -42,6 +42,8 @@ TOKEN_TTL = 840.0
 
 #: What a hand shows that is worth an edit (not the top card alone, nor others' card counts).
 Signature = tuple[Any, ...]
+#: Registrations between two sweeps of spent tokens.
+SWEEP_EVERY = 256
 
 
 def signature(live: LiveGame, user: int) -> Signature:
@@ -92,7 +94,8 @@ class LiveHands:
         self.house = house
         settings = getattr(house.bot, "settings", None)
         self.ttl = float(getattr(settings, "hand_token_ttl", None) or TOKEN_TTL)
-        self._hands: dict[tuple[int, int], _Hand] = {}  # (game id, player) -> live hand
+        self._games: dict[int, dict[int, _Hand]] = {}  # game id -> player -> live hand
+        self._registered = 0
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._dirty: dict[int, LiveGame] = {}
         self._deleting: set[asyncio.Task[int]] = set()
@@ -109,8 +112,11 @@ class LiveHands:
         token = self._token(interaction)
         if token is None or not token.alive():
             return
-        key = (live.game_id, user)
-        old = self._hands.get(key)
+        self._registered += 1
+        if self._registered % SWEEP_EVERY == 0:
+            self._sweep()
+        hands = self._games.setdefault(live.game_id, {})
+        old = hands.get(user)
         hand = _Hand(token, interaction.locale, page, signature(live, user))
         if old is not None:
             if old.token.origin != token.origin and old.token.alive():
@@ -119,8 +125,17 @@ class LiveHands:
             if old.task is not None and not old.task.done():
                 # An edit through the old token may land after this answer: show it again.
                 hand.pending = hand_kwargs(live, user, hand.locale, page=page)
-        self._hands[key] = hand
-        self._kick(key, hand)
+        hands[user] = hand
+        self._kick(live.game_id, user, hand)
+
+    def _sweep(self) -> None:
+        """Forget the hands whose token is spent (games that ended without a last refresh)."""
+        for game_id, hands in list(self._games.items()):
+            for user, hand in list(hands.items()):
+                if not hand.token.alive() and (hand.task is None or hand.task.done()):
+                    del hands[user]
+            if not hands:
+                del self._games[game_id]
 
     def _token(self, interaction: discord.Interaction[Any]) -> _Token | None:
         app_id = interaction.application_id
@@ -136,7 +151,7 @@ class LiveHands:
 
     def refresh(self, live: LiveGame) -> None:
         """After a saved change: edit, in the background, the hands whose view changed."""
-        if not any(key[0] == live.game_id for key in self._hands):
+        if not self._games.get(live.game_id):
             return
         self._dirty[live.game_id] = live
         task = self._refreshing.get(live.game_id)
@@ -154,48 +169,53 @@ class LiveHands:
         self._refreshing.pop(game_id, None)
 
     def _render_all(self, live: LiveGame) -> None:
-        over = live.game.outcome is not None
-        for key, hand in list(self._hands.items()):
-            if key[0] != live.game_id:
-                continue
-            user = key[1]
-            if not hand.token.alive() or user not in live.game.players or user in live.game.left:
-                self._drop(key, hand)
+        game_id, game = live.game_id, live.game
+        over = game.outcome is not None
+        for user, hand in list(self._games.get(game_id, {}).items()):
+            if not hand.token.alive() or user not in game.players or user in game.left:
+                self._forget(game_id, user, hand, busy=False)
                 continue
             hand.final = over
             sig = signature(live, user)
             if sig != hand.shown:
                 hand.shown = sig
                 hand.pending = hand_kwargs(live, user, hand.locale, page=hand.page)
-                self._kick(key, hand)
-            elif over and hand.pending is None and (hand.task is None or hand.task.done()):
-                self._hands.pop(key, None)
+                self._kick(game_id, user, hand)
+            elif over:
+                self._forget(game_id, user, hand, busy=False)
 
-    def _drop(self, key: tuple[int, int], hand: _Hand) -> None:
-        if self._hands.get(key) is hand and (hand.task is None or hand.task.done()):
-            self._hands.pop(key, None)
+    def _forget(self, game_id: int, user: int, hand: _Hand, *, busy: bool = True) -> None:
+        """Forget `hand` if it is still the player's (and, unless `busy`, sends nothing now)."""
+        hands = self._games.get(game_id, {})
+        if hands.get(user) is not hand:
+            return
+        if not busy and (hand.pending is not None or (hand.task and not hand.task.done())):
+            return
+        del hands[user]
+        if not hands:
+            self._games.pop(game_id, None)
 
-    def _kick(self, key: tuple[int, int], hand: _Hand) -> None:
+    def _kick(self, game_id: int, user: int, hand: _Hand) -> None:
         if hand.pending is not None and (hand.task is None or hand.task.done()):
-            hand.task = asyncio.create_task(self._send(key))
+            hand.task = asyncio.create_task(self._send(game_id, user))
 
-    async def _send(self, key: tuple[int, int]) -> None:
+    async def _send(self, game_id: int, user: int) -> None:
         """Deliver a player's pending edits, one at a time, the newest state last."""
-        while (hand := self._hands.get(key)) is not None:
+        hand: _Hand | None
+        while (hand := self._games.get(game_id, {}).get(user)) is not None:
             kwargs, hand.pending = hand.pending, None
             if kwargs is None:
                 break
             if not hand.token.alive():
-                self._hands.pop(key, None)
+                self._forget(game_id, user, hand)
                 break
             status = await self._request("PATCH", hand.token, kwargs)
-            if status in (401, 404) and self._hands.get(key) is hand:
-                self._hands.pop(key, None)  # the token or the message is gone: never retried
+            if status in (401, 404):
+                self._forget(game_id, user, hand)  # the token or message is gone: never retried
             elif status != 200 and hand.pending is None:
                 hand.shown = None  # failed: the next change sends the then-latest state
-        hand = self._hands.get(key)
         if hand is not None and hand.final and hand.pending is None:
-            self._hands.pop(key, None)
+            self._forget(game_id, user, hand)
 
     def _delete(self, token: _Token) -> None:
         """Delete a player's previous hand (on its own: a slow delete holds up no edit)."""
@@ -241,11 +261,11 @@ class LiveHands:
     async def close(self) -> None:
         """Stop every pending edit (the cog is unloaded)."""
         tasks: list[asyncio.Task[Any]] = [*self._refreshing.values(), *self._deleting]
-        tasks += [h.task for h in self._hands.values() if h.task]
+        tasks += [h.task for hs in self._games.values() for h in hs.values() if h.task]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._hands.clear()
+        self._games.clear()
 
 
 def _edited_clicked(interaction: discord.Interaction[Any]) -> bool:
