@@ -8,10 +8,12 @@ lobby.py        new lobby, join/leave/kick/computers, Start, End, lobby expiry (
 lobby_rules.py  a lobby's rules (its panel and `/uno setrule`); config_panel.py: the selects
 moves.py        a move (click or command) -> engine -> save -> the player's answer
 hands.py        a player's private hand;  saving.py: the per-move transaction
+live_hands.py   each player's latest hand, edited through its token as their view changes
 results.py      after a save, in public: log, round results, table, end of the game
 table_posts.py  the table's rendering and `/uno table` (tables.py coalesces the edits)
 autoplay.py     timers, computer players, lobby expiry (turn_clock.py: deadlines)
-resume.py       running games loaded again at start-up;  deadline.py: answering in 3 s
+pings.py        the public reminder that mentions whose turn it is
+resume.py       running games loaded again at start-up;  deadline.py + callback.py: answers
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from cogs.uno.config_panel import ConfigPanel
 from cogs.uno.hands import Hands
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
+from cogs.uno.live_hands import LiveHands
 from cogs.uno.lobby import Lobby
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.moves import Moves
@@ -37,9 +38,12 @@ class UnoApp:
         self.autoplay = Autoplay(house, self.saving, self._after_moves, self._expire_lobby)
         self.pings = TurnPings(house)
         self.autoplay.followers.append(self.pings.after_change)  # every change wakes autoplay
-        self.results = Results(house, self.tables, wake=self.autoplay.after_change)
-        self.hands = Hands(house)
-        self.moves = Moves(house, self.saving, self.results)
+        self.live_hands = LiveHands(house)
+        self.results = Results(
+            house, self.tables, wake=self.autoplay.after_change, hands=self.live_hands.refresh
+        )
+        self.hands = Hands(house, self.live_hands.register)
+        self.moves = Moves(house, self.saving, self.results, self.live_hands.register)
         self.lobby_rules = LobbyRules(house)
         self.lobby = Lobby(house, self.tables, self.autoplay, self.moves, self.lobby_rules)
         self.config = ConfigPanel(house, self.lobby_rules.save_lobby_rules)
@@ -60,3 +64,4 @@ class UnoApp:
         await self.tables.close()
         await self.autoplay.close()
         await self.pings.close()
+        await self.live_hands.close()

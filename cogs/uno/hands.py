@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -34,9 +35,19 @@ def hand_kwargs(
     )
 
 
+#: Told of every answer that showed a player their hand: (interaction, game, player, page=).
+#: live_hands.py keeps that message up to date (a callback: it imports this module).
+HandShown = Callable[..., None]
+
+
+def no_hand_kept(*args: Any, **kwargs: Any) -> None:
+    """A HandShown that keeps nothing up to date."""
+
+
 class Hands:
-    def __init__(self, house: House) -> None:
+    def __init__(self, house: House, shown: HandShown = no_hand_kept) -> None:
         self.house = house
+        self.shown = shown
 
     async def show_hand(
         self,
@@ -56,3 +67,4 @@ class Hands:
             raise UserError("error.you_left")
         kwargs = hand_kwargs(live, user, interaction.locale, page=page, notice=notice)
         await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)
+        self.shown(interaction, live, user, page=page)

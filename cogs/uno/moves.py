@@ -20,7 +20,7 @@ from bot.ui.cards import card_text, hand_summary
 from bot.ui.errors import UserError, game_error_text
 from bot.ui.log import describe
 from cogs.uno.deadline import answers_in_time, reply_error, respond
-from cogs.uno.hands import hand_kwargs
+from cogs.uno.hands import HandShown, hand_kwargs, no_hand_kept
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.results import Results
@@ -36,10 +36,13 @@ def play_texts(code: str, color: str | None) -> list[str]:
 
 
 class Moves:
-    def __init__(self, house: House, saving: Saving, results: Results) -> None:
+    def __init__(
+        self, house: House, saving: Saving, results: Results, shown: HandShown = no_hand_kept
+    ) -> None:
         self.house = house
         self.saving = saving
         self.results = results
+        self.shown = shown  # every answer with a hand becomes the player's live hand
 
     def _resolve(self, live: LiveGame, user: int, text: str) -> Action:
         game = live.game
@@ -87,6 +90,7 @@ class Moves:
 
             if version is not None and live.is_stale(user, version):
                 await self._answer(interaction, hand_with(t("notice.stale", locale)), edit)
+                self.shown(interaction, live, user)
                 return
             before = game.version
             applied: list[Action] = []
@@ -103,6 +107,7 @@ class Moves:
             if not applied:
                 if edit:
                     await respond(interaction, edit=True, **hand_with(f"⚠️ {error}"))
+                    self.shown(interaction, live, user)
                 else:
                     await reply_error(interaction, error or "?")
                 return
@@ -113,6 +118,8 @@ class Moves:
                 notice += f"\n⚠️ {error}"
             kwargs = hand_with(notice)
         await self._answer(interaction, kwargs, edit)
+        if user in game.players and user not in game.left:
+            self.shown(interaction, live, user)
         await self.results.after(live, events)
 
     async def _answer(

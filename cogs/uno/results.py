@@ -20,11 +20,16 @@ from cogs.uno.tables import TableUpdater
 
 class Results:
     def __init__(
-        self, house: House, tables: TableUpdater, wake: Callable[[LiveGame], None]
+        self,
+        house: House,
+        tables: TableUpdater,
+        wake: Callable[[LiveGame], None],
+        hands: Callable[[LiveGame], None] = lambda live: None,
     ) -> None:
         self.house = house
         self.tables = tables
         self.wake = wake  # arm the turn timer and wake the computers, as the new state requires
+        self.hands = hands  # edit the players' open hands whose view changed (live_hands.py)
 
     async def after(self, live: LiveGame, events: list[E.Event]) -> None:
         """Public consequences of an action: log lines, results, the table."""
@@ -49,6 +54,7 @@ class Results:
             elif isinstance(e, E.RoundStarted) and e.round_number > 1:
                 repost = True
         self.tables.request(live.game_id, repost=repost)
+        self.hands(live)
         if live.game.outcome is not None:
             await self.tables.flush(live.game_id)
             house.forget(live.game_id)

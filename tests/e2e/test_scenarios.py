@@ -195,11 +195,16 @@ async def test_stale_click_is_refused_with_the_fresh_hand(s) -> None:
     emu, _channel, alice, _bob, table = await _fixed_game(
         s, ["R1 R2 R3 R4 R6 R8 R9", "B3 B4 G5 G6 G7 G8 G9"], "R5"
     )
-    old = await show_hand(emu, alice, table)
-    now = await show_hand(emu, alice, table)
-    await answer(await emu.click(alice, now, actions(now)["play:R1"]))
-    res = await emu.click(alice, old, actions(old)["play:R2"])
-    refreshed = await answer(res)
+    # Opening a hand deletes the previous one; an older hand survives when that fails.
+    fault = emu.fail_route("DELETE", "/webhooks/{id}/{token}/messages/{id}", status=503)
+    try:
+        old = await show_hand(emu, alice, table)
+        now = await show_hand(emu, alice, table)
+        await answer(await emu.click(alice, now, actions(now)["play:R1"]))
+        res = await emu.click(alice, old, actions(old)["play:R2"])
+        refreshed = await answer(res)
+    finally:
+        fault.clear()
     assert res.ack_type == 7
     assert "older hand" in refreshed.text and hand_size(refreshed) == 6
 

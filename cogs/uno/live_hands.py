@@ -1,0 +1,277 @@
+"""Hands that follow the game: each player's latest private hand is edited as their view changes.
+
+A hand is an ephemeral message, which the bot can reach only through the token of the
+interaction it answered, for 15 minutes. So every answer that shows a hand (Show my hand,
+`/uno hand`, the answer to a move) registers that interaction here as the player's one live
+hand; the previous one is deleted through its own token, so each player has one. After every
+saved change (results.py) `refresh` compares, for each registered player, a small signature of
+what their hand shows (their cards, legal actions, whose turn, the decision) with what it last
+showed, and edits the changed ones: their turn starts, a penalty or a colour comes to them,
+someone else's action changed their cards, the round ended. Without this an open hand kept
+saying "Waiting for Bob" with every card greyed out, and each turn took a Refresh first.
+
+Edits are coalesced per player (latest state wins, one request in flight, like tables.py), run
+off the acting player's path (after their answer), and never use an expired token: a token is
+used until `hand_token_ttl` seconds after its interaction (Discord: 900 s; the default keeps a
+margin), and forgotten at once when Discord answers 401 or 404 for it (never retried).
+Kept in memory only: after a restart nobody's hand is live until they click once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+from discord.http import Route, handle_message_parameters
+from discord.webhook.async_ import async_context
+
+from bot.engine import view_for
+from cogs.uno.hands import hand_kwargs
+from cogs.uno.house import House
+from cogs.uno.live import LiveGame
+
+log = logging.getLogger(__name__)
+
+#: Seconds after its interaction that a hand's token is used (Discord keeps it 900 s; the
+#: margin covers clock skew and a request still in flight). Setting HAND_TOKEN_TTL overrides it.
+TOKEN_TTL = 840.0
+
+#: What a hand shows that is worth an edit (not the top card alone, nor others' card counts).
+Signature = tuple[Any, ...]
+#: Registrations between two sweeps of spent tokens.
+SWEEP_EVERY = 256
+
+
+def signature(live: LiveGame, user: int) -> Signature:
+    """What `user`'s hand shows that matters to them: an edit is due when this changes."""
+    view = view_for(live.game, user)
+    host = live.host_id if live.host_present else None
+    return (
+        view.round_number,
+        view.hand,
+        view.legal,
+        view.current_player,
+        view.decision,
+        view.penalty,
+        view.drawn,
+        host == user,
+    )
+
+
+@dataclass(slots=True)
+class _Token:
+    """One interaction's token, through which its hand message is edited or deleted."""
+
+    application_id: int
+    token: str
+    session: Any  # discord.py's aiohttp session for this client
+    expires: datetime
+    origin: int  # the interaction whose answer created the message (same message, same origin)
+
+    def alive(self) -> bool:
+        return discord.utils.utcnow() < self.expires
+
+
+@dataclass(slots=True)
+class _Hand:
+    """A player's live hand in one game, and the edits waiting to reach it."""
+
+    token: _Token
+    locale: Any
+    page: int
+    shown: Signature | None  # what the message shows (or will, once `pending` is sent)
+    pending: dict[str, Any] | None = None
+    task: asyncio.Task[None] | None = None
+    final: bool = False  # the game is over: forget this hand once the last edit is sent
+
+
+class LiveHands:
+    def __init__(self, house: House) -> None:
+        self.house = house
+        settings = getattr(house.bot, "settings", None)
+        self.ttl = float(getattr(settings, "hand_token_ttl", None) or TOKEN_TTL)
+        self._games: dict[int, dict[int, _Hand]] = {}  # game id -> player -> live hand
+        self._registered = 0
+        self._refreshing: dict[int, asyncio.Task[None]] = {}
+        self._dirty: dict[int, LiveGame] = {}
+        self._deleting: set[asyncio.Task[int]] = set()
+
+    def register(
+        self,
+        interaction: discord.Interaction[Any],
+        live: LiveGame,
+        user: int,
+        *,
+        page: int = 0,
+    ) -> None:
+        """`interaction` was just answered with `user`'s hand: it becomes their live hand."""
+        token = self._token(interaction)
+        if token is None or not token.alive():
+            return
+        self._registered += 1
+        if self._registered % SWEEP_EVERY == 0:
+            self._sweep()
+        hands = self._games.setdefault(live.game_id, {})
+        old = hands.get(user)
+        hand = _Hand(token, interaction.locale, page, signature(live, user))
+        if old is not None:
+            if old.token.origin != token.origin and old.token.alive():
+                self._delete(old.token)
+            hand.task = old.task
+            if old.task is not None and not old.task.done():
+                # An edit through the old token may land after this answer: show it again.
+                hand.pending = hand_kwargs(live, user, hand.locale, page=page)
+        hands[user] = hand
+        self._kick(live.game_id, user, hand)
+
+    def _sweep(self) -> None:
+        """Forget the hands whose token is spent (games that ended without a last refresh)."""
+        for game_id, hands in list(self._games.items()):
+            for user, hand in list(hands.items()):
+                if not hand.token.alive() and (hand.task is None or hand.task.done()):
+                    del hands[user]
+            if not hands:
+                del self._games[game_id]
+
+    def _token(self, interaction: discord.Interaction[Any]) -> _Token | None:
+        app_id = interaction.application_id
+        if not app_id or not interaction.token:
+            return None
+        origin = interaction.id
+        message = interaction.message
+        if message is not None and _edited_clicked(interaction):
+            meta = message.interaction_metadata
+            origin = meta.id if meta is not None else message.id
+        expires = interaction.created_at + timedelta(seconds=self.ttl)
+        return _Token(app_id, interaction.token, interaction._session, expires, origin)
+
+    def refresh(self, live: LiveGame) -> None:
+        """After a saved change: edit, in the background, the hands whose view changed."""
+        if not self._games.get(live.game_id):
+            return
+        self._dirty[live.game_id] = live
+        task = self._refreshing.get(live.game_id)
+        if task is None or task.done():
+            self._refreshing[live.game_id] = asyncio.create_task(self._refresh(live.game_id))
+
+    async def _refresh(self, game_id: int) -> None:
+        while (live := self._dirty.pop(game_id, None)) is not None:
+            lock = self.house.lock(live.channel_id)
+            while lock.locked():  # a move is being saved: render what it saves, not before
+                async with lock:
+                    pass
+            current = self.house.live.get(game_id) or live
+            self._render_all(current)
+        self._refreshing.pop(game_id, None)
+
+    def _render_all(self, live: LiveGame) -> None:
+        game_id, game = live.game_id, live.game
+        over = game.outcome is not None
+        for user, hand in list(self._games.get(game_id, {}).items()):
+            if not hand.token.alive() or user not in game.players or user in game.left:
+                self._forget(game_id, user, hand, busy=False)
+                continue
+            hand.final = over
+            sig = signature(live, user)
+            if sig != hand.shown:
+                hand.shown = sig
+                hand.pending = hand_kwargs(live, user, hand.locale, page=hand.page)
+                self._kick(game_id, user, hand)
+            elif over:
+                self._forget(game_id, user, hand, busy=False)
+
+    def _forget(self, game_id: int, user: int, hand: _Hand, *, busy: bool = True) -> None:
+        """Forget `hand` if it is still the player's (and, unless `busy`, sends nothing now)."""
+        hands = self._games.get(game_id, {})
+        if hands.get(user) is not hand:
+            return
+        if not busy and (hand.pending is not None or (hand.task and not hand.task.done())):
+            return
+        del hands[user]
+        if not hands:
+            self._games.pop(game_id, None)
+
+    def _kick(self, game_id: int, user: int, hand: _Hand) -> None:
+        if hand.pending is not None and (hand.task is None or hand.task.done()):
+            hand.task = asyncio.create_task(self._send(game_id, user))
+
+    async def _send(self, game_id: int, user: int) -> None:
+        """Deliver a player's pending edits, one at a time, the newest state last."""
+        hand: _Hand | None
+        while (hand := self._games.get(game_id, {}).get(user)) is not None:
+            kwargs, hand.pending = hand.pending, None
+            if kwargs is None:
+                break
+            if not hand.token.alive():
+                self._forget(game_id, user, hand)
+                break
+            status = await self._request("PATCH", hand.token, kwargs)
+            if status in (401, 404):
+                self._forget(game_id, user, hand)  # the token or message is gone: never retried
+            elif status != 200 and hand.pending is None:
+                hand.shown = None  # failed: the next change sends the then-latest state
+        if hand is not None and hand.final and hand.pending is None:
+            self._forget(game_id, user, hand)
+
+    def _delete(self, token: _Token) -> None:
+        """Delete a player's previous hand (on its own: a slow delete holds up no edit)."""
+        task = asyncio.create_task(self._request("DELETE", token))
+        self._deleting.add(task)
+        task.add_done_callback(self._deleting.discard)
+
+    async def _request(
+        self, method: str, token: _Token, kwargs: dict[str, Any] | None = None
+    ) -> int:
+        """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original`: the status."""
+        route = Route(
+            method,
+            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            webhook_id=token.application_id,
+            webhook_token=token.token,
+        )
+        payload = None
+        if kwargs is not None:
+            params = handle_message_parameters(
+                embed=kwargs.get("embed", discord.utils.MISSING),
+                view=kwargs.get("view", discord.utils.MISSING),
+            )
+            payload = params.payload
+        http = self.house.bot.http
+        try:
+            await async_context.get().request(
+                route,
+                session=token.session,
+                proxy=http.proxy,
+                proxy_auth=http.proxy_auth,
+                payload=payload,
+            )
+        except discord.HTTPException as exc:
+            if exc.status not in (401, 404):
+                log.warning("hand %s failed: %s", method, exc)
+            return exc.status
+        except (TimeoutError, OSError) as exc:
+            log.warning("hand %s failed: %r", method, exc)
+            return 0
+        return 200
+
+    async def close(self) -> None:
+        """Stop every pending edit (the cog is unloaded)."""
+        tasks: list[asyncio.Task[Any]] = [*self._refreshing.values(), *self._deleting]
+        tasks += [h.task for hs in self._games.values() for h in hs.values() if h.task]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._games.clear()
+
+
+def _edited_clicked(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the answer edited the clicked message (a deferred update counts too)."""
+    kind = interaction.response.type
+    return kind in (
+        discord.InteractionResponseType.message_update,
+        discord.InteractionResponseType.deferred_message_update,
+    )

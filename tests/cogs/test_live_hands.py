@@ -1,0 +1,120 @@
+"""Live hands' edits are coalesced: one request in flight per player, the latest state last;
+a spent token is never used, and one Discord refuses (404) is forgotten."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.engine import Game, RuleSet
+from cogs.uno.hands import hand_kwargs
+from cogs.uno.live import LiveGame
+from cogs.uno.live_hands import LiveHands
+
+ALICE, BOB, CAROL = 11, 12, 13
+
+
+class _House:
+    def __init__(self, live: LiveGame) -> None:
+        self.bot = SimpleNamespace(settings=None)
+        self.live = {live.game_id: live}
+        self._lock = asyncio.Lock()
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        return self._lock
+
+
+def _live() -> LiveGame:
+    game, _ = Game.start([ALICE, BOB, CAROL], RuleSet(), seed=5, dealer=CAROL)
+    names = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
+    return LiveGame(1, 2, 3, ALICE, game, names, baseline=game.version)
+
+
+def _interaction(user: int, n: int, *, age: float = 0.0) -> Any:
+    return SimpleNamespace(
+        application_id=99,
+        token=f"token-{n}",
+        id=1000 + n,
+        message=None,
+        response=SimpleNamespace(type=discord.InteractionResponseType.channel_message),
+        created_at=discord.utils.utcnow() - timedelta(seconds=age),
+        locale=None,
+        _session=None,
+        user=SimpleNamespace(id=user),
+    )
+
+
+class _Discord:
+    """Stands for the webhook routes: records each request and holds it until released."""
+
+    def __init__(self, status: int = 200) -> None:
+        self.calls: list[tuple[str, str, Any]] = []
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self.gate = asyncio.Event()
+        self.status = status
+
+    async def request(self, method: str, token: Any, kwargs: Any = None) -> int:
+        self.calls.append((method, token.token, kwargs))
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        await self.gate.wait()
+        self.in_flight -= 1
+        return self.status
+
+
+def _move(live: LiveGame) -> None:
+    player = live.game.current_player
+    assert player is not None
+    live.game.apply(player, live.game.default_action(player))
+
+
+async def _settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+@pytest.mark.asyncio
+async def test_edits_are_coalesced_latest_state_last() -> None:
+    live = _live()
+    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    discord_ = _Discord()
+    hands._request = discord_.request  # type: ignore[method-assign]
+    for n, user in enumerate((ALICE, BOB, CAROL)):
+        hands.register(_interaction(user, n), live, user)
+    for _ in range(4):  # four moves while the first edits are still in flight
+        _move(live)
+        hands.refresh(live)
+        await _settle()
+    discord_.gate.set()
+    await _settle()
+    per_token: dict[str, list[Any]] = {}
+    for method, token, kwargs in discord_.calls:
+        assert method == "PATCH"
+        per_token.setdefault(token, []).append(kwargs)
+    assert all(len(edits) <= 2 for edits in per_token.values()), per_token
+    assert discord_.most_in_flight <= 3  # at most one per player
+    for n, user in enumerate((ALICE, BOB, CAROL)):
+        last = per_token[f"token-{n}"][-1]
+        assert last["embed"].to_dict() == hand_kwargs(live, user, None)["embed"].to_dict()
+
+
+@pytest.mark.asyncio
+async def test_spent_or_refused_tokens_are_not_used_again() -> None:
+    live = _live()
+    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    discord_ = _Discord(status=404)
+    discord_.gate.set()
+    hands._request = discord_.request  # type: ignore[method-assign]
+    hands.register(_interaction(ALICE, 0, age=hands.ttl + 1), live, ALICE)  # spent
+    hands.register(_interaction(BOB, 1), live, BOB)
+    for _ in range(3):
+        _move(live)
+        hands.refresh(live)
+        await _settle()
+    assert [token for _, token, _ in discord_.calls] == ["token-1"]
