@@ -318,7 +318,9 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
 
     @app_commands.command(name="leaderboard", description=cmd_text("cmd.leaderboard"))
     @app_commands.describe(
-        sort=cmd_text("cmd.leaderboard.sort"), page=cmd_text("cmd.leaderboard.page")
+        sort=cmd_text("cmd.leaderboard.sort"),
+        page=cmd_text("cmd.leaderboard.page"),
+        private=cmd_text("cmd.leaderboard.private"),
     )
     @app_commands.choices(sort=SORT_CHOICES)
     async def leaderboard(
@@ -326,14 +328,21 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         interaction: discord.Interaction[Any],
         sort: str = "points",
         page: app_commands.Range[int, 1, LEADERBOARD_PAGES] = 1,
+        private: bool = False,
     ) -> None:
+        """Scores are for sharing: posted in the channel (in the server's language) unless
+        `private`, which shows them to the asker only, in theirs."""
         require_choice("sort", sort, SORTS)
         require_range("page", page, 1, LEADERBOARD_PAGES)
+        guild_id = interaction.guild_id or 0
         async with self.app.house.db.read() as unit:
-            board = await unit.stats.leaderboard(interaction.guild_id or 0, sort=sort, page=page)  # type: ignore[arg-type]
-        await interaction.response.send_message(
-            embed=render_leaderboard(board, interaction.locale), ephemeral=True
-        )
+            board = await unit.stats.leaderboard(guild_id, sort=sort, page=page)  # type: ignore[arg-type]
+        if private:
+            embed = render_leaderboard(board, interaction.locale)
+        else:
+            await self.app.house.load_settings(guild_id)
+            embed = render_leaderboard(board, self.app.house.public_locale(guild_id))
+        await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @app_commands.command(name="stats", description=cmd_text("cmd.stats"))
     @app_commands.describe(player=cmd_text("cmd.stats.player"))

@@ -91,3 +91,13 @@ async def test_rounds_before_a_finished_game_read_sensibly(s) -> None:
     board = await answer(await emu.slash(host, channel, "uno leaderboard"))
     assert "0/0" not in board.text and "no finished game yet" in board.text
     await answer(await emu.slash(host, channel, "uno end"))
+
+
+async def test_the_leaderboard_is_posted_for_everyone_unless_asked_private(s) -> None:
+    emu = s.emu
+    channel = s.channel()
+    (asker,) = s.users("asker")
+    shared = await answer(await emu.slash(asker, channel, "uno leaderboard"))
+    assert not shared.ephemeral and "Leaderboard" in shared.text
+    mine = await answer(await emu.slash(asker, channel, "uno leaderboard", private=True))
+    assert mine.ephemeral and "Leaderboard" in mine.text
