@@ -275,16 +275,17 @@ def render_table(
                     emoji="📣",
                 )
             )
-            buttons.add_item(
-                GameButton(
-                    game_id,
-                    v,
-                    "catch",
-                    label=t("table.catch", locale),
-                    style=discord.ButtonStyle.secondary,
-                    emoji="🫵",
+            if game.at_risk:  # Catch only while someone has one card and no UNO called
+                buttons.add_item(
+                    GameButton(
+                        game_id,
+                        v,
+                        "catch",
+                        label=t("table.catch", locale),
+                        style=discord.ButtonStyle.danger,
+                        emoji="🫵",
+                    )
                 )
-            )
     return {"content": None, "embed": embed, "view": buttons}
 
 

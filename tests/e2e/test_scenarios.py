@@ -94,7 +94,8 @@ async def test_uno_catch_and_uno_call(s) -> None:
     called = await answer(await emu.click(alice, msg, actions(msg)["uno"]))
     assert "called UNO" in called.text
     msg = await Table(emu, channel).at_version(version_of(called))
-    refused = await answer(await emu.click(bob, msg, actions(msg)["catch"]))
+    assert "catch" not in actions(msg)  # Catch shows only while someone can be caught
+    refused = await answer(await emu.slash(bob, channel, "uno catch"))
     assert "Nobody can be caught" in refused.text
 
 

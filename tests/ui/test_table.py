@@ -37,6 +37,9 @@ def test_table_shows_every_seat_count_and_the_turn() -> None:
         assert f"{game.card_count(p)} cards" in text
     assert f"<@{game.current_player}>" in kwargs["embed"].description
     labels = [i.item.label for i in kwargs["view"].children]
+    assert labels == ["Show my hand", "Draw", "UNO!"]  # nobody can be caught
+    game.at_risk.append(players[0])
+    labels = [i.item.label for i in render_table(game, BIG, names)["view"].children]
     assert labels == ["Show my hand", "Draw", "UNO!", "Catch"]
 
 
