@@ -214,7 +214,19 @@ def throughput(r: dict[str, Any]) -> float:
 def compare(args: argparse.Namespace, runs: list[tuple[int, float]]) -> None:
     """This bot and the baseline alternately, then the ratios of their medians."""
     baseline = checkout(args.baseline)
-    sides = {"this": ROOT, "baseline": baseline}
+    try:
+        compare_with(args, runs, {"this": ROOT, "baseline": baseline})
+    finally:
+        if not Path(args.baseline).is_dir():  # the worktree made for a revision goes again
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(baseline)],
+                check=False,
+            )
+
+
+def compare_with(
+    args: argparse.Namespace, runs: list[tuple[int, float]], sides: dict[str, Path]
+) -> None:
     for n, think in runs:
         results: dict[str, list[dict[str, Any]]] = {"this": [], "baseline": []}
         for pair in range(args.repeat):
