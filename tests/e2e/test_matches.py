@@ -22,7 +22,7 @@ async def test_two_player_match_to_the_end(s) -> None:
     final = [m for m in emu.channel_messages(channel) if "Match winner" in m.text]
     assert final, "no final results in the channel"
     board = await answer(await emu.slash(alice, channel, "uno leaderboard"))
-    assert board.ephemeral
+    assert not board.ephemeral  # scores are posted for the channel
     assert alice.global_name in board.text and bob.global_name in board.text
     stats = await answer(await emu.slash(bob, channel, "uno stats", player=alice))
     assert "Games:" in stats.text

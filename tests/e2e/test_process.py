@@ -76,7 +76,7 @@ async def test_global_sync_only_when_changed_and_buttons_survive_restart(tmp_pat
         assert emu.command_syncs[None] == 1, "a restart must not sync again"
         hand = await show_hand(emu, alice, table)  # a button from before the restart
         assert "Your hand — 7 cards" in hand.text
-        board = await answer(await emu.slash(bob, channel, "uno leaderboard"))
+        board = await answer(await emu.slash(bob, channel, "uno leaderboard", private=True))
         assert board.ephemeral
         emu.assert_clean()
     finally:
