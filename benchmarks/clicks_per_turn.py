@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.baseline import baseline_checkout  # noqa: E402
 from tests.e2e.clicks import ClickStats, play_keeping_hands  # noqa: E402
 from tests.e2e.conftest import bot_env  # noqa: E402
 from tests.e2e.helpers import open_game  # noqa: E402
@@ -71,17 +72,6 @@ async def run(args: argparse.Namespace, bot_root: Path) -> ClickStats:
     return total
 
 
-def checkout(baseline: str) -> Path:
-    """The directory of the baseline bot: a path as given, or a revision in a new worktree."""
-    path = Path(baseline)
-    if path.is_dir():
-        return path.resolve()
-    target = Path(tempfile.mkdtemp(prefix="uno-baseline-")) / "tree"
-    git = ["git", "-C", str(ROOT)]
-    subprocess.run([*git, "worktree", "add", "--detach", str(target), baseline], check=True)
-    return target
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
@@ -91,14 +81,16 @@ def main() -> None:
     parser.add_argument("--habit", choices=("refresh", "show"), default="refresh")
     parser.add_argument("--baseline", help="a git revision or a checkout: measured first")
     args = parser.parse_args()
-    bots = [("this bot", ROOT)]
-    if args.baseline:
-        bots.insert(0, (f"baseline {args.baseline}", checkout(args.baseline)))
-    for name, root in bots:
-        stats = asyncio.run(run(args, root))
-        print(f"{name}: {stats.summary()}")
-        most = Counter(stats.private_messages.values()).most_common()
-        print(f"  players by private messages received: {dict(most)}")
+    with contextlib.ExitStack() as stack:
+        bots = [("this bot", ROOT)]
+        if args.baseline:
+            baseline = stack.enter_context(baseline_checkout(args.baseline))
+            bots.insert(0, (f"baseline {args.baseline}", baseline))
+        for name, root in bots:
+            stats = asyncio.run(run(args, root))
+            print(f"{name}: {stats.summary()}")
+            most = Counter(stats.private_messages.values()).most_common()
+            print(f"  players by private messages received: {dict(most)}")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.baseline import baseline_checkout  # noqa: E402
 from tests.e2e.conftest import bot_env  # noqa: E402
 from tests.e2e.helpers import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
 from tests.fakediscord import FakeDiscord, Message  # noqa: E402
@@ -187,17 +188,6 @@ async def run(
         await emu.stop()
 
 
-def checkout(baseline: str) -> Path:
-    """The directory of the baseline bot: a path as given, or a revision in a new worktree."""
-    path = Path(baseline)
-    if path.is_dir():
-        return path.resolve()
-    target = Path(tempfile.mkdtemp(prefix="uno-baseline-")) / "tree"
-    git = ["git", "-C", str(ROOT)]
-    subprocess.run([*git, "worktree", "add", "--detach", str(target), baseline], check=True)
-    return target
-
-
 def child(n: int, think: float, args: argparse.Namespace, root: Path) -> dict[str, Any]:
     """One run in a fresh process (the harness's leftovers would skew the next run)."""
     command = [sys.executable, __file__, "--games", str(n), "--think", str(think)]
@@ -213,15 +203,8 @@ def throughput(r: dict[str, Any]) -> float:
 
 def compare(args: argparse.Namespace, runs: list[tuple[int, float]]) -> None:
     """This bot and the baseline alternately, then the ratios of their medians."""
-    baseline = checkout(args.baseline)
-    try:
+    with baseline_checkout(args.baseline) as baseline:
         compare_with(args, runs, {"this": ROOT, "baseline": baseline})
-    finally:
-        if not Path(args.baseline).is_dir():  # the worktree made for a revision goes again
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(baseline)],
-                check=False,
-            )
 
 
 def compare_with(
