@@ -170,6 +170,13 @@ def _clock_lines(
     return lines
 
 
+#: The table's game buttons: (action, label key, style, emoji).
+_NEXT_ROUND = ("next", "table.next_round", discord.ButtonStyle.success, "⏭️")
+_DRAW = ("draw", "table.draw", discord.ButtonStyle.secondary, "📤")
+_UNO = ("uno", "table.uno", discord.ButtonStyle.danger, "📣")
+_CATCH = ("catch", "table.catch", discord.ButtonStyle.danger, "🫵")
+
+
 def render_table(
     game: Game,
     game_id: int,
@@ -241,51 +248,16 @@ def render_table(
     embed.set_footer(text=rules_line(game.rules, locale)[:2048])
     buttons = discord.ui.View(timeout=None)
     if not closed and view.decision is not Decision.MATCH_OVER:
-        v = game.version
         buttons.add_item(HandButton(game_id, label=t("table.show_hand", locale)))
         if view.decision is Decision.NEXT_ROUND:
+            wanted = [_NEXT_ROUND]
+        else:  # Catch only while someone has one card and no UNO called
+            wanted = [_DRAW, _UNO, *([_CATCH] if game.at_risk else [])]
+        for action, key, style, emoji in wanted:
+            label = t(key, locale)
             buttons.add_item(
-                GameButton(
-                    game_id,
-                    v,
-                    "next",
-                    label=t("table.next_round", locale),
-                    style=discord.ButtonStyle.success,
-                    emoji="⏭️",
-                )
+                GameButton(game_id, game.version, action, label=label, style=style, emoji=emoji)
             )
-        else:
-            buttons.add_item(
-                GameButton(
-                    game_id,
-                    v,
-                    "draw",
-                    label=t("table.draw", locale),
-                    style=discord.ButtonStyle.secondary,
-                    emoji="📤",
-                )
-            )
-            buttons.add_item(
-                GameButton(
-                    game_id,
-                    v,
-                    "uno",
-                    label=t("table.uno", locale),
-                    style=discord.ButtonStyle.danger,
-                    emoji="📣",
-                )
-            )
-            if game.at_risk:  # Catch only while someone has one card and no UNO called
-                buttons.add_item(
-                    GameButton(
-                        game_id,
-                        v,
-                        "catch",
-                        label=t("table.catch", locale),
-                        style=discord.ButtonStyle.danger,
-                        emoji="🫵",
-                    )
-                )
     return {"content": None, "embed": embed, "view": buttons}
 
 
