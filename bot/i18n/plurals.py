@@ -45,7 +45,7 @@ def needed_categories(code: str) -> tuple[str, ...]:
 
 
 def format_number(number: int | float, code: str) -> str:
-    """A number as readers of `code` write it: 1,500 in English, 1.500 in German, 1 500 in Norwegian."""
+    """A number as readers of `code` write it: 1,500 (en), 1.500 (de), 1 500 (no)."""
     return format_decimal(number, locale=_locale_or_english(code))
 
 

@@ -32,7 +32,6 @@ def test_every_literal_key_exists() -> None:
 
 
 def test_dynamic_keys_exist() -> None:
-    en = catalogue("en")
     needed = {f"rank.{r.value}" for r in Rank} | {f"color.{c}" for c in "RYGB"}
     needed |= {f"preset.{p}" for p in PRESETS} | {f"scoring.{s}" for s in CHOICES["scoring"]}
     needed |= {f"rules.option.{o}" for o in OPTION_NAMES}
