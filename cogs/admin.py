@@ -18,7 +18,8 @@ from bot.engine import InvalidRules
 from bot.i18n import t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GuildConfig
-from bot.ui.errors import send_ephemeral
+from bot.ui.errors import send_ephemeral, user_error_text
+from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import (
     option_choices,
     option_label,
@@ -86,7 +87,7 @@ class AdminCog(
                     guild_id, partial(changed_config, option=option, value=value)
                 )
         except InvalidRules as exc:
-            text = t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
+            text = user_error_text(rules_error(exc), locale)
             await send_ephemeral(interaction, text)
             return
         service = getattr(self.bot, "components", None)

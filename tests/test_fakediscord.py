@@ -538,6 +538,23 @@ def test_limits_catch_what_discord_refuses() -> None:
     assert codes({"content": "x", "allowed_mentions": {"parse": [], "users": ["1"]}}) == set()
 
 
+def test_command_localisations_are_checked_like_discord() -> None:
+    def codes(**localised: Any) -> set[str]:
+        choice = {"name": "Red", "value": "R", **localised.pop("choice", {})}
+        option = {"type": 3, "name": "color", "description": "d", "choices": [choice]}
+        command = {"name": "play", "description": "d", "options": [option], **localised}
+        return {i.code for i in limits.check_commands([command])}
+
+    assert codes(name_localizations={"de": "spielen", "no": "spill"}) == set()
+    assert codes(description_localizations={"de": "x" * 100}) == set()
+    assert codes(choice={"name_localizations": {"de": "Rot mit Leerzeichen"}}) == set()
+    assert codes(name_localizations={"de": "Spielen"}) == {"APPLICATION_COMMAND_INVALID_NAME"}
+    assert codes(name_localizations={"de": "zwei wörter"}) == {"APPLICATION_COMMAND_INVALID_NAME"}
+    assert codes(name_localizations={"xx": "play"}) == {"BASE_TYPE_CHOICES"}
+    assert codes(description_localizations={"de": "x" * 101}) == {"BASE_TYPE_BAD_LENGTH"}
+    assert codes(choice={"name_localizations": {"no": ""}}) == {"BASE_TYPE_BAD_LENGTH"}
+
+
 async def test_messages_keep_their_allowed_mentions(world: World) -> None:
     """Only a new message notifies, and only the users its allowed_mentions let through."""
     emu, guild, bot = world

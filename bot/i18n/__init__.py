@@ -15,7 +15,7 @@ import logging
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from bot.i18n.plurals import COUNT, format_number, plural_category, split_plural
 
@@ -26,6 +26,18 @@ AUTO: Final = "auto"
 BORROWS: Final[Mapping[str, str]] = {"es-419": "es-ES", "es": "es-ES", "nb": "no", "nn": "no"}
 _DIR = Path(__file__).resolve().parent
 log = logging.getLogger(__name__)
+
+
+class Phrase(NamedTuple):
+    """A message inside a message, translated when the outer one is: lets code that does not
+    know the reader's language (an error raised deep in a flow) say what to show."""
+
+    key: str
+    params: Mapping[str, Any] = {}
+
+    @classmethod
+    def of(cls, key: str, /, **params: Any) -> Phrase:
+        return cls(key, params)
 
 
 @cache
@@ -83,13 +95,15 @@ def _message(key: str, code: str, count: object) -> str | None:
 
 
 def _formatted(params: Mapping[str, Any], reader: str) -> dict[str, Any]:
-    """The parameters with every number written the reader's way."""
-    return {
-        name: format_number(value, reader)
-        if isinstance(value, int | float) and not isinstance(value, bool)
-        else value
-        for name, value in params.items()
-    }
+    """The parameters with every number written the reader's way and every Phrase in words."""
+    out = {}
+    for name, value in params.items():
+        if isinstance(value, Phrase):
+            value = t(value.key, reader, **value.params)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            value = format_number(value, reader)
+        out[name] = value
+    return out
 
 
 def t(key: str, locale: object | None = None, /, **params: Any) -> str:
@@ -118,6 +132,7 @@ def t(key: str, locale: object | None = None, /, **params: Any) -> str:
 __all__ = [
     "AUTO",
     "DEFAULT_LOCALE",
+    "Phrase",
     "available_locales",
     "catalogue",
     "has_key",

@@ -41,8 +41,9 @@ LEVEL_CHOICES = [app_commands.Choice(name=cmd_text(f"computer.level.{v}"), value
 RULE_OPTIONS = {name for names in RULE_GROUPS.values() for name in names}
 
 
-def parse_card_input(text: str) -> str | None:
-    """A card code (optionally ":uno") from what was typed or picked: "R7", "r7:uno", "Red 7"."""
+def parse_card_input(text: str, locale: object = None) -> str | None:
+    """A card code (optionally ":uno") from what was typed or picked: "R7", "r7:uno", "Red 7",
+    or the card's name in the typist's language ("Rot 7")."""
     raw = text.strip()
     uno = raw.lower().endswith(":uno")
     if uno:
@@ -51,7 +52,14 @@ def parse_card_input(text: str) -> str | None:
         code = Card.of(raw).code
     except ValueError:
         wanted = raw.casefold()
-        code = next((c.code for c in _all_cards() if card_name(c).casefold() == wanted), None)
+        code = next(
+            (
+                c.code
+                for c in _all_cards()
+                if wanted in (card_name(c).casefold(), card_name(c, locale).casefold())
+            ),
+            None,
+        )
         if code is None:
             return None
     return code + (":uno" if uno else "")
@@ -257,7 +265,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         if color is not None:
             require_choice("color", color, tuple("RYGB"))
         game_id = await self._running(interaction)
-        code = parse_card_input(card)
+        code = parse_card_input(card, interaction.locale)
         if code is None:
             raise UserError("error.unknown_card", text=card[:50])
         await self.app.moves.act(interaction, game_id, play_texts(code, color))

@@ -20,9 +20,10 @@ from bot.engine import InvalidRules, RuleSet
 from bot.i18n import AUTO, available_locales, t
 from bot.store import GameRecord, GameStatus, GuildConfig, StartPolicy
 from bot.ui.config_panel import GROUP_STEP, VALUE_STEP, config_view
-from bot.ui.errors import UserError
+from bot.ui.errors import UserError, user_error_text
 from bot.ui.ids import SERVER_SCOPE
 from bot.ui.items import Click
+from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import (
     SERVER_OPTIONS,
     START_POLICIES,
@@ -157,7 +158,7 @@ class ConfigPanel:
                         guild_id, partial(changed_config, option=option, value=choice)
                     )
             except InvalidRules as exc:
-                notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
+                notice = "⚠️ " + user_error_text(rules_error(exc), locale)
             else:
                 self.house.settings_changed(guild_id)
                 notice = t("notice.setting_changed", locale, option=option_label(option, locale))
@@ -198,6 +199,6 @@ class ConfigPanel:
                 )
                 return
             except InvalidRules as exc:
-                notice = "⚠️ " + t("error.bad_rules", locale, option=exc.option, reason=exc.reason)
+                notice = "⚠️ " + user_error_text(rules_error(exc), locale)
         kwargs = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
         await respond(interaction, edit=True, **kwargs)

@@ -21,6 +21,7 @@ from bot.store import (
 )
 from bot.ui.errors import UserError
 from bot.ui.log import describe
+from bot.ui.rule_errors import rules_error
 from bot.ui.table import is_computer, render_table
 from cogs.uno.autoplay import Autoplay, computer_name
 from cogs.uno.deadline import answers_in_time, respond
@@ -87,7 +88,7 @@ class Lobby:
         try:
             rules = rules.with_options(**changes)
         except InvalidRules as exc:
-            raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
+            raise rules_error(exc) from None
         user = interaction.user
         async with house.lock(channel_id):
             try:
@@ -298,7 +299,7 @@ class Lobby:
                 rules = record.rules.with_options(**options.pop("rules", {}))
                 game, events = Game.start(players, rules, **options)
             except InvalidRules as exc:
-                raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
+                raise rules_error(exc) from None
             await house.load_settings(record.guild_id)
             live = LiveGame.from_record(record, game)
             live.turn_key = None

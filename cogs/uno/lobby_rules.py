@@ -15,6 +15,7 @@ from bot.engine import InvalidRules, RuleSet
 from bot.i18n import t
 from bot.store import GameRecord, GameStatus, WrongStatus
 from bot.ui.errors import UserError
+from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import parse_value
 from bot.ui.rules_text import render_rules
 from cogs.uno.config_panel import lobby_panel
@@ -84,4 +85,4 @@ class LobbyRules:
                 lambda _: respond(interaction, content=text, ephemeral=True),
             )
         except InvalidRules as exc:
-            raise UserError("error.bad_rules", option=exc.option, reason=exc.reason) from None
+            raise rules_error(exc) from None

@@ -46,6 +46,44 @@ SELECT_TYPES = (3, 5, 6, 7, 8)
 V2_TOP_LEVEL = (1, 9, 10, 12, 13, 14, 17)
 V2_IN_CONTAINER = (1, 9, 10, 12, 13, 14)
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+#: The locales Discord accepts as keys of `name_localizations`/`description_localizations`
+#: (https://discord.com/developers/docs/reference#locales).
+DISCORD_LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
 
 
 class Issue(NamedTuple):
@@ -546,8 +584,30 @@ def check_commands(commands: list[JSON]) -> list[Issue]:
     return out
 
 
-def _check_chat_input(path: Path, node: JSON) -> list[Issue]:
+def _check_localizations(path: Path, node: JSON) -> list[Issue]:
+    """A command's, option's or choice's translations: known locales, names that follow the
+    name rules (commands and options only), texts of 1-100 characters."""
     out: list[Issue] = []
+    for field in ("name_localizations", "description_localizations"):
+        texts = node.get(field) or {}
+        if not isinstance(texts, dict):
+            out.append(Issue((*path, field), "DICT_TYPE_CONVERT", "Only dictionaries may be used"))
+            continue
+        for locale, text in texts.items():
+            p: Path = (*path, field, locale)
+            if locale not in DISCORD_LOCALES:
+                out.append(Issue(p, "BASE_TYPE_CHOICES", "Value must be one of {locales}"))
+            is_name = field == "name_localizations" and "value" not in node
+            bad_name = is_name and (not COMMAND_NAME.match(str(text)) or text != str(text).lower())
+            if bad_name:
+                out.append(Issue(p, "APPLICATION_COMMAND_INVALID_NAME", f"Invalid name {text!r}"))
+            elif not isinstance(text, str) or not 1 <= len(text) <= 100:
+                out.append(Issue(p, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."))
+    return out
+
+
+def _check_chat_input(path: Path, node: JSON) -> list[Issue]:
+    out: list[Issue] = _check_localizations(path, node)
     name = node.get("name") or ""
     if not COMMAND_NAME.match(name) or name != name.lower():
         out.append(
@@ -589,7 +649,9 @@ def _check_chat_input(path: Path, node: JSON) -> list[Issue]:
 
 
 def _check_chat_input_leaf(path: Path, opt: JSON) -> list[Issue]:
-    out: list[Issue] = []
+    out: list[Issue] = _check_localizations(path, opt)
+    for k, choice in enumerate(opt.get("choices") or []):
+        out += _check_localizations((*path, "choices", k), choice)
     name = opt.get("name") or ""
     if not COMMAND_NAME.match(name) or name != name.lower():
         out.append(
