@@ -108,7 +108,8 @@ def test_card_counts_in_words(code: str, expected: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("code", "word"), [("fr", "de cartes"), ("es-ES", "de cartas"), ("pt-BR", "de cartas"), ("it", "di carte")]
+    ("code", "word"),
+    [("fr", "de cartes"), ("es-ES", "de cartas"), ("pt-BR", "de cartas"), ("it", "di carte")],
 )
 def test_a_million_takes_the_many_form(code: str, word: str) -> None:
     assert t("count.cards", code, count=10**6) == f"{format_number(10**6, code)} {word}"
