@@ -14,7 +14,7 @@ import discord
 from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
-from bot.ui.items import GameButton, HandButton, LobbyButton
+from bot.ui.items import GameButton, HandButton, LobbyButton, RematchButton
 from bot.ui.rule_options import option_label, value_text
 from bot.ui.rules_text import preset_name
 
@@ -302,3 +302,10 @@ def render_round_result(
         description="\n".join(lines)[:4096],
         colour=0xF1C40F,
     )
+
+
+def rematch_view(game_id: int, locale: object = None) -> discord.ui.View:
+    """The Rematch button under a finished match's result (see cogs/uno/rematch.py)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id, label=t("result.rematch", locale)))
+    return view
