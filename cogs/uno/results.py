@@ -11,7 +11,7 @@ from collections.abc import Callable
 from bot.engine import events as E
 from bot.i18n import t
 from bot.ui.log import describe
-from bot.ui.table import render_round_result, render_table, rematch_view
+from bot.ui.table import rematch_view, render_round_result, render_table
 from cogs.uno.hands import host_for_next
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
