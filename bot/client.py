@@ -28,6 +28,16 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.uno", "cogs.admin")
 COMMANDS_HASH_KEY = "commands_hash"
+#: Catalogue keys that appear in the command tree (their translations are part of its hash).
+COMMAND_KEYS = (
+    "cmd.",
+    "cmdname.",
+    "preset.",
+    "scoring.",
+    "color.",
+    "leaderboard.sort.",
+    "computer.level.",
+)
 #: Seconds a shutdown waits for the interactions being processed, then for the pending tables.
 #: Together well under the 10 s a process manager gives before SIGKILL.
 SHUTDOWN_INTERACTIONS_GRACE = 6.0
@@ -48,6 +58,7 @@ class UnoBotMixin:
         self.synced_at_start: str | None = None  # "guild", "global" or None, for tests/logs
         self.accepting_interactions = True  # False once a shutdown began
         self._in_flight: set[asyncio.Task[Any]] = set()  # tasks processing an interaction
+        self._guild_locales: dict[int, str] = {}  # guild id -> its language, as interactions say
         state = self._connection  # type: ignore[attr-defined]
         parse = state.parsers["INTERACTION_CREATE"]
         state.parsers["INTERACTION_CREATE"] = lambda data: self._interaction_create(parse, data)
@@ -58,6 +69,7 @@ class UnoBotMixin:
         if not self.accepting_interactions:
             log.info("shutting down: interaction %s ignored", data.get("id"))
             return
+        self._note_guild_locale(data)
         loop = asyncio.get_running_loop()
         previous = loop.get_task_factory()
         created: list[asyncio.Task[Any]] = []
@@ -81,6 +93,22 @@ class UnoBotMixin:
         for task in created:
             self._in_flight.add(task)
             task.add_done_callback(self._in_flight.discard)
+
+    def _note_guild_locale(self, data: Any) -> None:
+        """Remember the server's Discord language from an interaction, before any task of it
+        runs, so the server's public messages speak it (when its setting is "auto")."""
+        guild_id, locale = data.get("guild_id"), data.get("guild_locale")
+        if guild_id and isinstance(locale, str):
+            self._guild_locales[int(guild_id)] = locale
+
+    def guild_locale(self, guild_id: int) -> str | None:
+        """The server's own Discord language: from its latest interaction, else from the
+        gateway's copy of the server (`preferred_locale`), else None."""
+        known = self._guild_locales.get(guild_id)
+        if known is not None:
+            return known
+        guild = self.get_guild(guild_id)  # type: ignore[attr-defined]
+        return None if guild is None else str(guild.preferred_locale.value)
 
     @property
     def interactions_in_flight(self) -> int:
@@ -129,11 +157,7 @@ class UnoBotMixin:
             (c.to_dict(bot.tree) for c in bot.tree.get_commands()), key=lambda d: d["name"]
         )
         translations = {
-            code: {
-                k: v
-                for k, v in catalogue(code).items()
-                if k.startswith(("cmd.", "preset.", "scoring.", "color.", "leaderboard.sort."))
-            }
+            code: {k: v for k, v in catalogue(code).items() if k.startswith(COMMAND_KEYS)}
             for code in available_locales()
         }
         blob = json.dumps([definitions, translations], sort_keys=True, default=str)

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.engine import InvalidRules
 from bot.i18n import t
-from bot.i18n.translator import cmd_text
+from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GuildConfig
 from bot.ui.errors import send_ephemeral
 from bot.ui.rule_options import (
@@ -29,12 +29,14 @@ from cogs.uno.config_panel import changed_config, server_panel
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class AdminCog(commands.GroupCog, group_name="uno-admin", group_description=cmd_text("cmd.admin")):
+class AdminCog(
+    commands.GroupCog, group_name=cmd_name("admin"), group_description=cmd_text("cmd.admin")
+):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="sync", description=cmd_text("cmd.admin.sync"))
+    @app_commands.command(name=cmd_name("admin.sync"), description=cmd_text("cmd.admin.sync"))
     async def sync(self, interaction: discord.Interaction[Any]) -> None:
         if not await self.bot.is_owner(interaction.user):
             await interaction.response.send_message(
@@ -58,7 +60,9 @@ class AdminCog(commands.GroupCog, group_name="uno-admin", group_description=cmd_
         kwargs = server_panel(config, interaction.locale, notice=notice)
         await interaction.response.send_message(ephemeral=True, **kwargs)
 
-    @app_commands.command(name="settings", description=cmd_text("cmd.admin.settings"))
+    @app_commands.command(
+        name=cmd_name("admin.settings"), description=cmd_text("cmd.admin.settings")
+    )
     async def settings(self, interaction: discord.Interaction[Any]) -> None:
         if not self._allowed(interaction):
             await send_ephemeral(interaction, t("error.no_permission", interaction.locale))
@@ -67,7 +71,8 @@ class AdminCog(commands.GroupCog, group_name="uno-admin", group_description=cmd_
             config = await unit.settings.guild(interaction.guild_id)
         await self._show(interaction, config, None)
 
-    @app_commands.command(name="set", description=cmd_text("cmd.admin.set"))
+    @app_commands.command(name=cmd_name("admin.set"), description=cmd_text("cmd.admin.set"))
+    @app_commands.rename(option=cmd_name("option.option"), value=cmd_name("option.value"))
     @app_commands.describe(option=cmd_text("cmd.set.option"), value=cmd_text("cmd.set.value"))
     async def set(self, interaction: discord.Interaction[Any], option: str, value: str) -> None:
         locale = interaction.locale
@@ -109,7 +114,7 @@ class AdminCog(commands.GroupCog, group_name="uno-admin", group_description=cmd_
             for label, value in value_choices(option, current, interaction.locale)
         ]
 
-    @app_commands.command(name="reset", description=cmd_text("cmd.admin.reset"))
+    @app_commands.command(name=cmd_name("admin.reset"), description=cmd_text("cmd.admin.reset"))
     async def reset(self, interaction: discord.Interaction[Any]) -> None:
         if not self._allowed(interaction):
             await send_ephemeral(interaction, t("error.no_permission", interaction.locale))

@@ -153,7 +153,7 @@ class GuildConfig:
     guild_id: int
     rules: RuleSet = OFFICIAL_RULES
     turn_timeout_seconds: int = 60  # 0: no turn timer
-    language: str = "en"
+    language: str = "auto"  # "auto": the server's own Discord language
     # Members with this role (or Manage Server) may manage any game; None: Manage Server only.
     manager_role_id: int | None = None
     start_policy: StartPolicy = StartPolicy.HOST
@@ -168,7 +168,7 @@ class GuildConfig:
         if self.turn_ping_seconds is not None and not low <= self.turn_ping_seconds <= high:
             raise ValueError(f"turn_ping_seconds must be None (off) or from {low} to {high}")
         if not 0 < len(self.language) <= 16:
-            raise ValueError("language must be a locale code such as 'en' or 'pt-BR'")
+            raise ValueError("language must be 'auto' or a locale code such as 'en' or 'pt-BR'")
         object.__setattr__(self, "start_policy", StartPolicy(self.start_policy))
 
 

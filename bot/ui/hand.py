@@ -189,7 +189,7 @@ def hand_layout(
     at_risk = [p for p in catchable if view.seat(p).at_risk]
     if len(at_risk) == 1:
         target = at_risk[0]
-        label = t("hand.catch_one", locale, name=_name(names, target))
+        label = t("hand.catch_named", locale, name=_name(names, target))
         controls.append(Slot(f"catch:{target}", label, discord.ButtonStyle.danger, "🫵"))
     elif at_risk:
         controls.append(Slot("catch", t("hand.catch", locale), discord.ButtonStyle.danger, "🫵"))

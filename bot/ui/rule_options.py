@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from bot.engine import InvalidRules, RuleSet
 from bot.engine.rules import CHOICES, INT_RANGES, OPTION_NAMES
-from bot.i18n import available_locales, t
+from bot.i18n import AUTO, available_locales, locale_name, t
 
 #: Every RuleSet option, grouped as the settings page shows them.
 RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
@@ -107,6 +107,16 @@ def ping_text(seconds: int | None, locale: object = None) -> str:
     return t("settings.ping_after", locale, count=seconds)
 
 
+def language_text(language: str, locale: object = None) -> str:
+    """The server's language setting in words: "the server's Discord language" or "Deutsch"."""
+    return t("settings.language_auto", locale) if language == AUTO else locale_name(language)
+
+
+def language_values(locale: object = None) -> list[tuple[str, str]]:
+    """(value, label) of every language the server may choose: "auto", then each catalogue."""
+    return [(code, language_text(code, locale)) for code in (AUTO, *available_locales())]
+
+
 def option_label(option: str, locale: object = None) -> str:
     if option in SERVER_OPTIONS:
         return t(f"settings.option.{option}", locale)
@@ -144,7 +154,7 @@ def value_choices(option: str, current: str, locale: object = None) -> list[tupl
     elif option == "turn_ping":
         values = [(ping_key(s), ping_text(s, locale)) for s in (None, 0, 10, 30, 60)]
     elif option == "language":
-        values = [(code, code) for code in available_locales()]
+        values = language_values(locale)
     elif option == "start_policy":
         values = [(p, t(f"settings.start_policy.{p}", locale)) for p in START_POLICIES]
     elif option in OPTION_NAMES and is_bool(option):
@@ -204,7 +214,7 @@ def select_values(option: str, current: Any, locale: object = None) -> list[tupl
         presets = sorted({*TURN_PING_PRESETS, chosen}, key=lambda s: -1 if s is None else s)
         return [(ping_key(s), ping_text(s, locale)) for s in presets]
     if option == "language":
-        return [(code, code) for code in available_locales()]
+        return language_values(locale)
     if option == "start_policy":
         return [(p, t(f"settings.start_policy.{p}", locale)) for p in START_POLICIES]
     if option in OPTION_NAMES and is_bool(option):

@@ -11,7 +11,7 @@ import discord
 
 from bot.engine import RuleSet
 from bot.i18n import t
-from bot.ui.rule_options import option_label, ping_text, timer_text
+from bot.ui.rule_options import language_text, option_label, ping_text, timer_text
 from bot.ui.rules_text import preset_name, rules_in_words
 
 
@@ -39,7 +39,7 @@ def render_settings(
     table = [
         (option_label("turn_timer", locale), timer_text(turn_timeout, locale)),
         (option_label("turn_ping", locale), ping_text(turn_ping, locale)),
-        (option_label("language", locale), language),
+        (option_label("language", locale), language_text(language, locale)),
         (
             option_label("start_policy", locale),
             t(f"settings.start_policy.{start_policy}", locale),

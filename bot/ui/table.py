@@ -225,7 +225,7 @@ def render_table(
                 marker=marker,
                 name=_name(names, seat.player),
                 state=state,
-                points=seat.total,
+                points=t("count.pts", locale, count=seat.total),
             )
         )
     embed = discord.Embed(
@@ -280,7 +280,7 @@ def render_round_result(
                 locale,
                 name=_name(names, p),
                 points=outcome.points.get(p, 0),
-                cards=outcome.cards_left.get(p, 0),
+                cards=t("count.cards", locale, count=outcome.cards_left.get(p, 0)),
                 total=outcome.totals.get(p, 0),
             )
         )

@@ -13,7 +13,7 @@ from bot.engine import PRESETS, Card, Play
 from bot.engine.ai import LEVELS
 from bot.engine.rules import CHOICES, INT_RANGES
 from bot.i18n import t
-from bot.i18n.translator import cmd_text
+from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GameStatus, StorageUnavailable
 from bot.ui.cards import card_name
 from bot.ui.errors import UserError, game_error_text, send_ephemeral, token_is_dead
@@ -64,7 +64,7 @@ def _all_cards() -> tuple[Card, ...]:
 
 
 @app_commands.guild_only()
-class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cmd.uno")):
+class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cmd_text("cmd.uno")):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.app = UnoApp(bot, bot.database)
@@ -142,7 +142,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
 
     # ------------------------------------------------------------------ lobby
 
-    @app_commands.command(name="new", description=cmd_text("cmd.new"))
+    @app_commands.command(name=cmd_name("new"), description=cmd_text("cmd.new"))
+    @app_commands.rename(
+        rules=cmd_name("option.rules"),
+        scoring=cmd_name("option.scoring"),
+        target=cmd_name("option.target"),
+    )
     @app_commands.describe(
         rules=cmd_text("cmd.new.rules"),
         scoring=cmd_text("cmd.new.scoring"),
@@ -164,35 +169,37 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
             require_range("target", target, TARGET_MIN, TARGET_MAX)
         await self.app.lobby.new_lobby(interaction, preset=rules, scoring=scoring, target=target)
 
-    @app_commands.command(name="join", description=cmd_text("cmd.join"))
+    @app_commands.command(name=cmd_name("join"), description=cmd_text("cmd.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         record = await self.app.house.channel_game(interaction.channel_id or 0)
         await self.app.lobby.join(interaction, record)
 
-    @app_commands.command(name="leave", description=cmd_text("cmd.leave"))
+    @app_commands.command(name=cmd_name("leave"), description=cmd_text("cmd.leave"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         record = await self.app.house.channel_game(interaction.channel_id or 0)
         await self.app.lobby.leave(interaction, record)
 
-    @app_commands.command(name="start", description=cmd_text("cmd.start"))
+    @app_commands.command(name=cmd_name("start"), description=cmd_text("cmd.start"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         record = await self.app.house.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
         await self.app.lobby.start(interaction, record)
 
-    @app_commands.command(name="kick", description=cmd_text("cmd.kick"))
+    @app_commands.command(name=cmd_name("kick"), description=cmd_text("cmd.kick"))
+    @app_commands.rename(player=cmd_name("option.player"))
     @app_commands.describe(player=cmd_text("cmd.kick.player"))
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         record = await self.app.house.channel_game(interaction.channel_id or 0)
         await self.app.lobby.kick(interaction, record, player.id)
 
-    @app_commands.command(name="end", description=cmd_text("cmd.end"))
+    @app_commands.command(name=cmd_name("end"), description=cmd_text("cmd.end"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         record = await self.app.house.channel_game(interaction.channel_id or 0)
         await self.app.lobby.end(interaction, record)
 
-    @app_commands.command(name="addbot", description=cmd_text("cmd.addbot"))
+    @app_commands.command(name=cmd_name("addbot"), description=cmd_text("cmd.addbot"))
+    @app_commands.rename(level=cmd_name("option.level"))
     @app_commands.describe(level=cmd_text("cmd.addbot.level"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
@@ -202,7 +209,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
             raise UserError("error.already_started")
         await self.app.lobby.add_computer(interaction, record, level=level)
 
-    @app_commands.command(name="setrule", description=cmd_text("cmd.setrule"))
+    @app_commands.command(name=cmd_name("setrule"), description=cmd_text("cmd.setrule"))
+    @app_commands.rename(option=cmd_name("option.option"), value=cmd_name("option.value"))
     @app_commands.describe(option=cmd_text("cmd.set.option"), value=cmd_text("cmd.set.value"))
     async def setrule(self, interaction: discord.Interaction[Any], option: str, value: str) -> None:
         await self.app.lobby_rules.set_lobby_rule(interaction, option, value)
@@ -235,11 +243,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
             raise UserError("error.game_not_started")
         return record.id
 
-    @app_commands.command(name="hand", description=cmd_text("cmd.hand"))
+    @app_commands.command(name=cmd_name("hand"), description=cmd_text("cmd.hand"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         await self.app.hands.show_hand(interaction, await self._running(interaction))
 
-    @app_commands.command(name="play", description=cmd_text("cmd.play"))
+    @app_commands.command(name=cmd_name("play"), description=cmd_text("cmd.play"))
+    @app_commands.rename(card=cmd_name("option.card"), color=cmd_name("option.color"))
     @app_commands.describe(card=cmd_text("cmd.play.card"), color=cmd_text("cmd.play.color"))
     @app_commands.choices(color=COLOR_CHOICES)
     async def play(
@@ -281,15 +290,16 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
             choices.append(app_commands.Choice(name=name[:100], value=value))
         return choices[:25]
 
-    @app_commands.command(name="draw", description=cmd_text("cmd.draw"))
+    @app_commands.command(name=cmd_name("draw"), description=cmd_text("cmd.draw"))
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
         await self.app.moves.act(interaction, await self._running(interaction), "draw")
 
-    @app_commands.command(name="uno", description=cmd_text("cmd.uno_call"))
+    @app_commands.command(name=cmd_name("uno_call"), description=cmd_text("cmd.uno_call"))
     async def uno(self, interaction: discord.Interaction[Any]) -> None:
         await self.app.moves.act(interaction, await self._running(interaction), "uno")
 
-    @app_commands.command(name="catch", description=cmd_text("cmd.catch"))
+    @app_commands.command(name=cmd_name("catch"), description=cmd_text("cmd.catch"))
+    @app_commands.rename(player=cmd_name("option.player"))
     @app_commands.describe(player=cmd_text("cmd.catch.player"))
     async def catch(
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
@@ -297,13 +307,13 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
         action = f"catch:{player.id}" if player is not None else "catch"
         await self.app.moves.act(interaction, await self._running(interaction), action)
 
-    @app_commands.command(name="table", description=cmd_text("cmd.table"))
+    @app_commands.command(name=cmd_name("table"), description=cmd_text("cmd.table"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         await self.app.table_posts.repost_table(interaction)
 
     # ------------------------------------------------------------------ information
 
-    @app_commands.command(name="rules", description=cmd_text("cmd.rules"))
+    @app_commands.command(name=cmd_name("rules"), description=cmd_text("cmd.rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         db = self.app.house.db
         async with db.read() as unit:
@@ -316,7 +326,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
             embed=render_rules(rules, interaction.locale), ephemeral=True
         )
 
-    @app_commands.command(name="leaderboard", description=cmd_text("cmd.leaderboard"))
+    @app_commands.command(name=cmd_name("leaderboard"), description=cmd_text("cmd.leaderboard"))
+    @app_commands.rename(
+        sort=cmd_name("option.sort"),
+        page=cmd_name("option.page"),
+        private=cmd_name("option.private"),
+    )
     @app_commands.describe(
         sort=cmd_text("cmd.leaderboard.sort"),
         page=cmd_text("cmd.leaderboard.page"),
@@ -344,7 +359,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
             embed = render_leaderboard(board, self.app.house.public_locale(guild_id))
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
-    @app_commands.command(name="stats", description=cmd_text("cmd.stats"))
+    @app_commands.command(name=cmd_name("stats"), description=cmd_text("cmd.stats"))
+    @app_commands.rename(player=cmd_name("option.player"))
     @app_commands.describe(player=cmd_text("cmd.stats.player"))
     async def stats(
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
@@ -356,7 +372,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
             embed=render_stats(found, who.display_name, interaction.locale), ephemeral=True
         )
 
-    @app_commands.command(name="help", description=cmd_text("cmd.help"))
+    @app_commands.command(name=cmd_name("help"), description=cmd_text("cmd.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
             embed=render_help(interaction.locale), ephemeral=True

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.engine import InvalidRules, RuleSet
-from bot.i18n import available_locales, t
+from bot.i18n import AUTO, available_locales, t
 from bot.store import GameRecord, GameStatus, GuildConfig, StartPolicy
 from bot.ui.config_panel import GROUP_STEP, VALUE_STEP, config_view
 from bot.ui.errors import UserError
@@ -58,8 +58,8 @@ def changed_config(config: GuildConfig, *, option: str, value: str) -> GuildConf
         except ValueError as exc:
             raise InvalidRules(option, str(exc)) from None
     if option == "language":
-        if value not in available_locales():
-            raise InvalidRules(option, "one of " + ", ".join(available_locales()))
+        if value != AUTO and value not in available_locales():
+            raise InvalidRules(option, "one of " + ", ".join((AUTO, *available_locales())))
         return replace(config, language=value)
     if option == "start_policy":
         if value not in START_POLICIES:

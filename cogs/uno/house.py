@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.engine import Game
-from bot.i18n import resolve_locale
+from bot.i18n import AUTO, resolve_locale
 from bot.store import Database, GameNotFound, GameRecord, GameStatus, WrongStatus
 from bot.ui.errors import UserError
 from cogs.uno.live import LiveGame
@@ -42,7 +42,13 @@ class House:
     # ------------------------------------------------------------------ server settings
 
     def public_locale(self, guild_id: int | None) -> str:
-        return resolve_locale(self._languages.get(guild_id or 0, "en"))
+        """The catalogue the channel reads: the server's language setting, or, while it is
+        "auto" (the default), the server's own Discord language."""
+        language = self._languages.get(guild_id or 0, AUTO)
+        if language == AUTO:
+            known = getattr(self.bot, "guild_locale", None)
+            language = (known(guild_id) if known and guild_id else None) or "en"
+        return resolve_locale(language)
 
     def remember_settings(self, guild_id: int, language: str, turn_seconds: int) -> None:
         self._languages[guild_id] = language

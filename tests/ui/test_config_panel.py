@@ -21,7 +21,7 @@ DEFAULTS = server_values(GuildConfig(1))
 def test_every_option_offers_values_that_parse(option: str) -> None:
     current = DEFAULTS[option]
     values = select_values(option, current, "en-US")
-    assert 1 <= len(values) <= 25  # one language only, until a catalogue is translated
+    assert 1 <= len(values) <= 25
     keys = [v for v, _ in values]
     assert ("off" if option == "turn_timer" and not current else value_key(current)) in keys
     for value, label in values:

@@ -30,15 +30,7 @@ def _clip(text: str) -> str:
 
 def describe_table(state: TableState, locale: object = None) -> str:
     """The top card, the colour, the direction, whose turn, every seat's count and the draw pile."""
-    seats = ", ".join(
-        t(
-            "table.alt_seat_one" if s.cards == 1 else "table.alt_seat",
-            locale,
-            name=s.name,
-            count=s.cards,
-        )
-        for s in state.seats
-    )
+    seats = ", ".join(t("table.alt_seat", locale, name=s.name, count=s.cards) for s in state.seats)
     current = state.current
     turn = t("table.alt_turn", locale, name=current.name) if current else ""
     return _clip(
@@ -50,7 +42,7 @@ def describe_table(state: TableState, locale: object = None) -> str:
             direction=t("table.clockwise" if state.clockwise else "table.counterclockwise", locale),
             turn=turn,
             seats=seats,
-            draw=state.draw_pile,
+            draw=t("count.cards", locale, count=state.draw_pile),
         ).replace("  ", " ")
     )
 
