@@ -38,7 +38,7 @@ from cogs.uno.turn_clock import next_deadline
 MIN_SEATS, MAX_SEATS = 2, 10
 
 
-def _display_name(user: discord.abc.User) -> str:
+def display_name(user: discord.abc.User) -> str:
     return (getattr(user, "display_name", None) or user.name)[:100]
 
 
@@ -97,7 +97,7 @@ class Lobby:
                         guild_id=guild_id,
                         channel_id=channel_id,
                         host_id=user.id,
-                        host_name=_display_name(user),
+                        host_name=display_name(user),
                         rules=rules,
                     )
             except ChannelBusy:
@@ -146,7 +146,7 @@ class Lobby:
             try:
                 async with self.house.db.write() as unit:
                     await unit.games.seat(
-                        record.id, user.id, _display_name(user), max_seats=MAX_SEATS
+                        record.id, user.id, display_name(user), max_seats=MAX_SEATS
                     )
                     record = await unit.games.get(record.id)
             except AlreadySeated:

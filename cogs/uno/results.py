@@ -11,7 +11,7 @@ from collections.abc import Callable
 from bot.engine import events as E
 from bot.i18n import t
 from bot.ui.log import describe
-from bot.ui.table import render_round_result, render_table
+from bot.ui.table import rematch_view, render_round_result, render_table
 from cogs.uno.hands import host_for_next
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
@@ -50,7 +50,8 @@ class Results:
                     match=match,
                     host_id=None if match else host_for_next(live),
                 )
-                await house.send_public(live.channel_id, embed=embed)
+                extra = {"view": rematch_view(live.game_id, locale)} if match else {}
+                await house.send_public(live.channel_id, embed=embed, **extra)
             elif isinstance(e, E.RoundStarted) and e.round_number > 1:
                 repost = True
         self.tables.request(live.game_id, repost=repost)
