@@ -147,10 +147,11 @@ def _games_line(stats: PlayerStats, locale: object) -> str:
 
 def render_help(locale: object = None) -> discord.Embed:
     lines = [t("help.intro", locale), ""]
-    lines += [
-        f"`/uno {name}` — {t(f'cmd.{name}' if name != 'uno' else 'cmd.uno_call', locale)}"
-        for name in HELP_COMMANDS
-    ]
+    group = t("cmdname.uno", locale)
+    for name in HELP_COMMANDS:
+        key = "uno_call" if name == "uno" else name  # `/uno uno`: the call, not the group
+        # The command as the reader's Discord client lists it (`/uno neu` in German).
+        lines.append(f"`/{group} {t(f'cmdname.{key}', locale)}` — {t(f'cmd.{key}', locale)}")
     lines += ["", t("help.buttons", locale), "", t("help.counting", locale)]
     return discord.Embed(
         title=t("help.title", locale), description="\n".join(lines), colour=0xD72600

@@ -40,7 +40,7 @@ def card_buttons(msg: Message) -> list[tuple[str, bool]]:
 
 
 def hand_size(msg: Message) -> int:
-    m = re.search(r"Your hand — (\d+) cards", msg.text)
+    m = re.search(r"Your hand — (\d+) cards?", msg.text)
     assert m, msg.text
     return int(m[1])
 

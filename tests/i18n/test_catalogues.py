@@ -101,3 +101,17 @@ def test_the_rule_sheet_card_names() -> None:
     )  # fmt: skip
     english = catalogue(DEFAULT_LOCALE)
     assert all(no[f"rank.{r}"] == english[f"rank.{r}"] for r in ("S", "R", "D", "W", "W4"))
+
+
+@pytest.mark.parametrize("code", available_locales())
+def test_commands_are_named_as_the_readers_client_shows_them(code: str) -> None:
+    """A text that says `/uno neu` must name a command the German client really lists."""
+    import re
+
+    messages = catalogue(code)
+    names = {k.removeprefix("cmdname."): v for k, v in messages.items() if k.startswith("cmdname.")}
+    uno = {v for k, v in names.items() if "." not in k and k not in ("uno", "admin")}
+    admin = {v for k, v in names.items() if k.startswith("admin.")}
+    known = {f"/{names['uno']} {n}" for n in uno} | {f"/{names['admin']} {n}" for n in admin}
+    used = {m for text in messages.values() for m in re.findall(r"`(/[^` ]+ [^` ]+)`", text)}
+    assert sorted(used - known) == []
