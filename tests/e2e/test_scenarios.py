@@ -45,6 +45,9 @@ async def test_wild_draw_four_challenge_fails(s) -> None:
     hand = await answer(await emu.click(alice, hand, actions(hand)["color:G"]))
     victim = await show_hand(emu, bob, table)
     assert {"accept", "challenge"} <= set(actions(victim))
+    # The prompt names the colour the challenge is about (red: the starter's) and the stakes.
+    assert f"if {alice.global_name} held a Red card" in victim.text, victim.text
+    assert "you draw 6" in victim.text
     result = await answer(await emu.click(bob, victim, actions(victim)["challenge"]))
     # One line for Bob: the verdict, the hand it revealed, his draws; no "Bob" in his own hand.
     expected = f"You challenged {alice.global_name}: not guilty (they held"
