@@ -163,6 +163,18 @@ def _clock_lines(
     return lines
 
 
+def _log_text(log: Sequence[str], limit: int = 1024) -> str:
+    """The newest lines of the log that fit an embed field, whole lines only."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(log):
+        size += len(line) + 1
+        if size > limit + 1:
+            break
+        kept.append(line)
+    return "\n".join(reversed(kept))
+
+
 #: The table's game buttons: (action, label key, style, emoji).
 _NEXT_ROUND = ("next", "table.next_round", discord.ButtonStyle.success, "⏭️")
 _DRAW = ("draw", "table.draw", discord.ButtonStyle.secondary, "📤")
@@ -235,9 +247,7 @@ def render_table(
     )
     embed.add_field(name=t("table.players", locale), value="\n".join(seats)[:1024], inline=False)
     if log:
-        embed.add_field(
-            name=t("table.last_actions", locale), value="\n".join(log)[-1024:], inline=False
-        )
+        embed.add_field(name=t("table.last_actions", locale), value=_log_text(log), inline=False)
     embed.set_footer(text=rules_line(game.rules, locale)[:2048])
     buttons = discord.ui.View(timeout=None)
     if not closed and view.decision is not Decision.MATCH_OVER:

@@ -9,10 +9,10 @@ from bot.engine import PRESETS, Game, RuleSet
 from bot.engine import events as E
 from bot.store import LeaderboardPage, PlayerStats
 from bot.ui.ids import MAX_CUSTOM_ID, matches_exactly_one
-from bot.ui.log import describe
 from bot.ui.rules_text import difference_lines, render_rules, rules_in_words, rules_summary
 from bot.ui.stats import render_help, render_leaderboard, render_stats
 from bot.ui.table import render_lobby, render_round_result, render_table
+from bot.ui.turn_log import TurnLog
 
 BIG = 2**63 - 1
 
@@ -79,8 +79,9 @@ def test_round_results_and_log_lines() -> None:
     assert game.round_outcome is not None
     embed = render_round_result(game.round_outcome, names, match=game.outcome)
     assert "Match winner" in embed.description
-    for e in events:
-        describe(e, names)  # never raises
+    log = TurnLog()
+    log.record(events, names, None)  # every event of a whole round can be told
+    assert 0 < len(log) <= 12 and all(log.lines())
     final = render_table(game, BIG, names)
     assert final["view"].children == []
 
