@@ -30,6 +30,11 @@ def color_name(color: Color | None, locale: object = None) -> str:
     return t(f"color.{color.value}", locale)
 
 
+def color_text(color: Color, locale: object = None) -> str:
+    """A colour for running text: its square and its name."""
+    return f"{COLOR_EMOJI[color]} {color_name(color, locale)}"
+
+
 def card_name(card: Card, locale: object = None) -> str:
     rank = t(f"rank.{card.rank.value}", locale)
     if card.color is None:

@@ -32,6 +32,8 @@ from bot.ui.rule_options import (
 GROUP_STEP = "group"
 OPTION_STEP = "opt"
 VALUE_STEP = "val:"
+#: Marks a group or option that differs from the official rules, as `/uno rules` does.
+CHANGED_MARK = "✳️"
 
 
 def _shown(option: str, value: Any, locale: object) -> str:
@@ -54,6 +56,22 @@ def _description(option: str, value: Any, locale: object) -> str:
     return now[:100]
 
 
+def _changed(option: str, value: Any) -> bool:
+    """Whether a rule option differs from the official rules (server options never do)."""
+    return hasattr(OFFICIAL, option) and value != getattr(OFFICIAL, option)
+
+
+def _option(name: str, value: Any, locale: object, chosen: str | None) -> discord.SelectOption:
+    changed = _changed(name, value)
+    return discord.SelectOption(
+        label=option_label(name, locale)[:100],
+        value=name,
+        description=_description(name, value, locale),
+        emoji=CHANGED_MARK if changed else None,
+        default=name == chosen,
+    )
+
+
 def config_view(
     scope: str,
     current: Mapping[str, Any],
@@ -62,20 +80,27 @@ def config_view(
     group: str | None = None,
     option: str | None = None,
 ) -> discord.ui.View:
-    """The panel's selects: groups, then `group`'s options, then `option`'s values.
+    """The panel's selects: groups, then `group`'s options, then `option`'s values. Groups and
+    options that differ from the official rules carry ✳️, and a group lists those options first.
 
     `current` maps every option the scope can change to its value now (rules, plus the server's
     own options in the server scope).
     """
     groups = [*RULE_GROUPS, "table"] if scope == SERVER_SCOPE else list(RULE_GROUPS)
     view = discord.ui.View(timeout=None)
+    group_options_now = {g: group_options(g) for g in groups}
     view.add_item(
         ConfigSelect(
             scope,
             GROUP_STEP,
             [
                 discord.SelectOption(
-                    label=t(f"settings.group.{g}", locale)[:100], value=g, default=g == group
+                    label=t(f"settings.group.{g}", locale)[:100],
+                    value=g,
+                    emoji=CHANGED_MARK
+                    if any(_changed(o, current.get(o)) for o in group_options_now[g])
+                    else None,
+                    default=g == group,
                 )
                 for g in groups
             ],
@@ -84,19 +109,12 @@ def config_view(
         )
     )
     if group in groups:
+        names = sorted(group_options_now[group], key=lambda o: not _changed(o, current[o]))
         view.add_item(
             ConfigSelect(
                 scope,
                 OPTION_STEP,
-                [
-                    discord.SelectOption(
-                        label=option_label(name, locale)[:100],
-                        value=name,
-                        description=_description(name, current[name], locale),
-                        default=name == option,
-                    )
-                    for name in group_options(group)
-                ],
+                [_option(name, current[name], locale, option) for name in names],
                 placeholder=t("settings.pick_option", locale),
                 row=1,
             )

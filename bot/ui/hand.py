@@ -225,6 +225,8 @@ def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: obje
                 "hand.status.respond_wd4",
                 locale,
                 count=view.penalty,
+                fail=view.penalty + game.rules.challenge_fail_draw - 4,
+                color=color_name(view.wd4_color_before, locale),
                 name=_name(names, view.wd4_offender),
             )
         return t("hand.status.respond", locale, count=view.penalty)
@@ -255,7 +257,8 @@ def hand_embed(
             )
         )
     lines.append(_status(game, view, names, locale))
-    lines += ["", t("hand.cards", locale, cards=hand_summary(view.hand, locale))]
+    if view.hand and not layout.cards:  # the buttons show a choice, not the cards: list them
+        lines += ["", t("hand.cards", locale, cards=hand_summary(view.hand, locale))]
     if layout.pages > 1:
         lines.append(t("hand.page", locale, page=layout.page + 1, pages=layout.pages))
     embed = discord.Embed(

@@ -5,6 +5,7 @@
   refresh), and `uno:<game_id>:<version>:target` for the target select;
 - `uno:<game_id>:hand` for the public "Show my hand" button;
 - `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|rules>` in the lobby;
+- `uno:<game_id>:rematch` under a finished match's result (the finished game's id);
 - `uno:cfg:<g|game_id>:<group|opt|val:<option>>` for the selects of the settings panel: the
   server's defaults (`g`) or a lobby's rules (its game id).
 
@@ -28,6 +29,7 @@ _ACTION = (
 GAME_TEMPLATE: Final = rf"uno:(?P<game>\d{{1,20}}):(?P<version>\d{{1,9}}):{_ACTION}"
 TARGET_SELECT_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):(?P<version>\d{1,9}):target"
 HAND_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):hand"
+REMATCH_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):rematch"
 LOBBY_TEMPLATE: Final = (
     r"uno:(?P<game>\d{1,20}):lobby:(?P<verb>join|leave|start|cancel|addbot|rules)"
 )
@@ -69,6 +71,10 @@ def hand_id(game_id: int) -> str:
     return _checked(f"uno:{game_id}:hand")
 
 
+def rematch_id(game_id: int) -> str:
+    return _checked(f"uno:{game_id}:rematch")
+
+
 def lobby_id(game_id: int, verb: str) -> str:
     if verb not in LOBBY_VERBS:
         raise ValueError(verb)
@@ -95,6 +101,7 @@ def matches_exactly_one(custom_id: str) -> bool:
         GAME_TEMPLATE,
         TARGET_SELECT_TEMPLATE,
         HAND_TEMPLATE,
+        REMATCH_TEMPLATE,
         LOBBY_TEMPLATE,
         CONFIG_TEMPLATE,
     )

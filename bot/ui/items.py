@@ -23,11 +23,13 @@ from bot.ui.ids import (
     HAND_TEMPLATE,
     LOBBY_TEMPLATE,
     MAX_LABEL,
+    REMATCH_TEMPLATE,
     TARGET_SELECT_TEMPLATE,
     config_id,
     game_id_for,
     hand_id,
     lobby_id,
+    rematch_id,
     target_select_id,
 )
 
@@ -36,7 +38,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    kind: str  # "game", "hand", "lobby" or "config"
+    kind: str  # "game", "hand", "lobby", "rematch" or "config"
     game_id: int
     version: int | None = None
     action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
@@ -196,6 +198,34 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
         await dispatch(interaction, Click("hand", self.game_id))
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
+    """Under a finished match's result: `uno:<finished game>:rematch` opens or joins a new lobby
+    with that match's rules."""
+
+    def __init__(self, game_id: int, *, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=rematch_id(game_id),
+                label=_label(label) if label else None,
+                style=discord.ButtonStyle.success,
+                emoji="🔁",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, Click("rematch", self.game_id))
+
+
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
     """Join, Leave, Start, Cancel in a lobby: `uno:<game>:lobby:<verb>`."""
 
@@ -267,4 +297,4 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
         await dispatch(interaction, Click("config", game_id, None, f"{self.step}|{choice}"))
 
 
-DYNAMIC_ITEMS = (GameButton, TargetSelect, HandButton, LobbyButton, ConfigSelect)
+DYNAMIC_ITEMS = (GameButton, TargetSelect, HandButton, RematchButton, LobbyButton, ConfigSelect)

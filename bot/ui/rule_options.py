@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import discord
-
 from bot.engine import InvalidRules, RuleSet
 from bot.engine.rules import CHOICES, INT_RANGES, OPTION_NAMES
 from bot.i18n import AUTO, available_locales, locale_name, t
@@ -180,86 +178,10 @@ def value_choices(option: str, current: str, locale: object = None) -> list[tupl
     return [(label[:100], value[:100]) for label, value in out][:25]
 
 
-def _rule_line(rules: RuleSet, option: str, locale: object) -> str:
-    value = getattr(rules, option)
-    official = getattr(OFFICIAL, option)
-    label = option_label(option, locale)
-    shown = value_text(option, value, locale)
-    if value == official:
-        return t("settings.line_official", locale, option=label, value=shown)
-    return t(
-        "settings.line_changed",
-        locale,
-        option=label,
-        value=shown,
-        official=value_text(option, official, locale),
-    )
-
-
-def rule_fields(rules: RuleSet, locale: object = None) -> list[tuple[str, str]]:
-    """(group title, lines) for every group of rule options."""
-    return [
-        (
-            t(f"settings.group.{group}", locale),
-            "\n".join(_rule_line(rules, option, locale) for option in names)[:1024],
-        )
-        for group, names in RULE_GROUPS.items()
-    ]
-
-
 def timer_text(seconds: int, locale: object = None) -> str:
     if not seconds:
         return t("settings.timer_off", locale)
     return t("settings.seconds", locale, count=seconds)
-
-
-def render_settings(
-    rules: RuleSet,
-    turn_timeout: int,
-    language: str,
-    start_policy: str,
-    locale: object = None,
-    *,
-    turn_ping: int | None,
-    notice: str | None = None,
-) -> discord.Embed:
-    """The server's settings page: every rule by group (official values marked), then the table."""
-    description = t("settings.intro", locale)
-    if notice:
-        description = f"{notice}\n\n{description}"
-    embed = discord.Embed(
-        title=t("settings.title", locale), description=description[:4096], colour=0x0956BF
-    )
-    for name, value in rule_fields(rules, locale):
-        embed.add_field(name=name, value=value, inline=False)
-    table = [
-        t(
-            "settings.line",
-            locale,
-            option=option_label("turn_timer", locale),
-            value=timer_text(turn_timeout, locale),
-        ),
-        t(
-            "settings.line",
-            locale,
-            option=option_label("turn_ping", locale),
-            value=ping_text(turn_ping, locale),
-        ),
-        t(
-            "settings.line",
-            locale,
-            option=option_label("language", locale),
-            value=language_text(language, locale),
-        ),
-        t(
-            "settings.line",
-            locale,
-            option=option_label("start_policy", locale),
-            value=t(f"settings.start_policy.{start_policy}", locale),
-        ),
-    ]
-    embed.add_field(name=t("settings.group.table", locale), value="\n".join(table), inline=False)
-    return embed
 
 
 def group_of(option: str) -> str | None:

@@ -1,4 +1,9 @@
-"""A rule set in words, for `/uno rules` and the table's footer."""
+"""A rule set in words, short: its name, and only what differs from the official rules.
+
+Players know the official rules; what they need to read is what this table does differently.
+So `/uno rules`, the lobby and the settings page name the rules ("Official", a preset's name, or
+"House rules") and list only the options that differ, each with its official value beside it.
+"""
 
 from __future__ import annotations
 
@@ -8,39 +13,73 @@ import discord
 
 from bot.engine import PRESETS, RuleSet
 from bot.i18n import t
+from bot.ui.rule_options import OFFICIAL, option_label, value_text
+
+#: The most option names the one-line summary lists before it says "and N more".
+SUMMARY_OPTIONS = 3
+
+
+def preset_of(rules: RuleSet) -> str | None:
+    """The preset these rules are exactly, if any."""
+    return next((name for name, preset in PRESETS.items() if preset == rules), None)
 
 
 def preset_name(rules: RuleSet, locale: object = None) -> str:
-    """The preset these rules are, or "custom" (with the preset they derive from unknown)."""
-    for name, preset in PRESETS.items():
-        if preset == rules:
-            return t(f"preset.{name}", locale)
-    return t("preset.custom", locale)
+    """ "Official", a preset's name, or "House rules" for any other combination."""
+    preset = preset_of(rules)
+    return t(f"preset.{preset}" if preset else "preset.custom", locale)
 
 
-def rule_lines(rules: RuleSet, locale: object = None) -> list[str]:
-    """One line per option: its name and its value in words."""
-    lines = []
-    official = RuleSet()
-    for f in fields(rules):
-        value = getattr(rules, f.name)
-        if isinstance(value, bool):
-            shown = t("rules.on" if value else "rules.off", locale)
-        elif isinstance(value, int):
-            shown = str(value)
-        else:
-            shown = t(f"rules.value.{f.name}.{value}", locale)
-        changed = value != getattr(official, f.name)
-        key = "rules.line_changed" if changed else "rules.line"
-        lines.append(t(key, locale, option=t(f"rules.option.{f.name}", locale), value=shown))
-    return lines
+def changed_options(rules: RuleSet) -> list[str]:
+    """The options that differ from the official rules, in the rule set's own order."""
+    return [f.name for f in fields(rules) if getattr(rules, f.name) != getattr(OFFICIAL, f.name)]
+
+
+def rules_summary(rules: RuleSet, locale: object = None) -> str:
+    """One line: "Official", "Norway", or the nearest preset and what differs from it
+    ("Official + Jump-in, 7-0"), for the table's footer."""
+    preset = preset_of(rules)
+    if preset:
+        return t(f"preset.{preset}", locale)
+    base, changed = min(
+        ((name, _differences(rules, preset_rules)) for name, preset_rules in PRESETS.items()),
+        key=lambda item: (len(item[1]), item[0] != "official"),
+    )
+    names = [option_label(o, locale) for o in changed[:SUMMARY_OPTIONS]]
+    more = len(changed) - len(names)
+    listed = ", ".join(names) + (" " + t("rules.and_more", locale, count=more) if more else "")
+    return t("rules.summary_changed", locale, preset=t(f"preset.{base}", locale), options=listed)
+
+
+def _differences(rules: RuleSet, other: RuleSet) -> list[str]:
+    return [f.name for f in fields(rules) if getattr(rules, f.name) != getattr(other, f.name)]
+
+
+def difference_lines(rules: RuleSet, locale: object = None) -> list[str]:
+    """One line per option that differs from the official rules, with the official value."""
+    return [
+        t(
+            "rules.line_changed",
+            locale,
+            option=option_label(option, locale),
+            value=value_text(option, getattr(rules, option), locale),
+            official=value_text(option, getattr(OFFICIAL, option), locale),
+        )
+        for option in changed_options(rules)
+    ]
+
+
+def rules_in_words(rules: RuleSet, locale: object = None) -> str:
+    """ "Official rules: nothing changed", or the list of differences and a closing line."""
+    lines = difference_lines(rules, locale)
+    if not lines:
+        return t("rules.all_official", locale)
+    return "\n".join([t("rules.differs", locale), *lines, "", t("rules.rest_official", locale)])
 
 
 def render_rules(rules: RuleSet, locale: object = None) -> discord.Embed:
-    lines = rule_lines(rules, locale)
-    embed = discord.Embed(
+    return discord.Embed(
         title=t("rules.title", locale, preset=preset_name(rules, locale)),
-        description=t("rules.intro", locale) + "\n\n" + "\n".join(lines),
+        description=rules_in_words(rules, locale)[:4096],
         colour=0x0956BF,
     )
-    return embed

@@ -14,11 +14,12 @@ import discord
 from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
-from bot.ui.items import GameButton, HandButton, LobbyButton
-from bot.ui.rule_options import option_label, value_text
-from bot.ui.rules_text import preset_name
+from bot.ui.items import GameButton, HandButton, LobbyButton, RematchButton
+from bot.ui.rules_text import difference_lines, preset_name, rules_summary
 
 MAX_PLAYERS = 10
+#: Changed rules the lobby lists (a preset changes at most about 8; the rest is in /uno rules).
+MAX_LOBBY_RULE_LINES = 12
 
 
 def _name(names: Mapping[int, str], user: int | None) -> str:
@@ -41,7 +42,7 @@ def rules_line(rules: RuleSet, locale: object = None) -> str:
     return t(
         "table.rules_line",
         locale,
-        preset=preset_name(rules, locale),
+        preset=rules_summary(rules, locale),
         scoring=t(f"scoring.{rules.scoring}", locale),
         target=rules.target,
     )
@@ -60,19 +61,11 @@ def render_lobby(
     closed: str | None = None,
 ) -> dict[str, Any]:
     """The lobby message; `closed` (a reason) renders it without buttons."""
-    lines = [t("lobby.host", locale, host=f"<@{host_id}>"), rules_line(rules, locale)]
-    changed = rules.changes()
-    if changed:
-        lines.append(
-            t(
-                "lobby.rule_changes",
-                locale,
-                changes=", ".join(
-                    f"{option_label(k, locale)}: {value_text(k, v, locale)}"
-                    for k, v in changed.items()
-                ),
-            )[:1500]
-        )
+    lines = [
+        t("lobby.host", locale, host=f"<@{host_id}>"),
+        t("lobby.rules_name", locale, preset=preset_name(rules, locale)),
+    ]
+    lines += difference_lines(rules, locale)[:MAX_LOBBY_RULE_LINES]
     lines += ["", t("lobby.players", locale, count=len(players), max=MAX_PLAYERS)]
     lines += [f"{i + 1}. {name}" for i, (_, name) in enumerate(players)]
     if closed:
@@ -170,6 +163,18 @@ def _clock_lines(
     return lines
 
 
+def _log_text(log: Sequence[str], limit: int = 1024) -> str:
+    """The newest lines of the log that fit an embed field, whole lines only."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(log):
+        size += len(line) + 1
+        if size > limit + 1:
+            break
+        kept.append(line)
+    return "\n".join(reversed(kept))
+
+
 #: The table's game buttons: (action, label key, style, emoji).
 _NEXT_ROUND = ("next", "table.next_round", discord.ButtonStyle.success, "⏭️")
 _DRAW = ("draw", "table.draw", discord.ButtonStyle.secondary, "📤")
@@ -242,9 +247,7 @@ def render_table(
     )
     embed.add_field(name=t("table.players", locale), value="\n".join(seats)[:1024], inline=False)
     if log:
-        embed.add_field(
-            name=t("table.last_actions", locale), value="\n".join(log)[-1024:], inline=False
-        )
+        embed.add_field(name=t("table.last_actions", locale), value=_log_text(log), inline=False)
     embed.set_footer(text=rules_line(game.rules, locale)[:2048])
     buttons = discord.ui.View(timeout=None)
     if not closed and view.decision is not Decision.MATCH_OVER:
@@ -302,3 +305,10 @@ def render_round_result(
         description="\n".join(lines)[:4096],
         colour=0xF1C40F,
     )
+
+
+def rematch_view(game_id: int, locale: object = None) -> discord.ui.View:
+    """The Rematch button under a finished match's result (see cogs/uno/rematch.py)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id, label=t("result.rematch", locale)))
+    return view

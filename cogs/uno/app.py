@@ -24,6 +24,7 @@ from cogs.uno.lobby import Lobby
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.moves import Moves
 from cogs.uno.pings import TurnPings
+from cogs.uno.rematch import Rematch
 from cogs.uno.results import Results
 from cogs.uno.saving import Saving
 from cogs.uno.table_posts import TablePosts
@@ -47,7 +48,8 @@ class UnoApp:
         self.lobby_rules = LobbyRules(house)
         self.lobby = Lobby(house, self.tables, self.autoplay, self.moves, self.lobby_rules)
         self.config = ConfigPanel(house, self.lobby_rules.save_lobby_rules)
-        self.clicks = Clicks(self.hands, self.lobby, self.config, self.moves)
+        self.rematch = Rematch(house, self.lobby, self.autoplay)
+        self.clicks = Clicks(self.hands, self.lobby, self.config, self.moves, self.rematch)
         self.handle_click = self.clicks.handle_click  # bot.ui.items.ComponentHandler
         self.settings_changed = house.settings_changed  # the admin cog's changes
 

@@ -141,9 +141,8 @@ class Autoplay:
                 house.forget(game_id)
                 return
             locale = house.public_locale(live.guild_id)
-            name = live.names.get(player, "?")
-            key = "log.timeout_removed" if removed else "log.timeout"
-            live.log.append(t(key, locale, name=name, count=count))
+            clause = t("turn.timed_out", locale, count=count)
+            live.log.note_for(player, clause, live.names, locale)
             await self.saving.save_moves(
                 live,
                 before,

@@ -19,11 +19,15 @@ from cogs.uno.deadline import answers_in_time, reply_error
 from cogs.uno.hands import Hands
 from cogs.uno.lobby import Lobby
 from cogs.uno.moves import Moves
+from cogs.uno.rematch import Rematch
 
 
 class Clicks:
-    def __init__(self, hands: Hands, lobby: Lobby, config: ConfigPanel, moves: Moves) -> None:
+    def __init__(
+        self, hands: Hands, lobby: Lobby, config: ConfigPanel, moves: Moves, rematch: Rematch
+    ) -> None:
         self.hands = hands
+        self.rematch = rematch
         self.lobby = lobby
         self.config = config
         self.moves = moves
@@ -35,6 +39,8 @@ class Clicks:
         try:
             if click.kind == "hand":
                 await self.hands.show_hand(interaction, click.game_id)
+            elif click.kind == "rematch":
+                await self.rematch.rematch(interaction, click.game_id)
             elif click.kind == "lobby":
                 await self.lobby.lobby_click(interaction, click.game_id, click.action)
             elif click.kind == "config":

@@ -33,9 +33,9 @@ from bot.ui.rule_options import (
     parse_turn_timer,
     parse_value,
     ping_key,
-    render_settings,
 )
 from bot.ui.rules_text import render_rules
+from bot.ui.settings_page import render_settings
 from cogs.uno.deadline import respond
 from cogs.uno.house import House
 

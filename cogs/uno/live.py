@@ -8,7 +8,6 @@ than other players' moves are still fine, so nobody needs to refresh just becaus
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -16,8 +15,8 @@ from bot.engine import Game
 from bot.engine import events as E
 from bot.engine.ai import LEVELS, Player, make_player
 from bot.store import GameRecord
+from bot.ui.turn_log import TurnLog
 
-LOG_LINES = 6
 #: The level of a computer player whose stored level is unknown.
 DEFAULT_LEVEL = "normal"
 
@@ -33,7 +32,7 @@ class LiveGame:
     baseline: int  # the version when loaded, or when the current round began
     table_message_id: int | None = None
     acted_at: dict[int, int] = field(default_factory=dict)
-    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    log: TurnLog = field(default_factory=TurnLog)
     levels: dict[int, str] = field(default_factory=dict)  # computer player -> level
     timeouts: dict[int, int] = field(default_factory=dict)  # turns in a row lost to the timer
     deadline: datetime | None = None  # when the current turn times out (stored with each save)

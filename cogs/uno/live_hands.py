@@ -29,7 +29,9 @@ import discord
 from discord.http import Route, handle_message_parameters
 from discord.webhook.async_ import async_context
 
+from bot.engine import events as E
 from bot.engine import view_for
+from bot.ui.story import personal_notice
 from cogs.uno.hands import hand_kwargs
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
@@ -98,6 +100,7 @@ class LiveHands:
         self._registered = 0
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._dirty: dict[int, LiveGame] = {}
+        self._told: dict[int, list[E.Event]] = {}  # game id -> events no hand was edited for
         self._deleting: set[asyncio.Task[int]] = set()
 
     def register(
@@ -136,6 +139,7 @@ class LiveHands:
                     del hands[user]
             if not hands:
                 del self._games[game_id]
+                self._told.pop(game_id, None)
 
     def _token(self, interaction: discord.Interaction[Any]) -> _Token | None:
         app_id = interaction.application_id
@@ -149,10 +153,12 @@ class LiveHands:
         expires = interaction.created_at + timedelta(seconds=self.ttl)
         return _Token(app_id, interaction.token, interaction._session, expires, origin)
 
-    def refresh(self, live: LiveGame) -> None:
-        """After a saved change: edit, in the background, the hands whose view changed."""
+    def refresh(self, live: LiveGame, events: list[E.Event] | tuple[E.Event, ...] = ()) -> None:
+        """After a saved change: edit, in the background, the hands whose view changed, each
+        with one line of what happened to its player (`events`, gathered until the edit)."""
         if not self._games.get(live.game_id):
             return
+        self._told.setdefault(live.game_id, []).extend(events)
         self._dirty[live.game_id] = live
         task = self._refreshing.get(live.game_id)
         if task is None or task.done():
@@ -171,6 +177,7 @@ class LiveHands:
     def _render_all(self, live: LiveGame) -> None:
         game_id, game = live.game_id, live.game
         over = game.outcome is not None
+        events = self._told.pop(game_id, [])
         for user, hand in list(self._games.get(game_id, {}).items()):
             if not hand.token.alive() or user not in game.players or user in game.left:
                 self._forget(game_id, user, hand, busy=False)
@@ -179,7 +186,8 @@ class LiveHands:
             sig = signature(live, user)
             if sig != hand.shown:
                 hand.shown = sig
-                hand.pending = hand_kwargs(live, user, hand.locale, page=hand.page)
+                notice = personal_notice(events, user, live.names, hand.locale) or None
+                hand.pending = hand_kwargs(live, user, hand.locale, page=hand.page, notice=notice)
                 self._kick(game_id, user, hand)
             elif over:
                 self._forget(game_id, user, hand, busy=False)
@@ -194,6 +202,7 @@ class LiveHands:
         del hands[user]
         if not hands:
             self._games.pop(game_id, None)
+            self._told.pop(game_id, None)
 
     def _kick(self, game_id: int, user: int, hand: _Hand) -> None:
         if hand.pending is not None and (hand.task is None or hand.task.done()):

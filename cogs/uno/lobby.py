@@ -20,7 +20,6 @@ from bot.store import (
     WrongStatus,
 )
 from bot.ui.errors import UserError
-from bot.ui.log import describe
 from bot.ui.rule_errors import rules_error
 from bot.ui.table import is_computer, render_table
 from cogs.uno.autoplay import Autoplay, computer_name
@@ -38,7 +37,7 @@ from cogs.uno.turn_clock import next_deadline
 MIN_SEATS, MAX_SEATS = 2, 10
 
 
-def _display_name(user: discord.abc.User) -> str:
+def display_name(user: discord.abc.User) -> str:
     return (getattr(user, "display_name", None) or user.name)[:100]
 
 
@@ -97,7 +96,7 @@ class Lobby:
                         guild_id=guild_id,
                         channel_id=channel_id,
                         host_id=user.id,
-                        host_name=_display_name(user),
+                        host_name=display_name(user),
                         rules=rules,
                     )
             except ChannelBusy:
@@ -146,7 +145,7 @@ class Lobby:
             try:
                 async with self.house.db.write() as unit:
                     await unit.games.seat(
-                        record.id, user.id, _display_name(user), max_seats=MAX_SEATS
+                        record.id, user.id, display_name(user), max_seats=MAX_SEATS
                     )
                     record = await unit.games.get(record.id)
             except AlreadySeated:
@@ -319,10 +318,7 @@ class Lobby:
             house.live[record.id] = live
             self.autoplay.lobby_gone(record.id)
             locale = house.public_locale(record.guild_id)
-            for e in events:
-                line = describe(e, live.names, locale)
-                if line:
-                    live.log.append(line)
+            live.log.record(events, live.names, locale)
             kwargs = table_kwargs(house, live)  # with the first turn's countdown
         if edit:
             await respond(interaction, edit=True, **kwargs)
@@ -361,7 +357,7 @@ class Lobby:
             closed = t(reason, locale, name=f"<@{user}>")
             if live is not None:
                 kwargs = render_table(
-                    live.game, record.id, live.names, locale, log=list(live.log), closed=closed
+                    live.game, record.id, live.names, locale, log=live.log.lines(), closed=closed
                 )
                 message_id = live.table_message_id
             else:

@@ -16,9 +16,8 @@ from bot.engine import Action, Catch, ChooseColor, Color, GameError, Leave, Next
 from bot.engine import events as E
 from bot.i18n import t
 from bot.store import GameRecord
-from bot.ui.cards import card_text, hand_summary
 from bot.ui.errors import UserError, game_error_text
-from bot.ui.log import describe
+from bot.ui.story import personal_notice
 from cogs.uno.deadline import answers_in_time, reply_error, respond
 from cogs.uno.hands import HandShown, hand_kwargs, no_hand_kept
 from cogs.uno.house import House
@@ -113,7 +112,7 @@ class Moves:
                 return
             live.acted(user, events)
             await self.saving.save(live, before, user, applied, events)
-            notice = self._notice(live, user, applied, events, locale)
+            notice = personal_notice(events, user, live.names, locale)
             if error:
                 notice += f"\n⚠️ {error}"
             kwargs = hand_with(notice)
@@ -129,39 +128,6 @@ class Moves:
             await respond(interaction, edit=True, **kwargs)
         else:
             await respond(interaction, ephemeral=True, **kwargs)
-
-    def _notice(
-        self,
-        live: LiveGame,
-        user: int,
-        applied: list[Action],
-        events: list[E.Event],
-        locale: object,
-    ) -> str:
-        """What the acting player is told, including what only they may see."""
-        lines: list[str] = []
-        for e in events:
-            if isinstance(e, E.CardsDrawn) and e.player == user and e.cards:
-                lines.append(
-                    t("notice.you_drew", locale, cards=hand_summary(list(e.cards), locale))
-                )
-            elif isinstance(e, E.ChallengeResolved) and e.challenger == user:
-                key = "notice.challenge_won" if e.guilty else "notice.challenge_lost"
-                lines.append(
-                    t(
-                        key,
-                        locale,
-                        name=live.names.get(e.offender, "?"),
-                        cards=hand_summary(list(e.revealed_hand), locale),
-                    )
-                )
-            elif isinstance(e, E.CardPlayed) and e.player == user:
-                lines.append(t("notice.you_played", locale, card=card_text(e.card, locale)))
-            else:
-                line = describe(e, live.names, locale)
-                if line:
-                    lines.append(line)
-        return "\n".join(lines[-8:])
 
     async def remove_player(
         self,

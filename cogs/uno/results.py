@@ -10,8 +10,7 @@ from collections.abc import Callable
 
 from bot.engine import events as E
 from bot.i18n import t
-from bot.ui.log import describe
-from bot.ui.table import render_round_result, render_table
+from bot.ui.table import rematch_view, render_round_result, render_table
 from cogs.uno.hands import host_for_next
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
@@ -24,7 +23,7 @@ class Results:
         house: House,
         tables: TableUpdater,
         wake: Callable[[LiveGame], None],
-        hands: Callable[[LiveGame], None] = lambda live: None,
+        hands: Callable[[LiveGame, list[E.Event]], None] = lambda live, events: None,
     ) -> None:
         self.house = house
         self.tables = tables
@@ -35,10 +34,7 @@ class Results:
         """Public consequences of an action: log lines, results, the table."""
         house = self.house
         locale = house.public_locale(live.guild_id)
-        for e in events:
-            line = describe(e, live.names, locale)
-            if line:
-                live.log.append(line)
+        live.log.record(events, live.names, locale)
         repost = False
         for e in events:
             if isinstance(e, E.RoundEnded):
@@ -50,11 +46,12 @@ class Results:
                     match=match,
                     host_id=None if match else host_for_next(live),
                 )
-                await house.send_public(live.channel_id, embed=embed)
+                extra = {"view": rematch_view(live.game_id, locale)} if match else {}
+                await house.send_public(live.channel_id, embed=embed, **extra)
             elif isinstance(e, E.RoundStarted) and e.round_number > 1:
                 repost = True
         self.tables.request(live.game_id, repost=repost)
-        self.hands(live)
+        self.hands(live, events)
         if live.game.outcome is not None:
             await self.tables.flush(live.game_id)
             house.forget(live.game_id)
@@ -82,7 +79,7 @@ class Results:
                 live.game_id,
                 live.names,
                 locale,
-                log=list(live.log),
+                log=live.log.lines(),
                 closed=t("notice.no_humans_left", locale),
             )
             await house.edit_public(live.channel_id, live.table_message_id, **kwargs)

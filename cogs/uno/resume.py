@@ -52,7 +52,8 @@ async def resume_running_games(
         live = LiveGame.from_record(item.game, game)
         house.live[game_id] = live
         await house.load_settings(live.guild_id)
-        live.log.append(t("log.resumed", house.public_locale(live.guild_id)))
+        locale = house.public_locale(live.guild_id)
+        live.log.note(t("log.resumed", locale))
         tables.request(game_id)  # re-posted instead when old or gone
         resumed += 1
     log.info("resumed %d running games", resumed)

@@ -30,7 +30,7 @@ def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
         live.game_id,
         live.names,
         locale,
-        log=list(live.log),
+        log=live.log.lines(),
         deadline=live.deadline,
         last_chance=lost if lost >= MAX_TIMEOUTS - 1 else 0,
     )

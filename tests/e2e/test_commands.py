@@ -106,7 +106,7 @@ async def test_playing_by_commands(s) -> None:
     assert not repost.ephemeral and "UNO — round 1" in repost.text
     assert Table(emu, channel).message().id == repost.id
     rules = await _say(emu, bob, channel, "uno rules")
-    assert rules.ephemeral and "Wild Draw Four challenge" in rules.text
+    assert rules.ephemeral and "Rules: Official" in rules.text and "nothing changed" in rules.text
     help_ = await _say(emu, bob, channel, "uno help")
     assert "/uno new" in help_.text
     board = await _say(emu, bob, channel, "uno leaderboard", sort="win_rate", page=1)

@@ -84,6 +84,13 @@ async def test_penalty_from_someone_else_shows_in_the_open_hand(s) -> None:
     # Bob draws two without a click (no stacking by default): his open hand shows them.
     await emu.wait_for(lambda: hand_size(b_hand) == 9, 5, what="bob's two penalty cards")
     assert plays(b_hand) == []
+    # One line tells Bob what happened to him, naming the cards he drew, speaking to him.
+    first_line = b_hand.text.splitlines()[1]
+    assert first_line.startswith(f"{alice.global_name} played 🟥 Red Draw Two · You drew 2 cards: ")
+    assert first_line.endswith(", are skipped") and bob.global_name not in b_hand.text, b_hand.text
+    # His cards are on his buttons, not listed a second time in the text.
+    assert "Your cards" not in b_hand.text and b_hand.text.count("Yellow 7") == 1, b_hand.text
     # Carol, skipped past Bob, finds her turn in the hand she opened before.
     await emu.wait_for(lambda: plays(c_hand), 5, what="carol's turn")
     assert "Your turn" in c_hand.text
+    assert f"{bob.global_name} drew 2 cards, is skipped" in c_hand.text, c_hand.text

@@ -45,8 +45,14 @@ async def test_wild_draw_four_challenge_fails(s) -> None:
     hand = await answer(await emu.click(alice, hand, actions(hand)["color:G"]))
     victim = await show_hand(emu, bob, table)
     assert {"accept", "challenge"} <= set(actions(victim))
+    # The prompt names the colour the challenge is about (red: the starter's) and the stakes.
+    assert f"if {alice.global_name} held a Red card" in victim.text, victim.text
+    assert "you draw 6" in victim.text
     result = await answer(await emu.click(bob, victim, actions(victim)["challenge"]))
-    assert "Challenge lost" in result.text
+    # One line for Bob: the verdict, the hand it revealed, his draws; no "Bob" in his own hand.
+    expected = f"You challenged {alice.global_name}: not guilty (they held"
+    assert expected in result.text, result.text
+    assert "drew 6 cards" in result.text and bob.global_name not in result.text, result.text
     assert hand_size(result) == 13  # 7 + 6
 
 
@@ -65,7 +71,7 @@ async def test_wild_draw_four_challenge_succeeds(s) -> None:
     hand = await answer(await emu.click(alice, hand, actions(hand)["refresh"]))
     assert "challenge" in actions(hand)
     hand = await answer(await emu.click(alice, hand, actions(hand)["challenge"]))
-    assert "Challenge won" in hand.text
+    assert f"You challenged {bob.global_name}: guilty! They held" in hand.text, hand.text
     bob_hand = await show_hand(emu, bob, Table(emu, channel).message())
     assert hand_size(bob_hand) == 6 + 8
 

@@ -230,4 +230,4 @@ async def test_the_timeout_that_would_remove_a_player_is_announced(world: PingWo
     # It was not shown before: the tables with fewer lost turns had no warning.
     earlier = [s for s in warned.history if WARNING in json.dumps(s.get("embeds"))]
     assert all(json.dumps(s["embeds"]).count("ran out of time") >= 3 for s in earlier)
-    await emu.wait_for(table_with(emu, channel, "turns in a row and leaves"), 10, what="removal")
+    await emu.wait_for(table_with(emu, channel, "(3 turns in a row)"), 10, what="removal")

@@ -9,10 +9,10 @@ from bot.engine import PRESETS, Game, RuleSet
 from bot.engine import events as E
 from bot.store import LeaderboardPage, PlayerStats
 from bot.ui.ids import MAX_CUSTOM_ID, matches_exactly_one
-from bot.ui.log import describe
-from bot.ui.rules_text import render_rules
+from bot.ui.rules_text import difference_lines, render_rules, rules_in_words, rules_summary
 from bot.ui.stats import render_help, render_leaderboard, render_stats
 from bot.ui.table import render_lobby, render_round_result, render_table
+from bot.ui.turn_log import TurnLog
 
 BIG = 2**63 - 1
 
@@ -79,8 +79,9 @@ def test_round_results_and_log_lines() -> None:
     assert game.round_outcome is not None
     embed = render_round_result(game.round_outcome, names, match=game.outcome)
     assert "Match winner" in embed.description
-    for e in events:
-        describe(e, names)  # never raises
+    log = TurnLog()
+    log.record(events, names, None)  # every event of a whole round can be told
+    assert 0 < len(log) <= 12 and all(log.lines())
     final = render_table(game, BIG, names)
     assert final["view"].children == []
 
@@ -95,3 +96,21 @@ def test_rules_leaderboard_stats_help_render() -> None:
     assert "Ann" in render_leaderboard(page).description
     assert "No games" in render_stats(None, "Ann").description
     assert len(render_help()) <= 6000
+
+
+def test_rules_are_named_and_only_differences_are_listed() -> None:
+    official = RuleSet()
+    assert rules_summary(official) == "Official"
+    assert "nothing changed" in rules_in_words(official)
+    assert difference_lines(official) == []
+    norway = RuleSet.preset("norway")
+    assert rules_summary(norway) == "Norway"
+    # A change on top of a preset is named from the nearest preset, not "Custom".
+    assert rules_summary(norway.with_options(jump_in=True)) == "Norway + Jump-in"
+    assert rules_summary(official.with_options(jump_in=True)) == "Official + Jump-in"
+    lines = difference_lines(official.with_options(jump_in=True, hand_size=5))
+    assert sorted(lines) == [
+        "✳️ Cards dealt: **5** (official: 7)",
+        "✳️ Jump-in: **on** (official: off)",
+    ]
+    assert len(difference_lines(norway)) == len(norway.changes())
