@@ -129,3 +129,25 @@ async def test_each_player_reads_their_own_language(norwegian: Any) -> None:
     assert "**Emma**: +0 (hadde 0 kort)" in final.text and "Vinner av kampen: Emma" in final.text
     over = await emu.wait_for_message(channel, lambda m: "Kampen er over" in m.text, timeout=5)
     assert not over.ephemeral and "🃏 UNO — runde 1" in _embed_text(over)
+
+
+async def test_an_admin_picks_the_servers_language(norwegian: Any) -> None:
+    emu, guild, _ = norwegian
+    channel = emu.add_channel(guild, "uno")
+    owner = emu.user_of(guild.owner_id)  # Manage Server; their own client speaks English
+    offered = await emu.autocomplete(
+        owner, channel, "uno-admin set", focused="value", option="language", value=""
+    )
+    labels = {c["value"]: c["name"] for c in offered}
+    assert labels["auto"].startswith("the server's Discord language")
+    assert labels["de"].startswith("Deutsch") and labels["no"].startswith("norsk bokmål")
+    done = await answer(
+        await emu.slash(owner, channel, "uno-admin set", option="language", value="de")
+    )
+    assert done.ephemeral and "Language changed" in done.text
+    lobby = await answer(await emu.slash(owner, channel, "uno new"))
+    assert "Klick auf **Beitreten**" in lobby.text  # German now, on a Norwegian server
+    refused = await answer(
+        await emu.slash(owner, channel, "uno-admin set", option="language", value="xx")
+    )
+    assert refused.ephemeral and "These rules don't work together (Language:" in refused.text
