@@ -8,7 +8,7 @@ CLDR's rule for the language (`babel.Locale.plural_form`), never a rule written 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Final
 
 from babel import Locale, UnknownLocaleError
@@ -33,6 +33,7 @@ def _locale_or_english(code: str) -> Locale:
     return babel_locale(code) or babel_locale(code.split("-")[0]) or Locale("en")
 
 
+@lru_cache(maxsize=8192)
 def plural_category(code: str, number: int | float) -> str:
     """CLDR's plural category of `number` in the language of `code` ("one", "few", "other"...)."""
     return _locale_or_english(code).plural_form(abs(number))
@@ -44,6 +45,7 @@ def needed_categories(code: str) -> tuple[str, ...]:
     return tuple(c for c in CATEGORIES if c in tags)
 
 
+@lru_cache(maxsize=8192)  # a table edit formats dozens of small numbers: Babel's work, once each
 def format_number(number: int | float, code: str) -> str:
     """A number as readers of `code` write it: 1,500 (en), 1.500 (de), 1 500 (no)."""
     return format_decimal(number, locale=_locale_or_english(code))

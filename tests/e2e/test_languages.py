@@ -81,7 +81,7 @@ async def test_each_player_reads_their_own_language(norwegian: Any) -> None:
     # The host's own rules panel is private: in English for Emma, whatever the server speaks.
     panel = await answer(await emu.click(emma, emu.message_of(lobby.id), label="Regler"))
     assert panel.ephemeral and "You host this game" in panel.text
-    assert "House rules: Norway" in _embed_text(panel)
+    assert "Rules: Norway" in _embed_text(panel)
 
     table = await answer(await emu.click(emma, emu.message_of(lobby.id), label="Start"))
     shown = _embed_text(table)
@@ -104,15 +104,24 @@ async def test_each_player_reads_their_own_language(norwegian: Any) -> None:
     refused = await answer(await emu.slash(nils, channel, "uno draw"))
     assert refused.ephemeral and refused.content.startswith("Det er ikke din tur")
     rules = await answer(await emu.slash(greta, channel, "uno rules"))
-    assert rules.ephemeral and "Hausregeln: Norwegen" in _embed_text(rules)
+    assert rules.ephemeral and "Regeln: Norwegen" in _embed_text(rules)
     rules = await answer(await emu.slash(nils, channel, "uno rules"))
-    assert rules.ephemeral and "Husregler: Norge" in _embed_text(rules)
+    assert rules.ephemeral and "Regler: Norge" in _embed_text(rules)
 
     # Emma plays her last card: her answer is English, the results on the table Norwegian.
     play = actions(hands["emma"])["play:R7"]
     answer_msg = await answer(await emu.click(emma, hands["emma"], play))
-    assert answer_msg.ephemeral and "You played 🟥 Red 7." in answer_msg.text
-    assert "Your hand — 0 cards" in answer_msg.text and "Round 1 won by Emma" in answer_msg.text
+    assert answer_msg.ephemeral and "You played 🟥 Red 7" in answer_msg.text
+    assert "Your hand — 0 cards" in answer_msg.text and "The match is over." in answer_msg.text
+    # The others' open hands follow the game, each in its reader's language.
+    for user, words in ((greta, "Die Partie ist vorbei."), (nils, "Kampen er over.")):
+        hand = hands[user.username]
+        shown = await emu.wait_for(
+            lambda h=hand, w=words: w in (m := emu.message_of(h.id)).text and m,
+            5,
+            what=f"{user.username}'s hand at the end",
+        )
+        assert "Emma" in shown.text, shown.text
     final = await emu.wait_for_message(
         channel, lambda m: "vant runde 1" in _embed_text(m) + m.text, timeout=5
     )
@@ -120,3 +129,25 @@ async def test_each_player_reads_their_own_language(norwegian: Any) -> None:
     assert "**Emma**: +0 (hadde 0 kort)" in final.text and "Vinner av kampen: Emma" in final.text
     over = await emu.wait_for_message(channel, lambda m: "Kampen er over" in m.text, timeout=5)
     assert not over.ephemeral and "🃏 UNO — runde 1" in _embed_text(over)
+
+
+async def test_an_admin_picks_the_servers_language(norwegian: Any) -> None:
+    emu, guild, _ = norwegian
+    channel = emu.add_channel(guild, "uno")
+    owner = emu.user_of(guild.owner_id)  # Manage Server; their own client speaks English
+    offered = await emu.autocomplete(
+        owner, channel, "uno-admin set", focused="value", option="language", value=""
+    )
+    labels = {c["value"]: c["name"] for c in offered}
+    assert labels["auto"].startswith("the server's Discord language")
+    assert labels["de"].startswith("Deutsch") and labels["no"].startswith("norsk bokmål")
+    done = await answer(
+        await emu.slash(owner, channel, "uno-admin set", option="language", value="de")
+    )
+    assert done.ephemeral and "Language changed" in done.text
+    lobby = await answer(await emu.slash(owner, channel, "uno new"))
+    assert "Klick auf **Beitreten**" in lobby.text  # German now, on a Norwegian server
+    refused = await answer(
+        await emu.slash(owner, channel, "uno-admin set", option="language", value="xx")
+    )
+    assert refused.ephemeral and "These rules don't work together (Language:" in refused.text

@@ -60,7 +60,9 @@ def test_same_placeholders_as_english(code: str) -> None:
     for base, forms in _families(catalogue(code)).items():
         wanted = set().union(*(_placeholders(t) for t in english[base].values()))
         for category, text in forms.items():
-            if _placeholders(text) != wanted:
+            # A plural form may say its number in words ("ran out of time", "drew 🟥 Red 7").
+            have = _placeholders(text) | ({"count"} if category else set())
+            if have != wanted | ({"count"} if category else set()):
                 wrong.append((base, category, sorted(_placeholders(text)), sorted(wanted)))
     assert wrong == []
 

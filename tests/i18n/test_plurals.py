@@ -63,8 +63,9 @@ def test_never_one_cards() -> None:
     for code in available_locales():
         assert t("hand.title", code, count=1) == catalogue(code)["hand.title_one"].format(count=1)
     assert t("hand.title", "en", count=1) == "Your hand — 1 card"
-    assert t("log.drew", "de", name="Ann", count=1) == "Ann zieht 1 Karte"
-    assert t("log.drew", "de", name="Ann", count=4) == "Ann zieht 4 Karten"
+    assert t("turn.drew", "de", count=1) == "zieht 1 Karte"
+    assert t("turn.drew", "de", count=4) == "zieht 4 Karten"
+    assert t("turn.timed_out", "no", count=1) == "gikk tom for tid ⏰"
 
 
 def test_cldr_rules_not_hand_written() -> None:

@@ -97,3 +97,28 @@ def test_an_operator_can_run_alembic_from_the_repository_root(tmp_path: Path) ->
     with sqlite3.connect(database) as connection:
         names = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert names >= TABLES
+
+
+async def test_english_by_default_becomes_the_servers_own_language(backend: Backend) -> None:
+    """0006: before it English was the only language, so a stored "en" was no choice: it
+    becomes "auto" (the server's Discord language); a real choice stays; down, it is "en" again."""
+    engine = backend.engine()
+    insert = text(
+        "INSERT INTO guild_settings (guild_id, turn_timeout_seconds, language, start_policy,"
+        " updated_at) VALUES (:id, 60, :language, 'host', CURRENT_TIMESTAMP)"
+    )
+    read = text("SELECT guild_id, language FROM guild_settings ORDER BY guild_id")
+    try:
+        await alembic(engine, lambda config: command.upgrade(config, "0004"))
+        async with engine.begin() as connection:
+            await connection.execute(
+                insert, [{"id": 1, "language": "en"}, {"id": 2, "language": "de"}]
+            )
+        await migrate(engine)
+        async with engine.connect() as connection:
+            assert (await connection.execute(read)).all() == [(1, "auto"), (2, "de")]
+        await alembic(engine, lambda config: command.downgrade(config, "0004"))
+        async with engine.connect() as connection:
+            assert (await connection.execute(read)).all() == [(1, "en"), (2, "de")]
+    finally:
+        await engine.dispose()
