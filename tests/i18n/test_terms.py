@@ -125,3 +125,26 @@ def test_polish_declines_what_is_drawn() -> None:
 def test_latin_american_spanish_reads_the_spanish_catalogue() -> None:
     assert t("rank.W4", "es-419") == catalogue("es-ES")["rank.W4"] == "Comodín roba cuatro"
     assert t("count.cards", "es-419", count=2) == "2 cartas"
+
+
+#: Texts that tell the reader which button to press, in bold.
+POINTING_TEXTS = ("help.buttons", "help.intro", "lobby.how", "error.not_your_hand", "result.next")
+
+
+@pytest.mark.parametrize("code", available_locales())
+def test_the_buttons_a_text_names_are_the_buttons_shown(code: str) -> None:
+    messages = catalogue(code)
+    labels = {
+        text
+        for key, text in messages.items()
+        if key.split(".")[0] in ("table", "lobby", "hand", "result")
+    }
+    named = {
+        (key, bold)
+        for key in POINTING_TEXTS
+        for bold in re.findall(r"\*\*(.+?)\*\*", messages[key])
+    }
+    assert named, "the help points at buttons"
+    assert sorted((key, bold) for key, bold in named if bold not in labels) == []
+    rematch = messages["notice.rematch_opened"]
+    assert messages["result.rematch"] in rematch and messages["lobby.join"] in rematch
