@@ -1,6 +1,7 @@
 """Each catalogue speaks of the cards and the commands one way: the card names are its glossary's,
 every rule text that names a card uses that name, the examples it gives for typing a card are
-cards the bot understands, and the commands it mentions are ones Discord shows its readers.
+cards the bot understands, the commands it mentions are ones Discord shows its readers, and
+the buttons it tells them to press are the buttons they see.
 Plus the counted words of the eight languages beyond German and Norwegian, as natives say them."""
 
 from __future__ import annotations
