@@ -2,7 +2,8 @@
 
 Players know the official rules; what they need to read is what this table does differently.
 So `/uno rules`, the lobby and the settings page name the rules ("Official", a preset's name, or
-"House rules") and list only the options that differ, each with its official value beside it.
+the nearest preset and what differs from it: "Norway + Jump-in") and list only the options that
+differ from the official rules, each with its official value beside it.
 """
 
 from __future__ import annotations
@@ -22,12 +23,6 @@ SUMMARY_OPTIONS = 3
 def preset_of(rules: RuleSet) -> str | None:
     """The preset these rules are exactly, if any."""
     return next((name for name, preset in PRESETS.items() if preset == rules), None)
-
-
-def preset_name(rules: RuleSet, locale: object = None) -> str:
-    """ "Official", a preset's name, or "House rules" for any other combination."""
-    preset = preset_of(rules)
-    return t(f"preset.{preset}" if preset else "preset.custom", locale)
 
 
 def changed_options(rules: RuleSet) -> list[str]:
@@ -79,7 +74,7 @@ def rules_in_words(rules: RuleSet, locale: object = None) -> str:
 
 def render_rules(rules: RuleSet, locale: object = None) -> discord.Embed:
     return discord.Embed(
-        title=t("rules.title", locale, preset=preset_name(rules, locale)),
+        title=t("rules.title", locale, preset=rules_summary(rules, locale)),
         description=rules_in_words(rules, locale)[:4096],
         colour=0x0956BF,
     )

@@ -12,7 +12,7 @@ import discord
 from bot.engine import RuleSet
 from bot.i18n import t
 from bot.ui.rule_options import language_text, option_label, ping_text, timer_text
-from bot.ui.rules_text import preset_name, rules_in_words
+from bot.ui.rules_text import rules_in_words, rules_summary
 
 
 def render_settings(
@@ -32,7 +32,7 @@ def render_settings(
         title=t("settings.title", locale), description=description[:4096], colour=0x0956BF
     )
     embed.add_field(
-        name=t("settings.rules", locale, preset=preset_name(rules, locale)),
+        name=t("settings.rules", locale, preset=rules_summary(rules, locale)),
         value=rules_in_words(rules, locale)[:1024],
         inline=False,
     )

@@ -15,7 +15,7 @@ from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
 from bot.ui.items import GameButton, HandButton, LobbyButton, RematchButton
-from bot.ui.rules_text import difference_lines, preset_name, rules_summary
+from bot.ui.rules_text import difference_lines, rules_summary
 
 MAX_PLAYERS = 10
 #: Changed rules the lobby lists (a preset changes at most about 8; the rest is in /uno rules).
@@ -63,7 +63,7 @@ def render_lobby(
     """The lobby message; `closed` (a reason) renders it without buttons."""
     lines = [
         t("lobby.host", locale, host=f"<@{host_id}>"),
-        t("lobby.rules_name", locale, preset=preset_name(rules, locale)),
+        t("lobby.rules_name", locale, preset=rules_summary(rules, locale)),
     ]
     lines += difference_lines(rules, locale)[:MAX_LOBBY_RULE_LINES]
     lines += ["", t("lobby.players", locale, count=len(players), max=MAX_PLAYERS)]

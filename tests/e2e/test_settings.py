@@ -35,7 +35,8 @@ async def test_settings_shown_changed_refused_and_reset(s) -> None:
             await emu.slash(admin, channel, "uno-admin set", option="stacking", value="same")
         )
         assert "✳️ Stacking draw cards: **same card only** (official: off)" in done.text
-        assert "Rules: House rules" in done.text and "Jump-in" not in done.text, done.text
+        assert "Rules: Official + Stacking draw cards" in done.text, done.text
+        assert "Jump-in" not in done.text
         # The changed group is marked; in it the changed option comes first, marked too.
         marked = {o["label"] for o in done.selects[0]["options"] if o.get("emoji")}
         assert marked == {"Stacking & deflection"}, done.selects[0]["options"]
