@@ -32,7 +32,7 @@ RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "scoring": ("scoring", "penalty_end", "target"),
 }
 #: Options of the server that are not rules (the "table" group).
-SERVER_OPTIONS: Final = ("turn_timer", "turn_ping", "language", "start_policy")
+SERVER_OPTIONS: Final = ("turn_timer", "turn_ping", "card_images", "language", "start_policy")
 START_POLICIES: Final = ("host", "anyone")
 #: The turn timer: 0 (off) or this many seconds.
 TURN_TIMER_RANGE: Final = (30, 600)
@@ -109,6 +109,16 @@ def ping_text(seconds: int | None, locale: object = None) -> str:
     return t("settings.ping_after", locale, count=seconds)
 
 
+def parse_on_off(text: str) -> bool:
+    """An on/off server option (`card_images`) from what was typed; ValueError otherwise."""
+    raw = text.strip().lower()
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise ValueError("on or off")
+
+
 def option_label(option: str, locale: object = None) -> str:
     if option in SERVER_OPTIONS:
         return t(f"settings.option.{option}", locale)
@@ -145,6 +155,8 @@ def value_choices(option: str, current: str, locale: object = None) -> list[tupl
         ]
     elif option == "turn_ping":
         values = [(ping_key(s), ping_text(s, locale)) for s in (None, 0, 10, 30, 60)]
+    elif option == "card_images":
+        values = [("on", t("rules.on", locale)), ("off", t("rules.off", locale))]
     elif option == "language":
         values = [(code, code) for code in available_locales()]
     elif option == "start_policy":
@@ -211,6 +223,7 @@ def render_settings(
     locale: object = None,
     *,
     turn_ping: int | None,
+    card_images: bool = True,
     notice: str | None = None,
 ) -> discord.Embed:
     """The server's settings page: every rule by group (official values marked), then the table."""
@@ -234,6 +247,12 @@ def render_settings(
             locale,
             option=option_label("turn_ping", locale),
             value=ping_text(turn_ping, locale),
+        ),
+        t(
+            "settings.line",
+            locale,
+            option=option_label("card_images", locale),
+            value=value_text("card_images", card_images, locale),
         ),
         t("settings.line", locale, option=option_label("language", locale), value=language),
         t(
@@ -280,7 +299,7 @@ def select_values(option: str, current: Any, locale: object = None) -> list[tupl
         return [(code, code) for code in available_locales()]
     if option == "start_policy":
         return [(p, t(f"settings.start_policy.{p}", locale)) for p in START_POLICIES]
-    if option in OPTION_NAMES and is_bool(option):
+    if option == "card_images" or (option in OPTION_NAMES and is_bool(option)):
         return [("on", t("rules.on", locale)), ("off", t("rules.off", locale))]
     if option in CHOICES:
         return [(str(v), value_text(option, v, locale)) for v in CHOICES[option]]
