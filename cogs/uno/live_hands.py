@@ -33,6 +33,7 @@ from bot.engine import view_for
 from cogs.uno.hands import hand_kwargs
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
+from cogs.uno.pictures import attach, images_on
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ class LiveHands:
             hand.task = old.task
             if old.task is not None and not old.task.done():
                 # An edit through the old token may land after this answer: show it again.
-                hand.pending = hand_kwargs(live, user, hand.locale, page=page)
+                hand.pending = self._kwargs(live, user, hand.locale, page)
         hands[user] = hand
         self._kick(live.game_id, user, hand)
 
@@ -179,10 +180,14 @@ class LiveHands:
             sig = signature(live, user)
             if sig != hand.shown:
                 hand.shown = sig
-                hand.pending = hand_kwargs(live, user, hand.locale, page=hand.page)
+                hand.pending = self._kwargs(live, user, hand.locale, hand.page)
                 self._kick(game_id, user, hand)
             elif over:
                 self._forget(game_id, user, hand, busy=False)
+
+    def _kwargs(self, live: LiveGame, user: int, locale: Any, page: int) -> dict[str, Any]:
+        pictures = images_on(self.house, live.guild_id)
+        return hand_kwargs(live, user, locale, page=page, pictures=pictures)
 
     def _forget(self, game_id: int, user: int, hand: _Hand, *, busy: bool = True) -> None:
         """Forget `hand` if it is still the player's (and, unless `busy`, sends nothing now)."""
@@ -209,6 +214,7 @@ class LiveHands:
             if not hand.token.alive():
                 self._forget(game_id, user, hand)
                 break
+            kwargs = await attach(kwargs, edit=True)  # the picture, drawn off the loop
             status = await self._request("PATCH", hand.token, kwargs)
             if status in (401, 404):
                 self._forget(game_id, user, hand)  # the token or message is gone: never retried
@@ -233,13 +239,16 @@ class LiveHands:
             webhook_id=token.application_id,
             webhook_token=token.token,
         )
-        payload = None
+        payload = multipart = files = None
         if kwargs is not None:
             params = handle_message_parameters(
                 embed=kwargs.get("embed", discord.utils.MISSING),
                 view=kwargs.get("view", discord.utils.MISSING),
+                attachments=kwargs.get("attachments", discord.utils.MISSING),
             )
-            payload = params.payload
+            payload, multipart, files = params.payload, params.multipart, params.files or None
+            if files:
+                payload = None  # sent as the multipart's payload_json
         http = self.house.bot.http
         try:
             await async_context.get().request(
@@ -248,6 +257,8 @@ class LiveHands:
                 proxy=http.proxy,
                 proxy_auth=http.proxy_auth,
                 payload=payload,
+                multipart=multipart if files else None,
+                files=files,
             )
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):

@@ -30,6 +30,7 @@ from cogs.uno.live import LiveGame
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.lobby_view import lobby_kwargs
 from cogs.uno.moves import Moves
+from cogs.uno.pictures import attach
 from cogs.uno.table_posts import table_kwargs
 from cogs.uno.tables import TableUpdater
 from cogs.uno.turn_clock import next_deadline
@@ -324,7 +325,9 @@ class Lobby:
                     live.log.append(line)
             kwargs = table_kwargs(house, live)  # with the first turn's countdown
         if edit:
-            await respond(interaction, edit=True, **kwargs)
+            picture = kwargs.get("picture")
+            await respond(interaction, edit=True, **await attach(kwargs, edit=True))
+            self.tables.showing(record.id, picture.key if picture else None)
         else:
             await respond(
                 interaction, content=t("notice.started", interaction.locale), ephemeral=True
@@ -362,6 +365,7 @@ class Lobby:
                 kwargs = render_table(
                     live.game, record.id, live.names, locale, log=list(live.log), closed=closed
                 )
+                kwargs["attachments"] = []  # a closed table shows no picture
                 message_id = live.table_message_id
             else:
                 kwargs = lobby_kwargs(house, record, closed=closed)

@@ -23,6 +23,7 @@ from cogs.uno.deadline import answers_in_time, reply_error, respond
 from cogs.uno.hands import HandShown, hand_kwargs, no_hand_kept
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
+from cogs.uno.pictures import attach, images_on
 from cogs.uno.results import Results
 from cogs.uno.saving import Saving
 
@@ -86,7 +87,8 @@ class Moves:
                 raise UserError("error.not_a_player")
 
             def hand_with(notice: str) -> dict[str, Any]:
-                return hand_kwargs(live, user, locale, notice=notice)
+                pictures = images_on(house, live.guild_id)
+                return hand_kwargs(live, user, locale, notice=notice, pictures=pictures)
 
             if version is not None and live.is_stale(user, version):
                 await self._answer(interaction, hand_with(t("notice.stale", locale)), edit)
@@ -106,7 +108,7 @@ class Moves:
                     break
             if not applied:
                 if edit:
-                    await respond(interaction, edit=True, **hand_with(f"⚠️ {error}"))
+                    await self._answer(interaction, hand_with(f"⚠️ {error}"), True)
                     self.shown(interaction, live, user)
                 else:
                     await reply_error(interaction, error or "?")
@@ -125,6 +127,7 @@ class Moves:
     async def _answer(
         self, interaction: discord.Interaction[Any], kwargs: dict[str, Any], edit: bool
     ) -> None:
+        kwargs = await attach(kwargs, edit=edit)  # the hand's picture, drawn off the loop
         if edit:
             await respond(interaction, edit=True, **kwargs)
         else:

@@ -85,4 +85,5 @@ class Results:
                 log=list(live.log),
                 closed=t("notice.no_humans_left", locale),
             )
+            kwargs["attachments"] = []  # a closed table shows no picture
             await house.edit_public(live.channel_id, live.table_message_id, **kwargs)
