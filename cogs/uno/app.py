@@ -14,6 +14,7 @@ from typing import Any
 from bot.engine import events as E
 from bot.store import Database
 from cogs.uno.autoplay import Autoplay
+from cogs.uno.card_emojis import EmojiSync
 from cogs.uno.components import Clicks
 from cogs.uno.config_panel import ConfigPanel
 from cogs.uno.hands import Hands
@@ -50,6 +51,7 @@ class UnoApp:
         self.clicks = Clicks(self.hands, self.lobby, self.config, self.moves)
         self.handle_click = self.clicks.handle_click  # bot.ui.items.ComponentHandler
         self.settings_changed = house.settings_changed  # the admin cog's changes
+        self.card_emojis = EmojiSync(bot)  # started by the cog, in the background
 
     # What autoplay needs of the flows built after it (they wake it), bound late.
 
@@ -65,3 +67,4 @@ class UnoApp:
         await self.autoplay.close()
         await self.pings.close()
         await self.live_hands.close()
+        await self.card_emojis.close()

@@ -72,6 +72,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description=cmd_text("cm
 
     async def cog_load(self) -> None:
         self.bot.components = self.app
+        self.app.card_emojis.start()  # in the background: the bot answers meanwhile
         self._old_on_error = self.bot.tree.on_error
         self.bot.tree.on_error = self.on_app_command_error
         settings = getattr(self.bot, "settings", None)
