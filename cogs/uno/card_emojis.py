@@ -5,6 +5,7 @@ show today's Unicode emojis (`bot.ui.card_emojis.button_emoji`). The list of the
 emojis is read once; only the wanted names missing from it are uploaded (a name carries the
 image's digest, so changed art is uploaded and unchanged art never again), then versions of
 ours that are no longer wanted are deleted, which keeps the application under Discord's 2,000.
+A failed upload ends the uploads (the buttons without an emoji keep the plain one).
 """
 
 from __future__ import annotations
@@ -51,8 +52,10 @@ class EmojiSync:
                 try:
                     emoji = await self.bot.create_application_emoji(name=art.name, image=art.image)
                 except (discord.HTTPException, OSError, TimeoutError) as exc:
-                    log.warning("card emoji %s not uploaded: %s", art.name, exc)
-                    continue
+                    # Discord refuses or is down: the rest would fail alike. Use what is
+                    # there; the next start tries again.
+                    log.warning("card emoji %s not uploaded, no more tried: %s", art.name, exc)
+                    break
                 self.uploaded += 1
             ready.append((art.key, emoji.id, emoji.name))
         self.emojis.use(ready)

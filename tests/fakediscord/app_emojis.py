@@ -4,7 +4,8 @@ Why: the bot uploads its card emojis at start-up and must upload each only once,
 restarts; the emulator keeps them (``World.app_emojis``) and counts every upload
 (``World.emoji_uploads``) so a test can say so. Discord's rules are enforced: names of 2-32
 letters, digits and underscores, unique per application; a PNG, GIF, WebP or JPEG data URI of
-at most 256 KiB; at most 2,000 emojis. The list is answered as Discord does, ``{"items": [...]}``.
+at most 256 KiB; at most 2,000 emojis (``World.app_emoji_limit``). The list is answered as
+Discord does, ``{"items": [...]}``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from .state import JSON
 NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")
 IMAGE = re.compile(r"^data:image/(png|gif|webp|jpeg);base64,(.+)$", re.S)
 MAX_BYTES = 256 * 1024
-MAX_EMOJIS = 2000
 
 
 def install(rest: Rest) -> None:
@@ -81,7 +81,7 @@ class _Routes:
             )
         if errors:
             raise ApiError(400, 50035, "Invalid Form Body", errors, kind="invalid_form_body")
-        if len(w.app_emojis) >= MAX_EMOJIS:
+        if len(w.app_emojis) >= w.app_emoji_limit:
             raise ApiError(400, 30018, "Maximum number of emojis reached", kind="too_many_emojis")
         emoji = {
             "id": str(w.ids.next()),

@@ -462,11 +462,12 @@ class Rest:
 
     # -- attachments -------------------------------------------------------------------------
     def _attachments(
-        self, call: Call, channel_id: int, existing: list[JSON] | None
+        self, call: Call, channel_id: int, existing: list[JSON] | None, body: JSON | None = None
     ) -> list[JSON] | None:
-        """The message's attachments after this request (None: unchanged)."""
+        """The message's attachments after this request (None: unchanged). `body`: where the
+        message's fields are (an interaction callback has them under ``data``)."""
         w = self.world
-        body = call.body
+        body = call.body if body is None else body
         if "attachments" not in body and not call.uploads:
             return None
         for up in call.uploads:
@@ -584,7 +585,7 @@ class Rest:
             eph = inter.user.id if flags & FLAG_EPHEMERAL else None
             msg_type = 20 if inter.type == 2 else 0
             if rtype == 4:
-                atts = self._attachments(call, inter.channel_id, None)
+                atts = self._attachments(call, inter.channel_id, None, data)
                 if atts is not None:
                     data["attachments"] = atts
                 self._validate(data, creating=True, prefix=("data",), interaction=inter)
@@ -610,7 +611,7 @@ class Rest:
                 )
             if rtype == 7:
                 state = w.merged_edit(message, data)
-                atts = self._attachments(call, message.channel_id, message.attachments)
+                atts = self._attachments(call, message.channel_id, message.attachments, data)
                 if atts is not None:
                     state["attachments"] = atts
                 self._validate(state, creating=False, prefix=("data",), interaction=inter)

@@ -351,6 +351,7 @@ class Button(NamedTuple):
     label: str | None
     disabled: bool
     style: int
+    emoji: JSON | None = None  # {"name": "🟥"} or a custom one {"id": ..., "name": ...}
 
 
 def walk_components(components: list[JSON]) -> list[JSON]:
@@ -426,7 +427,13 @@ class Message:
     @property
     def buttons(self) -> list[Button]:
         return [
-            Button(c.get("custom_id"), c.get("label"), bool(c.get("disabled")), c.get("style", 1))
+            Button(
+                c.get("custom_id"),
+                c.get("label"),
+                bool(c.get("disabled")),
+                c.get("style", 1),
+                c.get("emoji"),
+            )
             for c in self.all_components
             if c.get("type") == 2
         ]
