@@ -498,6 +498,7 @@ class Rest:
         w = self.world
         aid = w.ids.next()
         w.attachment_blobs[aid] = up.data
+        w.attachment_names[aid] = up.filename
         filename = entry.get("filename") or up.filename
         url = f"{w.base_url}/attachments/{channel_id}/{aid}/{filename}"
         data: JSON = {

@@ -86,6 +86,7 @@ class World:
         self.commands: dict[int | None, list[JSON]] = {}
         self.command_syncs: Counter[int | None] = Counter()
         self.attachment_blobs: dict[int, bytes] = {}
+        self.attachment_names: dict[int, str] = {}  # attachment id -> the uploaded file's name
         self.app_emojis: dict[int, JSON] = {}  # application emojis by id (app_emojis.py)
         self.app_emoji_limit: int = 2000  # Discord's; a test may lower it to see a refusal
         self.emoji_uploads: list[str] = []  # the name of every emoji created, in order
