@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import io
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import discord
 
 from bot.ui.pictures import Picture
 from cogs.uno.house import House
+
+#: One thread draws every picture, one after another: more would only take turns at the same
+#: interpreter lock, and each would keep the event loop waiting for it in turn.
+_DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="uno-pictures")
 
 
 def images_on(house: House, guild_id: int) -> bool:
@@ -26,7 +31,7 @@ def images_on(house: House, guild_id: int) -> bool:
 
 async def picture_file(picture: Picture) -> discord.File:
     """The encoded picture as a file with its alt text, rendered in a worker thread."""
-    data = await asyncio.to_thread(picture.render)
+    data = await asyncio.get_running_loop().run_in_executor(_DRAWING, picture.render)
     return discord.File(io.BytesIO(data), picture.filename, description=picture.description)
 
 
