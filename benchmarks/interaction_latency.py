@@ -104,6 +104,15 @@ async def play(emu: FakeDiscord, table: Message, users: list[Any], limit: int, t
     return limit
 
 
+def family(pid: int) -> list[int]:
+    """`pid` and its descendants (the bot's picture process), for pinning them all."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found += family(int(child))
+    return found
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -139,7 +148,9 @@ async def run(
         if pin and len(os.sched_getaffinity(0)) >= 2:
             # The bot on one core, the emulator and the scripted users on another: otherwise
             # the load generator competes with the bot and its own delays count as latency.
-            os.sched_setaffinity(bot.pid, {0})
+            # Its picture process (started with the cog, before this) runs on the bot's core.
+            for pid in family(bot.pid):
+                os.sched_setaffinity(pid, {0})
             os.sched_setaffinity(0, {1})
         if not images:
             admin = emu.add_user("admin", guild, permissions=MANAGE_GUILD)
@@ -167,7 +178,7 @@ async def run(
         gc.freeze()
         gc.disable()
         started = time.perf_counter()
-        cpu_before = cpu_seconds(bot.pid)
+        cpu_before = sum(cpu_seconds(pid) for pid in family(bot.pid))
         try:
             played = await asyncio.gather(
                 *(play(emu, t, p, limit, think) for t, p in zip(tables, players, strict=True))
@@ -176,7 +187,7 @@ async def run(
             gc.enable()
             gc.unfreeze()
         elapsed = time.perf_counter() - started
-        cpu = cpu_seconds(bot.pid) - cpu_before
+        cpu = sum(cpu_seconds(pid) for pid in family(bot.pid)) - cpu_before
         await asyncio.sleep(1.5)
         rss_after = rss_kb(bot.pid)
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]

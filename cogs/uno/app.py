@@ -24,6 +24,7 @@ from cogs.uno.live_hands import LiveHands
 from cogs.uno.lobby import Lobby
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.moves import Moves
+from cogs.uno.pictures import DRAWING
 from cogs.uno.pings import TurnPings
 from cogs.uno.results import Results
 from cogs.uno.saving import Saving
@@ -68,3 +69,4 @@ class UnoApp:
         await self.pings.close()
         await self.live_hands.close()
         await self.card_emojis.close()
+        await DRAWING.close()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -88,6 +89,9 @@ class _Hand:
     pending: dict[str, Any] | None = None
     task: asyncio.Task[None] | None = None
     final: bool = False  # the game is over: forget this hand once the last edit is sent
+    # What the message's picture shows, once an edit of ours set it (None: no picture).
+    picture: Hashable | None = None
+    picture_known: bool = False
 
 
 class LiveHands:
@@ -214,8 +218,13 @@ class LiveHands:
             if not hand.token.alive():
                 self._forget(game_id, user, hand)
                 break
-            kwargs = await attach(kwargs, edit=True)  # the picture, drawn off the loop
+            shown = kwargs.get("picture")
+            key = shown.key if shown is not None else None
+            keep = hand.picture_known and hand.picture == key  # the same picture: not re-sent
+            kwargs = await attach(kwargs, edit=True, keep=keep)  # drawn off the loop
             status = await self._request("PATCH", hand.token, kwargs)
+            if status == 200:
+                hand.picture, hand.picture_known = key, True
             if status in (401, 404):
                 self._forget(game_id, user, hand)  # the token or message is gone: never retried
             elif status != 200 and hand.pending is None:

@@ -1,27 +1,109 @@
-"""Card pictures on the way out: rendered in a worker thread and attached to a message.
+"""Card pictures on the way out: drawn in a worker process and attached to a message.
 
 A message's keyword arguments carry the picture to show under "picture" (a `Picture` from
-bot/ui/pictures.py; the embed already points at it); `attach` renders it off the event loop
-(the art caches what it drew, so a picture shown again costs no drawing) and turns it into the
-file discord.py sends: `files` for a new message, `attachments` for an edit, which replaces
-what the message had (an edit without a picture removes the old one).
+bot/ui/pictures.py; the embed already points at it); `attach` turns it into the file discord.py
+sends: `files` for a new message, `attachments` for an edit, which replaces what the message had
+(an edit without a picture removes the old one; `keep=True` leaves the one it has).
+
+Drawing and encoding take 1-8 ms of Python and Pillow. In a thread they would hold the
+interpreter lock against the event loop, so every answer waiting for the loop would wait for
+them too; a worker process draws instead (`Drawing`), and the loop only sends it a small value
+and gets the file back. Until that process is up, and whenever it fails, a thread draws. Files
+already drawn are kept by what they show (`Picture.key`): the same picture is never drawn twice
+while it is in the cache, and a cached one costs no round trip.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
-from concurrent.futures import ThreadPoolExecutor
+import logging
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Hashable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import discord
 
+from bot.ui.art import deck_faces, face
+from bot.ui.art.encode import shared_palette
 from bot.ui.pictures import Picture
 from cogs.uno.house import House
 
-#: One thread draws every picture, one after another: more would only take turns at the same
-#: interpreter lock, and each would keep the event loop waiting for it in turn.
-_DRAWING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="uno-pictures")
+log = logging.getLogger(__name__)
+
+#: Encoded pictures kept by what they show (~10 KB each).
+CACHE_SIZE = 512
+
+
+def _warm_up() -> int:
+    """Run in the worker: draw every face and the palette once, so the first pictures are quick."""
+    cards = {c for deck in ("classic108", "swap112", "shuffle112") for c in deck_faces(deck)}
+    for card in cards:
+        face(card)
+    shared_palette()
+    return len(cards)
+
+
+class Drawing:
+    """Draws pictures off the event loop (a worker process), with a cache of recent files."""
+
+    def __init__(self) -> None:
+        self._pool: Executor | None = None
+        self._ready = False
+        self._starting: asyncio.Task[None] | None = None
+        self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
+
+    def start(self) -> None:
+        """Start the worker process in the background (the bot answers meanwhile)."""
+        if self._starting is None:
+            self._starting = asyncio.create_task(self._start(), name="uno-pictures-start")
+
+    async def _start(self) -> None:
+        # "spawn": a fresh interpreter that inherits none of the bot's sockets or threads.
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        self._pool = pool
+        try:
+            faces = await asyncio.get_running_loop().run_in_executor(pool, _warm_up)
+        except Exception:
+            log.warning("the picture process did not start; drawing in a thread", exc_info=True)
+            return
+        self._ready = True
+        log.info("picture process ready (%d faces drawn)", faces)
+
+    async def close(self) -> None:
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
+            await asyncio.gather(self._starting, return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool, self._ready = None, False
+
+    async def render(self, picture: Picture) -> bytes:
+        """The encoded picture: from the cache, else drawn in the worker (or a thread)."""
+        cached = self._cache.get(picture.key)
+        if cached is not None:
+            self._cache.move_to_end(picture.key)
+            return cached
+        data = await self._draw(picture)
+        self._cache[picture.key] = data
+        if len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return data
+
+    async def _draw(self, picture: Picture) -> bytes:
+        if self._ready and self._pool is not None:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self._pool, picture.render)
+            except Exception:  # the process died (BrokenProcessPool) or could not be reached
+                log.warning("the picture process failed; drawing in a thread", exc_info=True)
+                self._ready = False
+        return await asyncio.to_thread(picture.render)
+
+
+#: The bot's one drawing worker (started by the cog: `DRAWING.start()`).
+DRAWING = Drawing()
 
 
 def images_on(house: House, guild_id: int) -> bool:
@@ -30,15 +112,18 @@ def images_on(house: House, guild_id: int) -> bool:
 
 
 async def picture_file(picture: Picture) -> discord.File:
-    """The encoded picture as a file with its alt text, rendered in a worker thread."""
-    data = await asyncio.get_running_loop().run_in_executor(_DRAWING, picture.render)
+    """The encoded picture as a file with its alt text, drawn off the event loop."""
+    data = await DRAWING.render(picture)
     return discord.File(io.BytesIO(data), picture.filename, description=picture.description)
 
 
-async def attach(kwargs: dict[str, Any], *, edit: bool) -> dict[str, Any]:
-    """`kwargs` ready for discord.py: its "picture" rendered and attached."""
+async def attach(kwargs: dict[str, Any], *, edit: bool, keep: bool = False) -> dict[str, Any]:
+    """`kwargs` ready for discord.py: its "picture" drawn and attached; `keep` (an edit of a
+    message that already shows this picture): nothing sent, the message keeps its file."""
     out = dict(kwargs)
     picture: Picture | None = out.pop("picture", None)
+    if keep and edit:
+        return out
     if picture is None:
         if edit:
             out["attachments"] = []

@@ -180,11 +180,21 @@ def _seat(image: Image.Image, seat: SeatState, index: int, top: int, height: int
     _number(image, (right - 22, top + height / 2), seat.cards, size + 2)
 
 
+def _felt() -> Image.Image:
+    """The empty table: the felt and the panel of the piles."""
+
+    def build() -> Image.Image:
+        image = Image.new("RGBA", (WIDTH, HEIGHT), (*FELT, 255))
+        draw = ImageDraw.Draw(image)
+        draw.rounded_rectangle((6, 6, _SEATS_X - 14, HEIGHT - 7), 16, fill=FELT_LIGHT)
+        return image
+
+    return memo(("felt", WIDTH, HEIGHT), build)
+
+
 def table_picture(state: TableState) -> Image.Image:
     """The whole table, WIDTH x HEIGHT, RGB; seats beyond MAX_SEATS are not drawn."""
-    image = Image.new("RGBA", (WIDTH, HEIGHT), (*FELT, 255))
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((6, 6, _SEATS_X - 14, HEIGHT - 7), 16, fill=FELT_LIGHT)
+    image = _felt().copy()
     _piles(image, state)
     seats = state.seats[:MAX_SEATS]
     height = _row_height(len(seats))
