@@ -179,6 +179,7 @@ async def run(
         gc.disable()
         started = time.perf_counter()
         cpu_before = sum(cpu_seconds(pid) for pid in family(bot.pid))
+        harness_before = cpu_seconds(os.getpid())
         try:
             played = await asyncio.gather(
                 *(play(emu, t, p, limit, think) for t, p in zip(tables, players, strict=True))
@@ -188,6 +189,7 @@ async def run(
             gc.unfreeze()
         elapsed = time.perf_counter() - started
         cpu = sum(cpu_seconds(pid) for pid in family(bot.pid)) - cpu_before
+        harness = cpu_seconds(os.getpid()) - harness_before
         await asyncio.sleep(1.5)
         rss_after = rss_kb(bot.pid)
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
@@ -210,6 +212,7 @@ async def run(
             "seconds": elapsed,
             "cpu_ms_per_interaction": 1000 * cpu / max(1, len(latencies)),
             "cpu_share": cpu / elapsed,
+            "harness_share": harness / elapsed,
             "p50": statistics.median(latencies) if latencies else float("nan"),
             "p99": pct(latencies, 0.99),
             "max": max(latencies, default=float("nan")),
@@ -292,7 +295,8 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
     )
     print(
         f"      bot CPU {r['cpu_ms_per_interaction']:.2f} ms per interaction "
-        f"(table edits included), {100 * r['cpu_share']:.0f}% of one core"
+        f"(table edits included), {100 * r['cpu_share']:.0f}% of one core; the emulator and "
+        f"its users {100 * r.get('harness_share', 0):.0f}% of theirs"
     )
     print(
         f"      RSS idle {r['rss_idle_mb']:.1f} MB, with games {r['rss_games_mb']:.1f} MB "

@@ -221,7 +221,7 @@ class LiveHands:
             shown = kwargs.get("picture")
             key = shown.key if shown is not None else None
             keep = hand.picture_known and hand.picture == key  # the same picture: not re-sent
-            kwargs = await attach(kwargs, edit=True, keep=keep)  # drawn off the loop
+            kwargs = await attach(kwargs, edit=True, keep=keep, urgent=False)
             status = await self._request("PATCH", hand.token, kwargs)
             if status == 200:
                 hand.picture, hand.picture_known = key, True
