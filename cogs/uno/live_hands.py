@@ -222,6 +222,10 @@ class LiveHands:
             key = shown.key if shown is not None else None
             keep = hand.picture_known and hand.picture == key  # the same picture: not re-sent
             kwargs = await attach(kwargs, edit=True, keep=keep, urgent=False)
+            if self._games.get(game_id, {}).get(user) is not hand or hand.pending is not None:
+                # A newer state came while the picture was drawn (or a click answered with
+                # it): this one is stale, and sent now it could land after the newer answer.
+                continue
             status = await self._request("PATCH", hand.token, kwargs)
             if status == 200:
                 hand.picture, hand.picture_known = key, True

@@ -370,6 +370,8 @@ class Lobby:
             else:
                 kwargs = lobby_kwargs(house, record, closed=closed)
                 message_id = record.table_message_id
+        if live is not None:  # an update of the table in flight must not land after this
+            await self.tables.flush(record.id, timeout=5)
         if edit:
             await respond(interaction, edit=True, **kwargs)
         else:

@@ -35,6 +35,7 @@ from .state import (
     Message,
     RequestRecord,
     Violation,
+    walk_components,
 )
 from .world import World
 
@@ -524,6 +525,7 @@ class Rest:
         loading: bool = False,
     ) -> None:
         issues = limits.check_message(state, creating=creating, prefix=prefix)
+        issues += self._unknown_emojis(state, prefix)
         if issues:
             raise invalid_form(issues, interaction)
         if not loading and limits.is_empty(state):
@@ -534,6 +536,17 @@ class Rest:
                 kind="empty_message",
                 interaction=interaction,
             )
+
+    def _unknown_emojis(self, state: JSON, prefix: limits.Path) -> list[limits.Issue]:
+        """A component's custom emoji must exist: the application's (the bot's only kind)."""
+        issues = []
+        for comp in walk_components(state.get("components") or []):
+            emoji = comp.get("emoji")
+            eid = emoji.get("id") if isinstance(emoji, dict) else None
+            if eid and int(eid) not in self.world.app_emojis:
+                path = (*prefix, "components", "emoji", "id")
+                issues.append(limits.Issue(path, "COMPONENT_INVALID_EMOJI", "Invalid emoji"))
+        return issues
 
     # -- interaction callbacks ---------------------------------------------------------------
     async def callback(self, call: Call) -> Reply:
