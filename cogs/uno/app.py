@@ -44,8 +44,9 @@ class UnoApp:
         self.results = Results(
             house, self.tables, wake=self.autoplay.after_change, hands=self.live_hands.refresh
         )
-        self.hands = Hands(house, self.live_hands.register)
-        self.moves = Moves(house, self.saving, self.results, self.live_hands.register)
+        shown, quiet = self.live_hands.register, self.live_hands.quiet
+        self.hands = Hands(house, shown, quiet)
+        self.moves = Moves(house, self.saving, self.results, shown, quiet)
         self.lobby_rules = LobbyRules(house)
         self.lobby = Lobby(house, self.tables, self.autoplay, self.moves, self.lobby_rules)
         self.config = ConfigPanel(house, self.lobby_rules.save_lobby_rules)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -53,10 +53,23 @@ def no_hand_kept(*args: Any, **kwargs: Any) -> None:
     """A HandShown that keeps nothing up to date."""
 
 
+#: Waits (briefly) until no edit of a player's hand is on its way: (game id, player).
+#: An answer sent meanwhile could reach Discord first and then be overwritten by that older
+#: edit (live_hands.py), all the more since an edit with a picture is the larger request.
+HandQuiet = Callable[[int, int], Awaitable[None]]
+
+
+async def nothing_in_flight(game_id: int, user: int) -> None:
+    """A HandQuiet for hands nobody edits in the background."""
+
+
 class Hands:
-    def __init__(self, house: House, shown: HandShown = no_hand_kept) -> None:
+    def __init__(
+        self, house: House, shown: HandShown = no_hand_kept, quiet: HandQuiet = nothing_in_flight
+    ) -> None:
         self.house = house
         self.shown = shown
+        self.quiet = quiet
 
     async def show_hand(
         self,
@@ -79,5 +92,6 @@ class Hands:
             live, user, interaction.locale, page=page, notice=notice, pictures=pictures
         )
         kwargs = await attach(kwargs, edit=edit)
+        await self.quiet(live.game_id, user)
         await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)
         self.shown(interaction, live, user, page=page)

@@ -46,6 +46,8 @@ TOKEN_TTL = 840.0
 Signature = tuple[Any, ...]
 #: Registrations between two sweeps of spent tokens.
 SWEEP_EVERY = 256
+#: Seconds an answer waits at most for an edit of the same hand already on its way (`quiet`).
+QUIET_TIMEOUT = 0.5
 
 
 def signature(live: LiveGame, user: int) -> Signature:
@@ -104,6 +106,7 @@ class LiveHands:
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._dirty: dict[int, LiveGame] = {}
         self._deleting: set[asyncio.Task[int]] = set()
+        self._in_flight: dict[tuple[int, int], asyncio.Future[None]] = {}  # (game, player)
 
     def register(
         self,
@@ -132,6 +135,13 @@ class LiveHands:
                 hand.pending = self._kwargs(live, user, hand.locale, page)
         hands[user] = hand
         self._kick(live.game_id, user, hand)
+
+    async def quiet(self, game_id: int, user: int) -> None:
+        """Wait (at most QUIET_TIMEOUT) until no edit of `user`'s hand is on its way: an answer
+        sent meanwhile could reach Discord first and be overwritten by that older edit."""
+        flight = self._in_flight.get((game_id, user))
+        if flight is not None and not flight.done():
+            await asyncio.wait({flight}, timeout=QUIET_TIMEOUT)
 
     def _sweep(self) -> None:
         """Forget the hands whose token is spent (games that ended without a last refresh)."""
@@ -226,7 +236,14 @@ class LiveHands:
                 # A newer state came while the picture was drawn (or a click answered with
                 # it): this one is stale, and sent now it could land after the newer answer.
                 continue
-            status = await self._request("PATCH", hand.token, kwargs)
+            key = (game_id, user)
+            flight = self._in_flight[key] = asyncio.get_running_loop().create_future()
+            try:
+                status = await self._request("PATCH", hand.token, kwargs)
+            finally:
+                flight.set_result(None)
+                if self._in_flight.get(key) is flight:
+                    del self._in_flight[key]
             if status == 200:
                 hand.picture, hand.picture_known = key, True
             if status in (401, 404):

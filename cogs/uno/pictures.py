@@ -28,8 +28,7 @@ from typing import Any
 
 import discord
 
-from bot.ui.art import deck_faces, face
-from bot.ui.art.encode import shared_palette
+from bot.ui.art.encode import warm_up
 from bot.ui.pictures import Picture
 from cogs.uno.house import House
 
@@ -37,15 +36,6 @@ log = logging.getLogger(__name__)
 
 #: Encoded pictures kept by what they show (~10 KB each).
 CACHE_SIZE = 512
-
-
-def _warm_up() -> int:
-    """Run in the worker: draw every face and the palette once, so the first pictures are quick."""
-    cards = {c for deck in ("classic108", "swap112", "shuffle112") for c in deck_faces(deck)}
-    for card in cards:
-        face(card)
-    shared_palette()
-    return len(cards)
 
 
 class Drawing:
@@ -68,7 +58,7 @@ class Drawing:
         # "spawn": a fresh interpreter that inherits none of the bot's sockets or threads.
         pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         try:
-            faces = await asyncio.get_running_loop().run_in_executor(pool, _warm_up)
+            faces = await asyncio.get_running_loop().run_in_executor(pool, warm_up)
         except asyncio.CancelledError:
             pool.shutdown(wait=False, cancel_futures=True)
             raise

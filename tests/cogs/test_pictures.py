@@ -3,11 +3,15 @@ drawn in worker processes once they are up, attached as files with their alt tex
 
 from __future__ import annotations
 
+import io
 import threading
 
 import pytest
+from PIL import Image
 
 from bot.engine import Game, RuleSet
+from bot.ui.art.encode import shared_palette
+from bot.ui.art.table import HEIGHT, WIDTH
 from bot.ui.pictures import Picture, table_picture
 from cogs.uno.pictures import Drawing, attach
 
@@ -46,7 +50,10 @@ async def test_the_worker_processes_draw_the_same_picture() -> None:
         assert drawing._starting is not None
         await drawing._starting
         assert set(drawing._pools) == {True, False}  # both processes are up
-        assert await drawing.render(picture, urgent=True) == picture.render()
+        data = await drawing.render(picture, urgent=True)
+        image = Image.open(io.BytesIO(data))
+        assert image.size == (WIDTH, HEIGHT) and image.mode == "P"
+        assert image.getpalette() == shared_palette().getpalette()  # the workers' palette
     finally:
         await drawing.close()
 

@@ -110,5 +110,5 @@ async def test_a_failing_upload_leaves_the_plain_emojis_and_the_bot_answers(fres
     guest = emu.add_user("guest", fresh.guild)
     table = await open_game(emu, channel, host, [guest])
     hand = await show_hand(emu, host, table)
-    emojis = [b.emoji for b in hand.buttons if b.emoji]
-    assert emojis and all("id" not in e or not e["id"] for e in emojis)
+    emojis = list(hand.button_emojis.values())
+    assert emojis and not any(e.get("id") for e in emojis)

@@ -69,11 +69,12 @@ async def test_hand_buttons_wear_the_card_emojis_uploaded_at_start_up(s: Any) ->
     host, guest = s.users("host", "guest")
     table = await open_game(emu, channel, host, [guest])
     hand = await show_hand(emu, host, table)
+    emojis = hand.button_emojis
     cards = [b for b in hand.buttons if b.custom_id and CARD_BUTTON.match(b.custom_id)]
     assert cards
     for button in cards:
         code = CARD_BUTTON.match(button.custom_id or "")[1]  # type: ignore[index]
-        emoji = button.emoji
+        emoji = emojis.get(button.custom_id)
         assert emoji is not None and emoji.get("id"), button
         assert emu.app_emojis[int(emoji["id"])]["name"] == emoji["name"]
         assert emoji["name"].startswith(f"uno_{code}_")
@@ -95,7 +96,7 @@ async def test_card_images_off_gives_text_only(s: Any) -> None:
         assert not table.attachments and "image" not in table.embeds[0]
         hand = await show_hand(emu, admin, table)
         assert not hand.attachments and "image" not in hand.embeds[0]
-        for button in hand.buttons:
-            assert button.emoji is None or not button.emoji.get("id")  # today's emojis
+        assert hand.button_emojis  # today's emojis, none of them custom
+        assert not any(emoji.get("id") for emoji in hand.button_emojis.values())
     finally:
         await answer(await emu.slash(admin, channel, set_images, option="card_images", value="on"))

@@ -351,7 +351,6 @@ class Button(NamedTuple):
     label: str | None
     disabled: bool
     style: int
-    emoji: JSON | None = None  # {"name": "🟥"} or a custom one {"id": ..., "name": ...}
 
 
 def walk_components(components: list[JSON]) -> list[JSON]:
@@ -427,16 +426,19 @@ class Message:
     @property
     def buttons(self) -> list[Button]:
         return [
-            Button(
-                c.get("custom_id"),
-                c.get("label"),
-                bool(c.get("disabled")),
-                c.get("style", 1),
-                c.get("emoji"),
-            )
+            Button(c.get("custom_id"), c.get("label"), bool(c.get("disabled")), c.get("style", 1))
             for c in self.all_components
             if c.get("type") == 2
         ]
+
+    @property
+    def button_emojis(self) -> dict[str | None, JSON]:
+        """custom_id -> the button's emoji: {"name": "🟥"} or a custom {"id": ..., "name": ...}."""
+        return {
+            c.get("custom_id"): c["emoji"]
+            for c in self.all_components
+            if c.get("type") == 2 and c.get("emoji")
+        }
 
     @property
     def selects(self) -> list[JSON]:
