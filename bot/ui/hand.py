@@ -345,7 +345,9 @@ def render_hand(
         "view": hand_view(game_id, game.version, layout, locale),
     }
     if pictures:
-        picture = hand_picture(seen, _page_cards(layout), locale)
+        picture = hand_picture(
+            seen, _page_cards(layout), locale, page=layout.page, pages=layout.pages
+        )
         if picture is not None:
             picture.point(embed)
             kwargs["picture"] = picture

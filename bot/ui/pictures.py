@@ -21,7 +21,7 @@ from bot.ui.art import (
     PAGE_SIZE,
     SeatState,
     TableState,
-    describe_hand,
+    describe_hand_page,
     describe_table,
     hand_file,
     table_file,
@@ -74,15 +74,20 @@ def _expanded(distinct: list[Card], counts: Counter[Card]) -> tuple[Card, ...]:
     return every if len(every) <= PAGE_SIZE else tuple(distinct[:PAGE_SIZE])
 
 
-def hand_picture(view: PlayerView, page_cards: list[Card], locale: object) -> Picture | None:
+def hand_picture(
+    view: PlayerView, page_cards: list[Card], locale: object, *, page: int = 0, pages: int = 1
+) -> Picture | None:
     """The hand as its buttons show it: `page_cards` (this page's card buttons, in order), each
     copy drawn; the playable ones highlighted. No card buttons (a colour to choose, a drawn
-    card to play or keep): the whole hand, so the player still sees it. None without cards."""
+    card to play or keep): the whole hand, so the player still sees it. None without cards.
+    `page` of `pages`: the buttons' page, which the description names."""
     counts = Counter(view.hand)
     if not counts:
         return None
     shown = _expanded(page_cards or sorted(counts), counts)
     playable = frozenset(c for c in counts if Play(c) in view.legal)
     render = partial(hand_file, shown, playable & frozenset(shown))
-    description = describe_hand(shown, playable, 0, locale)
+    description = describe_hand_page(
+        shown, playable, total=len(view.hand), page=page, pages=pages, locale=locale
+    )
     return Picture(HAND_FILE, (shown, playable & frozenset(shown)), description, render)
