@@ -15,7 +15,7 @@ from typing import Protocol
 
 from . import actions as A
 from .cards import COLORS, Card, Color, Rank
-from .game import Decision
+from .state import Decision
 from .view import PlayerView
 
 LEVELS = ("easy", "normal", "hard")

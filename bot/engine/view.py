@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import Card, Color
-from .game import Decision, Game
+from .game import Game
 from .rules import RuleSet
 from .scoring import Outcome, RoundOutcome
+from .state import Decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +61,7 @@ class PlayerView:
 
 def view_for(game: Game, viewer: int | None) -> PlayerView:
     """The game as `viewer` sees it (None: as a spectator sees it)."""
-    in_round = set(game.seats) if not game.round_over else set(game.hands)
+    in_round = set(game.seats) if not game.round_over else set(game.held)
     seats = tuple(
         SeatView(
             player=p,
@@ -80,9 +81,9 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         rules=game.rules,
         round_number=game.round_number,
         dealer=game.dealer,
-        hand=tuple(sorted(game.hands.get(viewer, ()))) if viewer is not None else (),
+        hand=tuple(game.hand(viewer)) if viewer is not None else (),
         seats=seats,
-        top_card=game.discard[-1] if game.discard else None,
+        top_card=game.top_card if game.discards else None,
         color=game.color,
         direction=game.direction,
         decision=game.decision,
@@ -90,8 +91,8 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         penalty=game.penalty,
         penalty_kind=game.penalty_kind,
         drawn=game.drawn if current == viewer else None,
-        draw_pile=len(game.draw_pile),
-        discard_pile=len(game.discard),
+        draw_pile=len(game.pile),
+        discard_pile=len(game.discards),
         wd4_offender=wd4[0] if wd4 else None,
         wd4_color_before=wd4[1] if wd4 else None,
         legal=tuple(game.legal_actions(viewer)) if viewer is not None else (),
