@@ -66,6 +66,9 @@ def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
             hand.add(got[0])
             if is_playable(g, got[0], hand, drawn=True):
                 break
+    elif g.pile:  # the usual case, without `take`'s reshuffle
+        drawn = [g.pile.pop()]
+        hand.add(drawn[0])
     else:
         drawn = take(g, 1, ev)
         if drawn:

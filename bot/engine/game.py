@@ -19,38 +19,33 @@ from . import actions as A
 from . import events as E
 from . import snapshot
 from .cards import Card, Color
-from .drawing import catch, draw_turn
-from .errors import GameOver, NotInGame
+from .errors import GameOver, IllegalAction, NotInGame
 from .faces import CARDS, COLOR_INDEX, COLOR_OF_INDEX, deck_faces
 from .hand import Hand, HandsView
 from .legality import (
-    cached_legal,
-    check,
+    cached_moves,
+    checked_code,
     default_action,
     favourite_color,
     is_playable,
+    legal_actions,
+    legal_moves,
     playable_faces,
 )
-from .resolve import challenge, continue_card, play, someone_out, swap, take_penalty
-from .rounds import (
-    blocked_winner,
-    deal_round,
-    end_round,
-    finish_match,
-    next_round,
-    note_position,
-    unseat,
-)
+from .moves import code_of
+from .perform import perform
+from .rounds import deal_round, end_round, finish_match, unseat
 from .rules import InvalidRules, RuleSet
 from .scoring import Outcome, RoundEnd, Termination
 from .state import MAX_PLAYERS, MIN_PLAYERS, Decision, GameState, new_seed
-from .turns import close_uno_window, start_turn
 
 FORMAT_VERSION = snapshot.FORMAT_VERSION
 
 
 class Game(GameState):
     """One match at one table: players are integer ids in seat order (clockwise)."""
+
+    __slots__ = ()
 
     # ----------------------------------------------------------------- creation
 
@@ -199,10 +194,19 @@ class Game(GameState):
 
     def legal_actions(self, player: int) -> list[A.Action]:
         """Everything `player` may do right now; `Leave` is always allowed and not listed."""
-        return list(cached_legal(self, player))
+        return legal_actions(self, player)
+
+    def moves(self, player: int) -> list[int]:
+        """`legal_actions` as move codes (moves.py), for simulations; do not mutate it."""
+        cached = self.legal_cache
+        if cached is not None and cached[0] == self.version and cached[1] == player:
+            return cached[2]
+        moves = legal_moves(self, player)
+        self.legal_cache = (self.version, player, moves)
+        return moves
 
     def is_legal(self, player: int, action: A.Action) -> bool:
-        return action in cached_legal(self, player)
+        return code_of(action, self.seats) in cached_moves(self, player)
 
     def default_action(self, player: int) -> A.Action | None:
         """What happens when `player` lets their time run out: draw and pass, accept, a colour."""
@@ -224,77 +228,28 @@ class Game(GameState):
         if type(action) is A.Leave:
             ev = self._leave(player)
         else:
-            check(self, player, action)
-            ev = self._perform(player, action, [] if events else None)
+            ev = [] if events else None
+            perform(self, player, checked_code(self, player, action), ev)
         self.version += 1
         return ev if ev is not None else []
 
-    def _perform(
-        self, player: int, action: A.Action, ev: list[E.Event] | None
-    ) -> list[E.Event] | None:
-        self.legal_cache = None
-        _HANDLERS[type(action)](self, player, action, ev)
-        if self.decision is Decision.PLAY and not self.pile:
-            note_position(self, ev)
-        return ev
+    def make_move(self, player: int, code: int) -> int | None:
+        """Apply a move code from `moves(player)` without recording events (simulations), and
+        return who must decide next (None when the round or the match is over).
 
-    def _on_play(self, player: int, action: A.Play, ev: list[E.Event] | None) -> None:
-        close_uno_window(self)
-        play(self, player, action.card.face, action.uno, ev)
-
-    def _on_draw(self, player: int, action: A.Draw, ev: list[E.Event] | None) -> None:
-        self.jump_open = False
-        close_uno_window(self)
-        draw_turn(self, player, ev)
-
-    def _on_color(self, player: int, action: A.ChooseColor, ev: list[E.Event] | None) -> None:
-        self.color_index = COLOR_INDEX[action.color]
-        if ev is not None:
-            ev.append(E.ColorChosen(player, action.color))
-        continue_card(self, ev)
-
-    def _on_target(self, player: int, action: A.ChooseTarget, ev: list[E.Event] | None) -> None:
-        swap(self, player, action.player, ev)
-        if not someone_out(self, ev):
-            continue_card(self, ev)
-
-    def _on_keep(self, player: int, action: A.Keep, ev: list[E.Event] | None) -> None:
-        self.jump_open = False
-        if ev is not None:
-            ev.append(E.DrawnCardKept(player))
-        start_turn(self, self.next_seat(self.turn), ev)
-
-    def _on_pass(self, player: int, action: A.Pass, ev: list[E.Event] | None) -> None:
-        self.jump_open = False
-        close_uno_window(self)
-        if ev is not None:
-            ev.append(E.TurnPassed(player))
-        self.passes += 1
-        if self.passes >= len(self.seats):
-            end_round(self, blocked_winner(self), RoundEnd.BLOCKED, ev)
-        else:
-            start_turn(self, self.next_seat(self.turn), ev)
-
-    def _on_accept(self, player: int, action: A.Accept, ev: list[E.Event] | None) -> None:
-        self.jump_open = False
-        close_uno_window(self)
-        take_penalty(self, self.turn, ev)
-
-    def _on_challenge(self, player: int, action: A.Challenge, ev: list[E.Event] | None) -> None:
-        self.jump_open = False
-        close_uno_window(self)
-        challenge(self, player, ev)
-
-    def _on_uno(self, player: int, action: A.CallUno, ev: list[E.Event] | None) -> None:
-        self.at_risk.remove(player)
-        if ev is not None:
-            ev.append(E.UnoCalled(player))
-
-    def _on_catch(self, player: int, action: A.Catch, ev: list[E.Event] | None) -> None:
-        catch(self, player, action.target, ev)
-
-    def _on_next_round(self, player: int, action: A.NextRound, ev: list[E.Event] | None) -> None:
-        next_round(self, ev)
+        Raises `IllegalAction` for a code that is not among them; the game is then unchanged.
+        """
+        cached = self.legal_cache
+        if cached is None or cached[0] != self.version or cached[1] != player:
+            cached = (0, 0, cached_moves(self, player))
+        if code not in cached[2]:
+            raise IllegalAction("not_now", action=str(code), decision=self.decision.value)
+        perform(self, player, code, None)
+        self.version += 1
+        decision = self.decision
+        if decision is Decision.NEXT_ROUND or decision is Decision.MATCH_OVER:
+            return None
+        return self.seats[self.turn]
 
     # ----------------------------------------------------------------- leaving
 
@@ -312,8 +267,7 @@ class Game(GameState):
         ):
             action = self.default_action(player)
             assert action is not None
-            check(self, player, action)
-            self._perform(player, action, ev)
+            perform(self, player, checked_code(self, player, action), ev)
         self.legal_cache = None
         self.left.append(player)
         ev.append(E.PlayerLeft(player))
@@ -355,18 +309,3 @@ class Game(GameState):
             f"<Game v{self.version} round {self.round_number} {self.decision.value} "
             f"turn={self.current_player} top={top}>"
         )
-
-
-_HANDLERS: dict[type, Any] = {
-    A.Play: Game._on_play,
-    A.Draw: Game._on_draw,
-    A.ChooseColor: Game._on_color,
-    A.ChooseTarget: Game._on_target,
-    A.Keep: Game._on_keep,
-    A.Pass: Game._on_pass,
-    A.Accept: Game._on_accept,
-    A.Challenge: Game._on_challenge,
-    A.CallUno: Game._on_uno,
-    A.Catch: Game._on_catch,
-    A.NextRound: Game._on_next_round,
-}

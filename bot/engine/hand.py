@@ -18,11 +18,15 @@ class Hand:
     __slots__ = ("counts", "mask", "size")
 
     def __init__(self, faces: Iterable[int] = ()) -> None:
-        self.counts = [0] * FACES
-        self.mask = 0
-        self.size = 0
+        counts = [0] * FACES
+        mask = size = 0
         for f in faces:
-            self.add(f)
+            counts[f] += 1
+            mask |= BIT[f]
+            size += 1
+        self.counts = counts
+        self.mask = mask
+        self.size = size
 
     def add(self, face: int) -> None:
         self.counts[face] += 1

@@ -8,11 +8,11 @@ refusals into typed errors (`IllegalAction`, `NotYourTurn`, ...).
 from __future__ import annotations
 
 from . import actions as A
+from . import moves as M
 from .cards import COLORS, Color
 from .errors import GameOver, IllegalAction, NotInGame, NotYourTurn
 from .faces import (
     BIT,
-    CARDS,
     COLOR_MASK,
     COLOR_OF,
     D2_MASK,
@@ -21,15 +21,13 @@ from .faces import (
     IS_WILD,
     MATCH,
     NO_COLOR,
+    NUMBER_MASK,
     W4_BIT,
     faces_of,
 )
 from .hand import Hand
+from .moves import action_of, code_of
 from .state import Decision, GameState
-
-PLAY: tuple[A.Play, ...] = tuple(A.Play(c) for c in CARDS)
-PLAY_UNO: tuple[A.Play, ...] = tuple(A.Play(c, uno=True) for c in CARDS)
-CHOOSE: tuple[A.ChooseColor, ...] = tuple(A.ChooseColor(c) for c in COLORS)
 
 
 def wd4_allowed(g: GameState, hand: Hand) -> bool:
@@ -63,7 +61,7 @@ def playable_mask(g: GameState, hand: Hand) -> int:
     """The faces of `hand` playable on a normal turn (the caller checked it is that turn)."""
     mask = hand.mask
     rules = g.rules
-    if hand.size == 1 and not rules.go_out_on_action and not IS_NUMBER[faces_of(mask)[0]]:
+    if hand.size == 1 and not rules.go_out_on_action and not mask & NUMBER_MASK:
         return 0
     out = mask & MATCH[g.discards[-1] * 5 + g.color_index]
     if mask & W4_BIT and (rules.challenge_possible or wd4_allowed(g, hand)):
@@ -130,82 +128,107 @@ def jump_in_mask(g: GameState, player: int) -> int:
     return BIT[top]
 
 
-def _plays(mask: int, uno_too: bool) -> list[A.Action]:
-    faces = faces_of(mask)
-    out: list[A.Action] = [PLAY[f] for f in faces]
-    if uno_too:
-        out += [PLAY_UNO[f] for f in faces]
-    return out
-
-
-def legal_actions(g: GameState, player: int) -> list[A.Action]:
-    """Everything `player` may do right now; `Leave` is always allowed and not listed."""
+def legal_moves(g: GameState, player: int) -> list[int]:
+    """Everything `player` may do right now, as move codes (moves.py); `Leave` is not listed."""
     decision = g.decision
+    seats = g.seats
+    if decision is Decision.PLAY and seats[g.turn] == player:
+        # The hot path of every simulation: written out, one AND and a walk over the bits.
+        hand = g.held[player]
+        mask = hand.mask
+        rules = g.rules
+        if hand.size == 1 and not rules.go_out_on_action and not mask & NUMBER_MASK:
+            playable = 0
+        else:
+            playable = mask & MATCH[g.discards[-1] * 5 + g.color_index]
+            if mask & W4_BIT and (rules.challenge_possible or wd4_allowed(g, hand)):
+                playable |= W4_BIT
+        out = []
+        while playable:
+            low = playable & -playable
+            out.append(low.bit_length() - 1)
+            playable ^= low
+        can_draw = g.pile or len(g.discards) > 1
+        if out:
+            if hand.size == 2:
+                out += [f + M.PLAY_UNO for f in out]
+            if can_draw and rules.voluntary_draw:
+                out.append(M.DRAW)
+        else:
+            out.append(M.DRAW if can_draw else M.PASS)
+        if g.at_risk or rules.false_catch_penalty:
+            _uno_moves(g, player, out)
+        return out
     if decision is Decision.MATCH_OVER or player not in g.totals or player in g.left:
         return []
     if decision is Decision.NEXT_ROUND:
-        return [A.NEXT_ROUND]
+        return [M.NEXT_ROUND]
     hand = g.held.get(player)
     if hand is None:
         return []
-    two = hand.size == 2
-    if g.seats[g.turn] == player:
-        if decision is Decision.PLAY:
-            mask = playable_mask(g, hand)
-            out = _plays(mask, two) if mask else []
-            if g.pile or len(g.discards) > 1:
-                if not mask or g.rules.voluntary_draw:
-                    out.append(A.DRAW)
-            elif not mask:
-                out.append(A.PASS)
-        elif decision is Decision.PLAY_DRAWN:
-            out = _plays(BIT[g.drawn_face], two)
+    if seats[g.turn] == player:
+        if decision is Decision.PLAY_DRAWN:
+            face = g.drawn_face
+            out = [face, face + M.PLAY_UNO] if hand.size == 2 else [face]
             if not g.rules.force_play_drawn:
-                out.append(A.KEEP)
+                out.append(M.KEEP)
         elif decision is Decision.CHOOSE_COLOR:
-            out = list(CHOOSE)
+            out = list(_COLORS)
         elif decision is Decision.CHOOSE_TARGET:
-            out = [A.ChooseTarget(p) for p in g.seats if p != player]
+            out = [M.TARGET + i for i, p in enumerate(seats) if p != player]
         else:  # RESPOND
-            out = _plays(response_mask(g, player), two)
-            out.append(A.ACCEPT)
+            out = faces_of(response_mask(g, player))
+            if hand.size == 2:
+                out += [f + M.PLAY_UNO for f in out]
+            out.append(M.ACCEPT)
             if can_challenge(g):
-                out.append(A.CHALLENGE)
+                out.append(M.CHALLENGE)
     else:
         mask = jump_in_mask(g, player)
-        out = _plays(mask, two) if mask else []
-    at_risk = g.at_risk
-    if at_risk and player in at_risk:
-        out.append(A.CALL_UNO)
-    if at_risk or g.rules.false_catch_penalty:
-        for target in g.seats:
-            if target != player and (target in at_risk or g.rules.false_catch_penalty):
-                out.append(A.Catch(target))
+        out = faces_of(mask) if mask else []
+        if out and hand.size == 2:
+            out.append(out[0] + M.PLAY_UNO)
+    if g.at_risk or g.rules.false_catch_penalty:
+        _uno_moves(g, player, out)
     return out
 
 
-def cached_legal(g: GameState, player: int) -> list[A.Action]:
-    """`legal_actions`, remembered until the state changes (callers must not mutate it)."""
+def _uno_moves(g: GameState, player: int, out: list[int]) -> None:
+    """Calling UNO for oneself, and catching others (anyone, when a false catch costs)."""
+    at_risk = g.at_risk
+    false_catch = g.rules.false_catch_penalty
+    if player in at_risk:
+        out.append(M.CALL_UNO)
+    for i, target in enumerate(g.seats):
+        if target != player and (false_catch or target in at_risk):
+            out.append(M.CATCH + i)
+
+
+_COLORS = tuple(M.COLOR + i for i in range(len(COLORS)))
+
+
+def cached_moves(g: GameState, player: int) -> list[int]:
+    """`legal_moves`, remembered until the state changes (callers must not mutate it)."""
     cached = g.legal_cache
     if cached is not None and cached[0] == g.version and cached[1] == player:
         return cached[2]
-    out = legal_actions(g, player)
+    out = legal_moves(g, player)
     g.legal_cache = (g.version, player, out)
     return out
 
 
-def check(g: GameState, player: int, action: A.Action) -> None:
-    """Raise the error that says why `action` is refused, or return if it is legal."""
+def legal_actions(g: GameState, player: int) -> list[A.Action]:
+    """`legal_moves` as `Action` values."""
+    seats = g.seats
+    return [action_of(code, seats) for code in cached_moves(g, player)]
+
+
+def explain_refusal(g: GameState, player: int, action: A.Action) -> None:
+    """Raise the error that says why `action` is refused (the caller found it illegal)."""
     if player not in g.totals or player in g.left:
         raise NotInGame()
     if g.decision is Decision.MATCH_OVER:
         raise GameOver()
-    legal = cached_legal(g, player)
-    for allowed in legal:  # identity first: the engine's own action objects are shared
-        if allowed is action:
-            return
-    if action in legal:
-        return
     if isinstance(action, A.Catch):
         raise IllegalAction("catch_nobody", target=action.target)
     if isinstance(action, A.CallUno):
@@ -228,6 +251,19 @@ def check(g: GameState, player: int, action: A.Action) -> None:
     raise IllegalAction("not_now", action=action.code, decision=g.decision.value)
 
 
+def checked_code(g: GameState, player: int, action: A.Action) -> int:
+    """The move code of `action` if it is legal for `player` now; raises the refusal if not."""
+    if player not in g.totals or player in g.left:
+        raise NotInGame()
+    if g.decision is Decision.MATCH_OVER:
+        raise GameOver()
+    code = code_of(action, g.seats)
+    if code >= 0 and code in cached_moves(g, player):
+        return code
+    explain_refusal(g, player, action)
+    raise AssertionError("unreachable")  # explain_refusal always raises
+
+
 def favourite_color(g: GameState, player: int) -> Color:
     """The colour `player` holds most of (ties: R, Y, G, B)."""
     counts = [0] * (NO_COLOR + 1)
@@ -247,11 +283,11 @@ def default_action(g: GameState, player: int) -> A.Action | None:
     if g.seats[g.turn] != player:
         return None
     if decision is Decision.PLAY or decision is Decision.PLAY_DRAWN:
-        legal = cached_legal(g, player)
-        for preferred in (A.DRAW, A.KEEP, A.PASS):
+        legal = cached_moves(g, player)
+        for preferred in (M.DRAW, M.KEEP, M.PASS):
             if preferred in legal:
-                return preferred
-        return next(a for a in legal if isinstance(a, A.Play))
+                return action_of(preferred, g.seats)
+        return action_of(min(legal), g.seats)
     if decision is Decision.CHOOSE_COLOR:
         return A.ChooseColor(favourite_color(g, player))
     if decision is Decision.CHOOSE_TARGET:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import events as E
 from .drawing import draw
 from .faces import (
+    BIT,
     CARDS,
     COLOR_MASK,
     COLOR_OF,
@@ -33,12 +34,18 @@ from .turns import hands_changed, start_turn
 
 def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | None) -> None:
     """`player` plays `face` (on their turn, in response to a penalty, or jumping in)."""
-    seat = g.seats.index(player)
-    jump_in = seat != g.turn
+    seat = g.turn
+    jump_in = g.seats[seat] != player
+    if jump_in:
+        seat = g.turn = g.seats.index(player)
     responding = g.decision is Decision.RESPOND
-    g.turn = seat
     hand = g.held[player]
-    hand.remove(face)
+    counts = hand.counts  # Hand.remove, written out: this runs for every card played
+    left = counts[face] - 1
+    counts[face] = left
+    if not left:
+        hand.mask ^= BIT[face]
+    hand.size -= 1
     g.discards.append(face)
     color_before = g.color_index
     g.color_index = COLOR_OF[face]
@@ -104,8 +111,14 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
         else:
             rotate_hands(g, ev)
             g.steps = ["effect"]
-    else:
-        effect(g, player, ev)  # a coloured card: nothing to decide before its effect
+    else:  # a coloured card: nothing to decide before its effect
+        if g.steps:
+            g.steps = []
+        if rank < SKIP and not g.skip_next:  # a number: `start_turn` of the next seat, inline
+            g.turn = (seat + g.direction) % len(g.seats)
+            g.decision = Decision.PLAY
+            return
+        effect(g, player, ev)
         return
     continue_card(g, ev)
 
@@ -155,7 +168,9 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
     face = g.discards[-1]
     rank = RANK_OF[face]
     seat = g.turn
-    if rank == SKIP:
+    if rank < SKIP:  # a number: the turn passes on
+        start_turn(g, (seat + g.direction) % len(g.seats), ev)
+    elif rank == SKIP:
         victim_seat = g.next_seat(seat)
         victim = g.seats[victim_seat]
         if g.rules.deflect_skip and g.held[victim].counts[face]:

@@ -42,7 +42,8 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
     size = g.rules.hand_size
     g.held = {}
     for p in g.seats:
-        g.held[p] = Hand(faces.pop() for _ in range(size))
+        g.held[p] = Hand(faces[-size:])
+        del faces[-size:]
     g.discards = []
     g.direction = 1
     g.penalty = 0

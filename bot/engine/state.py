@@ -26,6 +26,7 @@ from .scoring import Outcome, RoundOutcome
 SEED_BITS = 63
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+_OFFICIAL = RuleSet()
 
 
 class Decision(StrEnum):
@@ -48,9 +49,43 @@ def new_seed() -> int:
 class GameState:
     """Every field of one match at one table; players are integer ids in seat order."""
 
+    __slots__ = (
+        "at_risk",
+        "color_index",
+        "dealer",
+        "decision",
+        "direction",
+        "discards",
+        "drawn_face",
+        "eliminated",
+        "held",
+        "jump_open",
+        "left",
+        "legal_cache",
+        "outcome",
+        "passes",
+        "penalty",
+        "penalty_kind",
+        "pile",
+        "players",
+        "positions",
+        "random_steps",
+        "round_number",
+        "round_outcome",
+        "rules",
+        "seats",
+        "seed",
+        "skip_next",
+        "steps",
+        "totals",
+        "turn",
+        "version",
+        "wd4_record",
+    )
+
     def __init__(self) -> None:
         # Use Game.new / Game.start / Game.from_dict; this only declares the state.
-        self.rules = RuleSet()
+        self.rules = _OFFICIAL
         self.players: list[int] = []
         self.seats: list[int] = []  # players dealt into the current round, in seat order
         self.left: list[int] = []
@@ -104,7 +139,8 @@ class GameState:
 
     def copy_into(self, other: GameState) -> None:
         """Make `other` an independent copy of this state (for simulations)."""
-        other.__dict__.update(self.__dict__)
+        for name in GameState.__slots__:
+            setattr(other, name, getattr(self, name))
         other.players = self.players[:]
         other.seats = self.seats[:]
         other.left = self.left[:]

@@ -15,7 +15,7 @@ from .state import Decision, GameState
 def start_turn(g: GameState, seat: int, ev: list[E.Event] | None) -> None:
     """Give the turn to the player at `seat`, passing over those who must miss it."""
     skip_next = g.skip_next
-    if skip_next:
+    if skip_next:  # (rare: a guilty challenge under the German rules)
         seats = g.seats
         while skip_next and seats[seat] in skip_next:
             skip_next.remove(seats[seat])
