@@ -1,8 +1,10 @@
 """Complete random-play rounds per second, and actions per second, on one core.
 
 Each round is a whole round under the full rules with standard scoring (points counted, UNO
-window, challenges offered), played on the engine's simulation path: `Game.moves(player)` (the
-legal moves as integers) and `Game.make_move(player, move)` (checked against them, no events).
+window, challenges offered; rounds follow each other in matches to 500 points, as at a table:
+dealing the next round is not counted as an action), played on the engine's simulation path:
+`Game.moves(player)` (the legal moves as integers) and `Game.make_move(player, move)` (checked
+against them, no events).
 `--actions` plays through the readable API instead (`legal_actions`, `apply` with events).
 The random policy plays a random playable card, draws only when it has
 none, and takes random decisions otherwise (colours, accept or challenge), like the random
@@ -36,13 +38,20 @@ HEAVY = RuleSet(
     custom_effect="others_draw_2",
 )
 OFFICIAL = RuleSet()
-DRAW, CALL_UNO, CATCH = M.DRAW, M.CALL_UNO, M.CATCH  # moves below DRAW play a card
+DRAW, CALL_UNO, CATCH, NEXT_ROUND = M.DRAW, M.CALL_UNO, M.CATCH, M.NEXT_ROUND
 _NOT_MOVES = (A.Catch, A.CallUno)
 
 
-def random_round(players: int, rules: RuleSet, seed: int, rng: random.Random) -> int:
-    """Play one round with random agents on the simulation path; returns the actions applied."""
-    game = Game.new(list(range(1, players + 1)), rules, seed=seed)
+def next_round(game: Game | None, players: int, rules: RuleSet, seed: int) -> Game:
+    """The match's next round dealt (a new match once one is over), as a match is played."""
+    if game is None or game.outcome is not None:
+        return Game.new(list(range(1, players + 1)), rules, seed=seed)
+    game.make_move(game.players[0], NEXT_ROUND)
+    return game
+
+
+def random_round(game: Game, rng: random.Random) -> int:
+    """Play the dealt round with random agents on the simulation path; returns the actions."""
     actions = 0
     player = game.current_player
     while player is not None:
@@ -57,9 +66,8 @@ def random_round(players: int, rules: RuleSet, seed: int, rng: random.Random) ->
     return actions
 
 
-def random_round_actions(players: int, rules: RuleSet, seed: int, rng: random.Random) -> int:
+def random_round_actions(game: Game, rng: random.Random) -> int:
     """The same policy through the readable API, events recorded (what the bot does)."""
-    game = Game.new(list(range(1, players + 1)), rules, seed=seed)
     actions = 0
     while not game.round_over:
         player = game.current_player
@@ -81,9 +89,11 @@ def measure(
     rng = random.Random(seed)
     play = random_round_actions if readable else random_round
     rounds = actions = 0
+    game = None
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        actions += play(players, rules, seed + rounds, rng)
+        game = next_round(game, players, rules, seed + rounds)
+        actions += play(game, rng)
         rounds += 1
     elapsed = time.perf_counter() - start
     return rounds / elapsed, actions / elapsed
