@@ -50,6 +50,10 @@ class PlayerView:
     legal: tuple[Action, ...]
     round_outcome: RoundOutcome | None
     outcome: Outcome | None
+    # Public facts a thinking computer player reconstructs the table from (search.py):
+    discard: tuple[Card, ...] = ()  # the discard pile, top card last
+    steps: tuple[str, ...] = ()  # what is left of resolving the card on top
+    skip_next: tuple[int, ...] = ()  # players who miss their next turn
 
     @property
     def my_turn(self) -> bool:
@@ -98,4 +102,7 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         legal=tuple(game.legal_actions(viewer)) if viewer is not None else (),
         round_outcome=game.round_outcome,
         outcome=game.outcome,
+        discard=tuple(game.discard),
+        steps=tuple(game.steps),
+        skip_next=tuple(game.skip_next),
     )
