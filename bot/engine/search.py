@@ -27,11 +27,11 @@ from .state import Decision
 from .view import PlayerView
 
 #: Seconds of thinking per decision by default: p99 stays well under 150 ms on one core.
-DEFAULT_BUDGET = 0.04
+DEFAULT_BUDGET = 0.09
 #: Samples per decision at most (enough when the budget is generous and the choice is easy).
 MAX_SAMPLES = 400
 #: See `ExpertPlayer.confidence`.
-CONFIDENCE = 2.0
+CONFIDENCE = 1.5
 #: A playout longer than this is judged by the cards left instead of played to its end.
 MAX_PLAYOUT_MOVES = 250
 
