@@ -6,19 +6,26 @@ else, the other hands and the order of the draw pile, it samples: the cards it h
 shuffled, dealt to each opponent as many as they hold, the rest as the pile. Nothing is read
 from the real game, so the player cannot peek.
 
-Known limits (the samples ignore what play revealed): a hand seen in a challenge or given away
-in a swap, and what a player's draws say about their hand.
+Two inferences from the public history are made. A player who drew instead of playing held none
+of the cards that were playable then (`PlayerView.voids`: the cards they held at the time are
+dealt from the others). Whoever just played a Wild Draw Four most likely held no card of the
+colour before it (careful players do not bluff into a challenge): in all but BLUFF_BELIEF of the
+samples their hand holds none. Known limits (the samples ignore the rest of what play
+revealed): a hand seen in a challenge or given away in a swap.
 """
 
 from __future__ import annotations
 
 import random
 
-from .faces import COLOR_INDEX, COLOR_MASK, MATCH, deck_faces
+from .faces import BIT, COLOR_INDEX, COLOR_MASK, MATCH, deck_faces
 from .game import Game
 from .hand import Hand
 from .state import GameState
 from .view import PlayerView
+
+#: The share of samples in which the player of a pending Wild Draw Four may have bluffed.
+BLUFF_BELIEF = 0.15
 
 
 def sample_game(view: PlayerView, rng: random.Random) -> Game | None:
@@ -37,11 +44,26 @@ def sample_game(view: PlayerView, rng: random.Random) -> Game | None:
     if hidden > len(unseen) or len(view.discard) != view.discard_pile:
         return None
     rng.shuffle(unseen)
+    # Constrained hands are dealt first: (player, faces they lack, how many cards that covers).
+    constraints = [(p, mask, count) for p, mask, count in view.voids if p != me]
+    offender = view.wd4_offender
+    if offender is not None and offender != me and rng.random() >= BLUFF_BELIEF:
+        before = COLOR_MASK[COLOR_INDEX[view.wd4_color_before]]
+        size = next((s.cards for s in in_round if s.player == offender), 0)
+        constraints = [c for c in constraints if c[0] != offender] + [(offender, before, size)]
+    hands: dict[int, list[int]] = {}
+    for player, lacking, count in constraints:
+        clean = [f for f in unseen if not BIT[f] & lacking][:count]
+        if len(clean) < count:
+            continue  # the belief was wrong (a player may draw holding a playable card)
+        for f in clean:
+            unseen.remove(f)
+        hands[player] = clean
     g = Game.__new__(Game)
     GameState.__init__(g)
     g.rules = view.rules
     g.players = [s.player for s in view.seats]
-    g.seats = [s.player for s in in_round]
+    g.seats = [s.player for s in view.seats if s.in_round]
     g.left = [s.player for s in view.seats if s.left]
     g.eliminated = [s.player for s in view.seats if not s.in_round and not s.left]
     g.totals = {s.player: s.total for s in view.seats}
@@ -52,14 +74,16 @@ def sample_game(view: PlayerView, rng: random.Random) -> Game | None:
     for s in in_round:
         if s.player == me:
             g.held[me] = Hand(c.face for c in view.hand)
-        else:
-            g.held[s.player] = Hand(unseen[dealt : dealt + s.cards])
-            dealt += s.cards
+            continue
+        faces = hands.get(s.player, [])[: s.cards]
+        more = s.cards - len(faces)
+        g.held[s.player] = Hand(faces + unseen[dealt : dealt + more])
+        dealt += more
     g.pile = unseen[dealt:]
     g.discards = [c.face for c in view.discard]
     g.color_index = COLOR_INDEX[view.color]
     g.direction = view.direction
-    g.turn = g.seats.index(view.current_player)
+    g.turn = g.seats.index(view.current_player)  # (seats in table order, not dealing order)
     g.decision = view.decision
     g.steps = list(view.steps)
     g.penalty = view.penalty

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import events as E
 from .faces import CARDS
-from .legality import is_playable
+from .legality import is_playable, playable_on_top
 from .state import Decision, GameState
 from .turns import start_turn
 
@@ -56,6 +56,7 @@ def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
     may then be played or kept."""
     g.passes = 0
     hand = g.held[player]
+    g.voids[player] = (playable_on_top(g, hand), hand.size)
     if g.rules.draw_until_playable:
         drawn: list[int] = []
         while True:

@@ -69,6 +69,15 @@ def playable_mask(g: GameState, hand: Hand) -> int:
     return out
 
 
+def playable_on_top(g: GameState, hand: Hand) -> int:
+    """Every face (held or not) that `hand` could play now: what a player who draws instead
+    is believed not to hold."""
+    out = MATCH[g.discards[-1] * 5 + g.color_index]
+    if g.rules.challenge_possible or wd4_allowed(g, hand):
+        out |= W4_BIT
+    return out
+
+
 def playable_faces(g: GameState, player: int) -> list[int]:
     """Distinct faces `player` may play now on their turn (empty when it is not their turn)."""
     if g.decision is not Decision.PLAY or g.seats[g.turn] != player:

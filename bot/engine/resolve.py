@@ -47,6 +47,8 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
         hand.mask ^= BIT[face]
     hand.size -= 1
     g.discards.append(face)
+    if g.voids:
+        g.voids.pop(player, None)
     color_before = g.color_index
     g.color_index = COLOR_OF[face]
     g.drawn_face = -1
@@ -270,6 +272,7 @@ def _others_in_turn_order(g: GameState, actor: int) -> list[int]:
 
 def swap(g: GameState, player: int, target: int, ev: list[E.Event] | None) -> None:
     g.held[player], g.held[target] = g.held[target], g.held[player]
+    g.voids.clear()
     if ev is not None:
         ev.append(E.HandsSwapped(player, target))
     hands_changed(g, (player, target))
@@ -278,6 +281,7 @@ def swap(g: GameState, player: int, target: int, ev: list[E.Event] | None) -> No
 def rotate_hands(g: GameState, ev: list[E.Event] | None) -> None:
     seats = g.seats
     old = [g.held[p] for p in seats]
+    g.voids.clear()
     for i, hand in enumerate(old):
         g.held[seats[g.next_seat(i)]] = hand
     if ev is not None:
@@ -287,6 +291,7 @@ def rotate_hands(g: GameState, ev: list[E.Event] | None) -> None:
 
 def shuffle_hands(g: GameState, player: int, ev: list[E.Event] | None) -> None:
     pool = [f for p in g.seats for f in g.held[p].faces()]
+    g.voids.clear()
     g.next_random().shuffle(pool)
     order = g.seats_from(g.turn)
     hands = [Hand() for _ in order]

@@ -52,6 +52,7 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
     g.wd4_record = None
     g.at_risk = []
     g.skip_next = []
+    g.voids = {}
     g.passes = 0
     g.jump_open = True
     g.steps = []
@@ -201,6 +202,7 @@ def unseat(g: GameState, player: int, ev: list[E.Event] | None) -> None:
     seat = g.seats.index(player)
     g.pile[:0] = g.held.pop(player).faces()
     g.seats.pop(seat)
+    g.voids.pop(player, None)
     for waiting in (g.at_risk, g.skip_next):
         if player in waiting:
             waiting.remove(player)

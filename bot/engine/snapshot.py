@@ -63,6 +63,7 @@ def dump(game: GameState) -> dict[str, Any]:
         "round_outcome": game.round_outcome.to_dict() if game.round_outcome else None,
         "outcome": game.outcome.to_dict() if game.outcome else None,
         "positions": dict(game.positions),
+        "voids": {str(p): list(v) for p, v in game.voids.items()},
         "seed": game.seed,
         "random_steps": game.random_steps,
     }
@@ -105,6 +106,7 @@ def load_into(game: GameState, data: dict[str, Any]) -> None:
     oc = data["outcome"]
     game.outcome = Outcome.from_dict(oc) if oc else None
     game.positions = dict(data.get("positions", {}))  # kept since format 2
+    game.voids = {int(p): (int(v[0]), int(v[1])) for p, v in data.get("voids", {}).items()}
     if data["format"] == 1:
         game.seed, game.random_steps = _seed_from_generator(data["rng"]), 0
     else:

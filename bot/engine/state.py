@@ -80,6 +80,7 @@ class GameState:
         "totals",
         "turn",
         "version",
+        "voids",
         "wd4_record",
     )
 
@@ -106,6 +107,11 @@ class GameState:
         self.drawn_face = -1  # the card just drawn that may be played, or -1
         # The last Wild Draw Four: offender, colour index before it, whether they were guilty.
         self.wd4_record: tuple[int, int, bool] | None = None
+        # What the table saw a player lack: they drew instead of playing, so (as far as anyone
+        # can tell) none of the `mask` faces was among the `count` cards they held then. A
+        # public belief for thinking computer players (determinize.py); a play or a hand that
+        # changes owner forgets it.
+        self.voids: dict[int, tuple[int, int]] = {}
         self.at_risk: list[int] = []
         self.skip_next: list[int] = []
         self.passes = 0
@@ -153,4 +159,5 @@ class GameState:
         other.at_risk = self.at_risk[:]
         other.skip_next = self.skip_next[:]
         other.positions = dict(self.positions)
+        other.voids = dict(self.voids)
         other.legal_cache = None

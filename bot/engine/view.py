@@ -54,6 +54,7 @@ class PlayerView:
     discard: tuple[Card, ...] = ()  # the discard pile, top card last
     steps: tuple[str, ...] = ()  # what is left of resolving the card on top
     skip_next: tuple[int, ...] = ()  # players who miss their next turn
+    voids: tuple[tuple[int, int, int], ...] = ()  # (player, faces mask, cards): see state.py
 
     @property
     def my_turn(self) -> bool:
@@ -105,4 +106,5 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         discard=tuple(game.discard),
         steps=tuple(game.steps),
         skip_next=tuple(game.skip_next),
+        voids=tuple((p, mask, count) for p, (mask, count) in game.voids.items()),
     )

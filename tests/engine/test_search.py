@@ -9,7 +9,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Game, RuleSet
+from bot.engine import Color, Game, RuleSet
 from bot.engine import actions as A
 from bot.engine.cards import build_deck
 from bot.engine.determinize import sample_game
@@ -104,3 +104,31 @@ def test_the_expert_calls_uno_and_catches():
     game.apply(1, A.Play(game.hand(1)[0]))  # no UNO call
     assert _expert(1).choose(view_for(game, 3)) == A.Catch(1)
     assert _expert(1).choose(view_for(game, 1)) == A.CALL_UNO
+
+
+def test_samples_mostly_believe_a_wild_draw_four_was_no_bluff():
+    game = deal([1, 2], {1: "W4 G1 G2 G3 G4", 2: "R1 R2 R3 B4 B5"}, "Y9", "Y1 Y2 Y3 Y4 " * 6)
+    game.apply(1, A.Play(game.hand(1)[-1]))  # the Wild Draw Four (last: wilds sort last)
+    game.apply(1, A.ChooseColor(Color.GREEN))
+    view = view_for(game, 2)
+    assert view.wd4_offender == 1
+    rng = random.Random(9)
+    samples = [sample_game(view, rng) for _ in range(200)]
+    clean = sum(all(c.color != view.wd4_color_before for c in s.hand(1)) for s in samples if s)
+    assert 0.75 <= clean / 200 <= 0.95  # BLUFF_BELIEF of them may hold the colour before
+
+
+def test_a_player_who_drew_is_sampled_without_what_they_could_have_played():
+    game = deal([1, 2], {1: "B1 B2 B3", 2: "R7 G1 G2"}, "Y5", "Y1 " * 10 + "G3 G4")
+    game.apply(1, A.DRAW)  # player 1 shows they had nothing for a yellow 5
+    if game.current_player == 1:  # (the drawn card was playable: keep it)
+        game.apply(1, A.KEEP)
+    view = view_for(game, 2)
+    assert [(p, n) for p, _, n in view.voids] == [(1, 3)]
+    rng = random.Random(4)
+    for _ in range(50):
+        sample = sample_game(view, rng)
+        assert sample is not None
+        old_cards = sample.hand(1)
+        playable_then = [c for c in old_cards if c.color is Color.YELLOW or c.is_wild]
+        assert len(playable_then) <= 1  # only the card drawn since may be one of them
