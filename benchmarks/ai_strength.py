@@ -75,18 +75,29 @@ class Timed:
         return action
 
 
-def _chunk(args: tuple[str, str, int, int, int]) -> tuple[int, list[float], list[float]]:
+Job = tuple[str, str, int, int, int, dict[str, float]]
+
+
+def _player(kind: str, seed: int, expert: dict[str, float]) -> Player:
+    player = make_player(kind, seed=seed)
+    for name, value in expert.items():  # --budget / --confidence: the expert's settings
+        if hasattr(player, name):
+            setattr(player, name, value)
+    return player
+
+
+def _chunk(args: Job) -> tuple[int, list[float], list[float]]:
     """Rounds `start`..`stop` of a pairing: wins of the first player, and its decision times."""
-    first, second, players, start, stop = args
+    first, second, players, start, stop, expert = args
     wins = 0
     seconds: list[float] = []
     searched: list[float] = []
     ids = list(range(1, players + 1))
     for i in range(start, stop):
         seat = ids[i % players]  # the first player's seat rotates
-        timed = Timed(make_player(first, seed=7919 * i))
+        timed = Timed(_player(first, 7919 * i, expert))
         table: dict[int, Player] = {
-            p: timed if p == seat else make_player(second, seed=7919 * i + p) for p in ids
+            p: timed if p == seat else _player(second, 7919 * i + p, expert) for p in ids
         }
         game = Game.new(ids, RULES, seed=i, dealer=ids[-1])
         wins += play_round(game, table) == seat
@@ -96,11 +107,17 @@ def _chunk(args: tuple[str, str, int, int, int]) -> tuple[int, list[float], list
 
 
 def match_up(
-    first: str, second: str, rounds: int, players: int = 2, workers: int = 1
+    first: str,
+    second: str,
+    rounds: int,
+    players: int = 2,
+    workers: int = 1,
+    expert: dict[str, float] | None = None,
 ) -> tuple[int, list[float], list[float], float]:
     chunks = max(1, workers * 4)
     bounds = [rounds * k // chunks for k in range(chunks + 1)]
-    jobs = [(first, second, players, bounds[k], bounds[k + 1]) for k in range(chunks)]
+    settings = expert or {}
+    jobs = [(first, second, players, bounds[k], bounds[k + 1], settings) for k in range(chunks)]
     start = time.perf_counter()
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -127,8 +144,10 @@ def _percentiles(values: list[float]) -> str:
     return f"p50 {q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms"
 
 
-def report(first: str, second: str, rounds: int, players: int, workers: int) -> None:
-    wins, seconds, searched, elapsed = match_up(first, second, rounds, players, workers)
+def report(
+    first: str, second: str, rounds: int, players: int, workers: int, expert: dict[str, float]
+) -> None:
+    wins, seconds, searched, elapsed = match_up(first, second, rounds, players, workers, expert)
     low, high = wilson(wins, rounds)
     against = second if players == 2 else f"{players - 1}x {second}"
     line = (
@@ -146,10 +165,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=1, help="processes (2 on this machine)")
     parser.add_argument("--pair", nargs=2, metavar=("FIRST", "SECOND"))
+    parser.add_argument("--budget", type=float, help="the expert's seconds per decision")
+    parser.add_argument("--confidence", type=float, help="the expert's ExpertPlayer.confidence")
     args = parser.parse_args()
+    expert = {
+        name: value
+        for name, value in (("budget", args.budget), ("confidence", args.confidence))
+        if value is not None
+    }
     pairs = [tuple(args.pair)] if args.pair else TABLE
     for first, second in pairs:
-        report(first, second, args.rounds, args.players, args.workers)
+        report(first, second, args.rounds, args.players, args.workers, expert)
 
 
 if __name__ == "__main__":
