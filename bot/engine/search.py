@@ -36,6 +36,9 @@ CONFIDENCE = 2.0
 MAX_PLAYOUT_MOVES = 250
 
 
+_SAMPLES_KNOW_BETTER = (Decision.RESPOND, Decision.CHOOSE_COLOR)
+
+
 @dataclass
 class ExpertPlayer:
     #: Its decisions take up to `budget` seconds: the bot runs them off its event loop.
@@ -100,9 +103,10 @@ class ExpertPlayer:
             return candidates[best]
         s = candidates.index(sensible)
         # Paired samples: the difference of two win counts has at most samples/2 variance. A
-        # challenge is judged by the samples alone: there the heuristic knows less than they do
-        # (they believe careful players seldom bluff, `determinize.BLUFF_BELIEF`).
-        confidence = 0.0 if view.decision is Decision.RESPOND else self.confidence
+        # challenge and a colour are judged by the samples alone: there the heuristic knows less
+        # than they do (careful players seldom bluff, `determinize.BLUFF_BELIEF`; a player who
+        # drew lacks what was playable, `PlayerView.voids`).
+        confidence = 0.0 if view.decision in _SAMPLES_KNOW_BETTER else self.confidence
         margin = confidence * (samples / 2) ** 0.5
         return candidates[best] if wins[best] - wins[s] > margin else sensible
 
