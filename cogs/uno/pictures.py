@@ -29,6 +29,7 @@ from typing import Any
 import discord
 
 from bot.ui.art.encode import warm_up
+from bot.ui.art.worker import exit_with_parent
 from bot.ui.pictures import Picture
 from cogs.uno.house import House
 
@@ -56,7 +57,11 @@ class Drawing:
 
     async def _start_one(self, urgent: bool) -> None:
         # "spawn": a fresh interpreter that inherits none of the bot's sockets or threads.
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=exit_with_parent,  # a killed bot leaves no orphan behind
+        )
         try:
             faces = await asyncio.get_running_loop().run_in_executor(pool, warm_up)
         except asyncio.CancelledError:

@@ -97,6 +97,8 @@ async def test_two_processes_each_serve_only_their_shards_guilds(
 
         # With shard 1's process down, nobody answers guild 1; guild 0 is unaffected.
         await bots[1].kill()
+        # Its picture workers end with it: nothing is left holding its output open.
+        assert bots[1].output_closed, "a killed bot left a worker process behind"
         dead = await emu.click(players[1][0], tables[1], label="Show my hand")
         assert not dead.delivered
         alive = await answer(await emu.click(players[0][0], tables[0], label="Show my hand"))

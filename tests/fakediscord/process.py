@@ -46,6 +46,11 @@ class BotProcess:
         return self._proc is not None and self._proc.returncode is None
 
     @property
+    def output_closed(self) -> bool:
+        """Whether every process that held the bot's output has ended (EOF was read)."""
+        return self._reader is not None and self._reader.done() and not self._reader.cancelled()
+
+    @property
     def output(self) -> str:
         return "\n".join(self.lines)
 
@@ -87,7 +92,8 @@ class BotProcess:
                 with contextlib.suppress(ProcessLookupError):
                     proc.kill()
                 await proc.wait()
-        if self._reader is not None:
+        if self._reader is not None and not self._reader.done():
+            # EOF comes once every process holding the output (the bot's workers too) is gone.
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._reader, 2.0)
         return proc.returncode

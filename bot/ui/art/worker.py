@@ -1,0 +1,27 @@
+"""The start of a picture worker process: it must not outlive the bot.
+
+The bot draws in worker processes (cogs/uno/pictures.py). When the bot ends normally it shuts
+them down; when it is killed (SIGKILL, the OOM killer, a crash) nobody does, and an orphaned
+worker would wait forever on its queue, holding memory and the bot's stdout. So each worker
+watches its parent's sentinel, which becomes ready when the parent process is gone, and exits.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import os
+import threading
+
+
+def exit_with_parent() -> None:
+    """Worker initializer: end this process as soon as the process that started it ends."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not a child of multiprocessing: nothing to watch
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
