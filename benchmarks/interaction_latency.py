@@ -11,10 +11,13 @@ the bot's latency.
 
 Prints, per run: p50/p99/max from the emulator dispatching an interaction to the bot's answer,
 errors (failed interactions and Discord-rule violations), table edits, the bot's CPU time per
-interaction (table edits included), and its resident memory before the games, with them open,
-and after they were played. Asserts nothing.
+interaction (table edits included), the card pictures uploaded (bytes per interaction, and per
+table and hand picture), and its resident memory before the games, with them open, and after
+they were played. Asserts nothing. `--images on off` runs each configuration with the server's
+card pictures on, then off (text only), one after the other:
 
     .venv/bin/python benchmarks/interaction_latency.py --games 10 100 --think 0 2 3
+    .venv/bin/python benchmarks/interaction_latency.py --games 100 --think 2 --images on off on off
 
 Side by side: `--baseline REV` (a git revision, checked out into a temporary worktree, or the
 path of another checkout) runs that bot and this one alternately (A B A B, `--repeat` pairs per
@@ -49,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.baseline import baseline_checkout  # noqa: E402
 from tests.e2e.conftest import bot_env  # noqa: E402
 from tests.e2e.helpers import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
-from tests.fakediscord import FakeDiscord, Message  # noqa: E402
+from tests.fakediscord import MANAGE_GUILD, FakeDiscord, Message  # noqa: E402
 
 TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
 
@@ -101,13 +104,31 @@ async def play(emu: FakeDiscord, table: Message, users: list[Any], limit: int, t
     return limit
 
 
+def family(pid: int) -> list[int]:
+    """`pid` and its descendants (the bot's picture process), for pinning them all."""
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found += family(int(child))
+    return found
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def uploads(emu: FakeDiscord, after: set[int]) -> dict[str, list[int]]:
+    """Sizes of the files uploaded since `after` (the attachment ids then), by file name."""
+    sizes: dict[str, list[int]] = {}
+    for aid, blob in emu.attachment_blobs.items():
+        if aid not in after:
+            sizes.setdefault(emu.attachment_names.get(aid, "?"), []).append(len(blob))
+    return sizes
+
+
 async def run(
-    games: int, limit: int, think: float, pin: bool, bot_root: Path = ROOT
+    games: int, limit: int, think: float, pin: bool, bot_root: Path = ROOT, images: bool = True
 ) -> dict[str, Any]:
     emu = FakeDiscord()
     await emu.start()
@@ -127,8 +148,14 @@ async def run(
         if pin and len(os.sched_getaffinity(0)) >= 2:
             # The bot on one core, the emulator and the scripted users on another: otherwise
             # the load generator competes with the bot and its own delays count as latency.
-            os.sched_setaffinity(bot.pid, {0})
+            # Its picture process (started with the cog, before this) runs on the bot's core.
+            for pid in family(bot.pid):
+                os.sched_setaffinity(pid, {0})
             os.sched_setaffinity(0, {1})
+        if not images:
+            admin = emu.add_user("admin", guild, permissions=MANAGE_GUILD)
+            where = emu.add_channel(guild, "admin")
+            await emu.slash(admin, where, "uno-admin set", option="card_images", value="off")
         await asyncio.sleep(0.5)
         rss_idle = rss_kb(bot.pid)
         channels = [emu.add_channel(guild, f"bench-{n}") for n in range(games)]
@@ -144,13 +171,15 @@ async def run(
         first = len(emu.interaction_latencies)
         marks = emu.mark()
         edits_before = sum(len(v) for v in emu.channel_edit_times.values())
+        files_before = set(emu.attachment_blobs)
         # The emulator and the scripted users share this process: its own collector pauses
         # (hundreds of ms once it holds every message) would be counted as the bot's latency.
         gc.collect()
         gc.freeze()
         gc.disable()
         started = time.perf_counter()
-        cpu_before = cpu_seconds(bot.pid)
+        cpu_before = sum(cpu_seconds(pid) for pid in family(bot.pid))
+        harness_before = cpu_seconds(os.getpid())
         try:
             played = await asyncio.gather(
                 *(play(emu, t, p, limit, think) for t, p in zip(tables, players, strict=True))
@@ -159,19 +188,31 @@ async def run(
             gc.enable()
             gc.unfreeze()
         elapsed = time.perf_counter() - started
-        cpu = cpu_seconds(bot.pid) - cpu_before
+        cpu = sum(cpu_seconds(pid) for pid in family(bot.pid)) - cpu_before
+        harness = cpu_seconds(os.getpid()) - harness_before
         await asyncio.sleep(1.5)
         rss_after = rss_kb(bot.pid)
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
         edits = sum(len(v) for v in emu.channel_edit_times.values()) - edits_before
         errors = len(emu.failed_interactions[marks[2] :]) + len(emu.violations[marks[0] :])
+        sent = uploads(emu, files_before)
+        tables_sent, hands_sent = sent.get("table.png", []), sent.get("hand.png", [])
         return {
+            "images": images,
+            "image_bytes_per_interaction": sum(map(sum, sent.values())) / max(1, len(latencies)),
+            "table_pictures": len(tables_sent),
+            "table_kb": statistics.mean(tables_sent) / 1024 if tables_sent else 0.0,
+            "table_kb_max": max(tables_sent, default=0) / 1024,
+            "hand_pictures": len(hands_sent),
+            "hand_kb": statistics.mean(hands_sent) / 1024 if hands_sent else 0.0,
+            "hand_kb_max": max(hands_sent, default=0) / 1024,
             "games": games,
             "actions": sum(played),
             "interactions": len(latencies),
             "seconds": elapsed,
             "cpu_ms_per_interaction": 1000 * cpu / max(1, len(latencies)),
             "cpu_share": cpu / elapsed,
+            "harness_share": harness / elapsed,
             "p50": statistics.median(latencies) if latencies else float("nan"),
             "p99": pct(latencies, 0.99),
             "max": max(latencies, default=float("nan")),
@@ -188,9 +229,12 @@ async def run(
         await emu.stop()
 
 
-def child(n: int, think: float, args: argparse.Namespace, root: Path) -> dict[str, Any]:
+def child(
+    n: int, think: float, args: argparse.Namespace, root: Path, images: str = "on"
+) -> dict[str, Any]:
     """One run in a fresh process (the harness's leftovers would skew the next run)."""
     command = [sys.executable, __file__, "--games", str(n), "--think", str(think)]
+    command += ["--images", images]
     command += ["--actions", str(args.actions), "--bot-root", str(root), "--json"]
     command += ["--no-pin"] if args.no_pin else []
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
@@ -242,6 +286,7 @@ def compare_with(
 
 def report(r: dict[str, Any], think: float, label: str = "") -> None:
     prefix = f"[{label}] " if label else ""
+    prefix += "[images on] " if r.get("images", True) else "[images off] "
     print(
         f"{prefix}{r['games']:>4} games, think {think}s: {r['actions']} actions, "
         f"{r['interactions']} interactions in {r['seconds']:.1f}s | latency "
@@ -250,12 +295,20 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
     )
     print(
         f"      bot CPU {r['cpu_ms_per_interaction']:.2f} ms per interaction "
-        f"(table edits included), {100 * r['cpu_share']:.0f}% of one core"
+        f"(table edits included), {100 * r['cpu_share']:.0f}% of one core; the emulator and "
+        f"its users {100 * r.get('harness_share', 0):.0f}% of theirs"
     )
     print(
         f"      RSS idle {r['rss_idle_mb']:.1f} MB, with games {r['rss_games_mb']:.1f} MB "
         f"({r['kb_per_game']:.0f} KB/game), after play {r['rss_after_mb']:.1f} MB "
         f"({r['kb_per_game_after_play']:.0f} KB/game)",
+        flush=True,
+    )
+    print(
+        f"      images {r['image_bytes_per_interaction'] / 1024:.1f} KB per interaction: "
+        f"{r['table_pictures']} table pictures (mean {r['table_kb']:.1f} KB, max "
+        f"{r['table_kb_max']:.1f}), {r['hand_pictures']} hand pictures (mean "
+        f"{r['hand_kb']:.1f} KB, max {r['hand_kb_max']:.1f})",
         flush=True,
     )
 
@@ -278,6 +331,13 @@ def main() -> None:
         "--baseline", help="a git revision or checkout to run side by side with this one"
     )
     parser.add_argument("--repeat", type=int, default=2, help="A/B pairs per configuration")
+    parser.add_argument(
+        "--images",
+        choices=("on", "off"),
+        nargs="+",
+        default=["on"],
+        help="the server's card pictures setting (one run per value, in this order)",
+    )
     parser.add_argument("--bot-root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -285,12 +345,14 @@ def main() -> None:
     if args.baseline:
         compare(args, runs)
         return
-    if len(runs) > 1:  # each run in a fresh process: the harness's leftovers would skew the next
+    if len(runs) * len(args.images) > 1:  # each run in a fresh process (leftovers would skew)
         for n, think in runs:
-            report(child(n, think, args, args.bot_root), think)
+            for images in args.images:
+                report(child(n, think, args, args.bot_root, images), think)
         return
     ((n, think),) = runs
-    r = asyncio.run(run(n, args.actions, think, not args.no_pin, args.bot_root))
+    images = args.images[0] == "on"
+    r = asyncio.run(run(n, args.actions, think, not args.no_pin, args.bot_root, images))
     if args.json:
         print(json.dumps(r))
     else:

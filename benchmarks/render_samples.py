@@ -27,6 +27,7 @@ from bot.ui.art import (
     swatch,
     table_picture,
 )
+from bot.ui.art.encode import use_shared_palette
 from bot.ui.art.palette import FELT
 
 NAMES = (
@@ -74,6 +75,7 @@ def faces_sheet(width: int) -> Image.Image:
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
+    use_shared_palette()  # as the bot's picture workers encode
     deck = build_deck("classic108")
     random.Random(7).shuffle(deck)
     hand7 = parse_cards("R7 Y3 GS BD W4 R0 B9")

@@ -77,6 +77,7 @@ def _config(guild_id: int, row: GuildSettings | None) -> GuildConfig:
         manager_role_id=row.manager_role_id,
         start_policy=row.start_policy,
         turn_ping_seconds=row.turn_ping_seconds,
+        card_images=row.card_images,
     )
 
 
@@ -88,5 +89,6 @@ def _values(config: GuildConfig) -> dict[str, Any]:
         "manager_role_id": config.manager_role_id,
         "start_policy": config.start_policy,
         "turn_ping_seconds": config.turn_ping_seconds,
+        "card_images": config.card_images,
         "updated_at": utcnow(),
     }

@@ -122,6 +122,8 @@ class GuildSettings(Base):
     )
     # NULL: no turn pings. Servers stored before the setting existed get the default delay.
     turn_ping_seconds: Mapped[int | None] = mapped_column(Integer, server_default="10")
+    # False: text only (no card pictures, no card emojis). Servers stored before: on.
+    card_images: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     updated_at: Mapped[datetime]
 
 

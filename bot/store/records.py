@@ -159,6 +159,8 @@ class GuildConfig:
     start_policy: StartPolicy = StartPolicy.HOST
     # Seconds after a turn starts until its player is pinged (0: at once); None: never.
     turn_ping_seconds: int | None = TURN_PING_DEFAULT
+    # Card pictures and card emojis; False: text only (slow connections, screen readers).
+    card_images: bool = True
 
     def __post_init__(self) -> None:
         low, high = TURN_TIMEOUT_RANGE

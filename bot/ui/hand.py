@@ -18,6 +18,7 @@ from bot.engine import (
     COLORS,
     Accept,
     CallUno,
+    Card,
     Catch,
     Challenge,
     ChooseColor,
@@ -32,11 +33,10 @@ from bot.engine import (
     view_for,
 )
 from bot.i18n import t
+from bot.ui.card_emojis import EmojiJson, button_emoji, color_emoji
 from bot.ui.cards import (
-    COLOR_EMOJI,
     COLOR_STYLE,
     EMBED_COLOUR,
-    card_emoji,
     card_name,
     card_style,
     card_text,
@@ -44,6 +44,7 @@ from bot.ui.cards import (
     hand_summary,
 )
 from bot.ui.ids import game_id_for, target_select_id
+from bot.ui.pictures import hand_picture
 from bot.ui.plain_view import PlainView, button, select
 
 #: Buttons in the four rows above the navigation row.
@@ -58,7 +59,7 @@ class Slot:
     action: str
     label: str
     style: discord.ButtonStyle = discord.ButtonStyle.secondary
-    emoji: str | None = None
+    emoji: EmojiJson | str | None = None
     disabled: bool = False
 
 
@@ -76,7 +77,7 @@ def _name(names: Mapping[int, str], user: int) -> str:
     return names.get(user, str(user))
 
 
-def _card_slots(view: PlayerView, locale: object) -> list[Slot]:
+def _card_slots(view: PlayerView, locale: object, custom: bool) -> list[Slot]:
     legal = set(view.legal)
     counts = Counter(view.hand)
     slots: list[Slot] = []
@@ -89,7 +90,7 @@ def _card_slots(view: PlayerView, locale: object) -> list[Slot]:
                 f"play:{card.code}",
                 label,
                 card_style(card),
-                card_emoji(card),
+                button_emoji(card, custom),
                 disabled=Play(card) not in legal,
             )
         )
@@ -116,7 +117,9 @@ def hand_layout(
     page: int = 0,
     host_id: int | None = None,
     player_view: PlayerView | None = None,
+    card_emojis: bool = False,
 ) -> HandLayout:
+    """The hand's buttons; `card_emojis`: the cards' own emojis where known (card pictures on)."""
     view = player_view or view_for(game, viewer)
     legal = set(view.legal)
     controls: list[Slot] = []
@@ -131,7 +134,7 @@ def hand_layout(
                 f"play:{drawn.code}",
                 t("hand.play_drawn", locale, card=card_name(drawn, locale)),
                 card_style(drawn),
-                card_emoji(drawn),
+                button_emoji(drawn, card_emojis),
             )
         )
         if Play(drawn, uno=True) in legal:
@@ -154,7 +157,7 @@ def hand_layout(
                         f"color:{color.value}",
                         color_name(color, locale),
                         COLOR_STYLE[color],
-                        COLOR_EMOJI[color],
+                        color_emoji(color, card_emojis),
                     )
                 )
     elif view.my_turn and decision is Decision.CHOOSE_TARGET:
@@ -194,7 +197,7 @@ def hand_layout(
     elif at_risk:
         controls.append(Slot("catch", t("hand.catch", locale), discord.ButtonStyle.danger, "🫵"))
 
-    cards = _card_slots(view, locale) if show_cards and view.hand else []
+    cards = _card_slots(view, locale, card_emojis) if show_cards and view.hand else []
     per_page = max(1, SLOTS - len(controls) - (ROW_WIDTH if targets else 0))
     pages = max(1, -(-len(cards) // per_page))
     page = min(max(page, 0), pages - 1)
@@ -320,13 +323,38 @@ def render_hand(
     page: int = 0,
     notice: str | None = None,
     host_id: int | None = None,
+    pictures: bool = False,
 ) -> dict[str, Any]:
-    """Keyword arguments for send_message/edit_message: the viewer's hand."""
+    """Keyword arguments for send_message/edit_message: the viewer's hand. `pictures` (the
+    server's card pictures setting): card emojis on the buttons, and under "picture" the hand's
+    picture (a `Picture` to render and attach; the embed already points at it)."""
     seen = view_for(game, viewer)  # once for the layout and the embed
-    layout = hand_layout(game, viewer, names, locale, page=page, host_id=host_id, player_view=seen)
-    return {
-        "embed": hand_embed(
-            game, viewer, names, locale, layout=layout, notice=notice, player_view=seen
-        ),
+    layout = hand_layout(
+        game,
+        viewer,
+        names,
+        locale,
+        page=page,
+        host_id=host_id,
+        player_view=seen,
+        card_emojis=pictures,
+    )
+    embed = hand_embed(game, viewer, names, locale, layout=layout, notice=notice, player_view=seen)
+    kwargs: dict[str, Any] = {
+        "embed": embed,
         "view": hand_view(game_id, game.version, layout, locale),
     }
+    if pictures:
+        picture = hand_picture(
+            seen, _page_cards(layout), locale, page=layout.page, pages=layout.pages
+        )
+        if picture is not None:
+            picture.point(embed)
+            kwargs["picture"] = picture
+    return kwargs
+
+
+def _page_cards(layout: HandLayout) -> list[Card]:
+    """The cards of this page's card buttons, in order (not the "play and call UNO" ones)."""
+    codes = (slot.action.split(":") for slot in layout.cards)
+    return [Card.of(parts[1]) for parts in codes if parts[0] == "play" and len(parts) == 2]

@@ -33,14 +33,16 @@ def button(
     *,
     label: str | None = None,
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    emoji: str | None = None,
+    emoji: dict[str, Any] | str | None = None,
     disabled: bool = False,
 ) -> Component:
     """A button (custom_id checked by the caller's id builder, label cut to Discord's 80)."""
     data: Component = {"type": 2, "style": style.value, "custom_id": custom_id}
     if label:
         data["label"] = _label(label)
-    if emoji:
+    if isinstance(emoji, dict):  # a custom emoji: {"id": ..., "name": ...}
+        data["emoji"] = emoji
+    elif emoji:
         data["emoji"] = {"name": emoji}
     if disabled:
         data["disabled"] = True

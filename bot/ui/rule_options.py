@@ -30,7 +30,7 @@ RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "scoring": ("scoring", "penalty_end", "target"),
 }
 #: Options of the server that are not rules (the "table" group).
-SERVER_OPTIONS: Final = ("turn_timer", "turn_ping", "language", "start_policy")
+SERVER_OPTIONS: Final = ("turn_timer", "turn_ping", "card_images", "language", "start_policy")
 START_POLICIES: Final = ("host", "anyone")
 #: The turn timer: 0 (off) or this many seconds.
 TURN_TIMER_RANGE: Final = (30, 600)
@@ -117,6 +117,16 @@ def language_values(locale: object = None) -> list[tuple[str, str]]:
     return [(code, language_text(code, locale)) for code in (AUTO, *available_locales())]
 
 
+def parse_on_off(text: str) -> bool:
+    """An on/off server option (`card_images`) from what was typed; ValueError otherwise."""
+    raw = text.strip().lower()
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise ValueError("on or off")
+
+
 def option_label(option: str, locale: object = None) -> str:
     if option in SERVER_OPTIONS:
         return t(f"settings.option.{option}", locale)
@@ -153,6 +163,8 @@ def value_choices(option: str, current: str, locale: object = None) -> list[tupl
         ]
     elif option == "turn_ping":
         values = [(ping_key(s), ping_text(s, locale)) for s in (None, 0, 10, 30, 60)]
+    elif option == "card_images":
+        values = [("on", t("rules.on", locale)), ("off", t("rules.off", locale))]
     elif option == "language":
         values = language_values(locale)
     elif option == "start_policy":
@@ -217,7 +229,7 @@ def select_values(option: str, current: Any, locale: object = None) -> list[tupl
         return language_values(locale)
     if option == "start_policy":
         return [(p, t(f"settings.start_policy.{p}", locale)) for p in START_POLICIES]
-    if option in OPTION_NAMES and is_bool(option):
+    if option == "card_images" or (option in OPTION_NAMES and is_bool(option)):
         return [("on", t("rules.on", locale)), ("off", t("rules.off", locale))]
     if option in CHOICES:
         return [(str(v), value_text(option, v, locale)) for v in CHOICES[option]]

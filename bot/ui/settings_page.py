@@ -11,7 +11,7 @@ import discord
 
 from bot.engine import RuleSet
 from bot.i18n import t
-from bot.ui.rule_options import language_text, option_label, ping_text, timer_text
+from bot.ui.rule_options import language_text, option_label, ping_text, timer_text, value_text
 from bot.ui.rules_text import rules_in_words, rules_summary
 
 
@@ -23,6 +23,7 @@ def render_settings(
     locale: object = None,
     *,
     turn_ping: int | None,
+    card_images: bool = True,
     notice: str | None = None,
 ) -> discord.Embed:
     description = t("settings.intro", locale)
@@ -39,6 +40,7 @@ def render_settings(
     table = [
         (option_label("turn_timer", locale), timer_text(turn_timeout, locale)),
         (option_label("turn_ping", locale), ping_text(turn_ping, locale)),
+        (option_label("card_images", locale), value_text("card_images", card_images, locale)),
         (option_label("language", locale), language_text(language, locale)),
         (
             option_label("start_policy", locale),

@@ -14,6 +14,7 @@ table_posts.py  the table's rendering and `/uno table` (tables.py coalesces the 
 autoplay.py     timers, computer players, lobby expiry (turn_clock.py: deadlines)
 pings.py        the public reminder that mentions whose turn it is
 resume.py       running games loaded again at start-up;  deadline.py + callback.py: answers
+pictures.py     card pictures rendered off the loop and attached; card_emojis.py: emoji upload
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from typing import Any
 from bot.engine import events as E
 from bot.store import Database
 from cogs.uno.autoplay import Autoplay
+from cogs.uno.card_emojis import EmojiSync
 from cogs.uno.components import Clicks
 from cogs.uno.config_panel import ConfigPanel
 from cogs.uno.hands import Hands
@@ -23,6 +24,7 @@ from cogs.uno.live_hands import LiveHands
 from cogs.uno.lobby import Lobby
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.moves import Moves
+from cogs.uno.pictures import DRAWING
 from cogs.uno.pings import TurnPings
 from cogs.uno.rematch import Rematch
 from cogs.uno.results import Results
@@ -43,8 +45,9 @@ class UnoApp:
         self.results = Results(
             house, self.tables, wake=self.autoplay.after_change, hands=self.live_hands.refresh
         )
-        self.hands = Hands(house, self.live_hands.register)
-        self.moves = Moves(house, self.saving, self.results, self.live_hands.register)
+        shown, quiet = self.live_hands.register, self.live_hands.quiet
+        self.hands = Hands(house, shown, quiet)
+        self.moves = Moves(house, self.saving, self.results, shown, quiet)
         self.lobby_rules = LobbyRules(house)
         self.lobby = Lobby(house, self.tables, self.autoplay, self.moves, self.lobby_rules)
         self.config = ConfigPanel(house, self.lobby_rules.save_lobby_rules)
@@ -52,6 +55,7 @@ class UnoApp:
         self.clicks = Clicks(self.hands, self.lobby, self.config, self.moves, self.rematch)
         self.handle_click = self.clicks.handle_click  # bot.ui.items.ComponentHandler
         self.settings_changed = house.settings_changed  # the admin cog's changes
+        self.card_emojis = EmojiSync(bot)  # started by the cog, in the background
 
     # What autoplay needs of the flows built after it (they wake it), bound late.
 
@@ -67,3 +71,5 @@ class UnoApp:
         await self.autoplay.close()
         await self.pings.close()
         await self.live_hands.close()
+        await self.card_emojis.close()
+        await DRAWING.close()

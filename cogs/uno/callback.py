@@ -5,8 +5,8 @@ into an InteractionMessage (a full Message: author, embeds, components, flags), 
 every answer of this bot then drops: a hand, a refusal, a lobby update. Without the query
 Discord answers 204 with no body. So the answers whose message nobody reads are posted here
 through discord.py's own request builder (`interaction_message_response_params`) and webhook
-adapter, and the interaction is marked answered as discord.py itself does; one with files, or
-whose message id is wanted, goes through discord.py's `InteractionResponse` as usual.
+adapter, and the interaction is marked answered as discord.py itself does (files included, as
+multipart); one whose message id is wanted goes through discord.py's `InteractionResponse`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from discord.http import Route
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 _EDITABLE = (discord.InteractionType.component, discord.InteractionType.modal_submit)
-_NOT_HERE = ("file", "files", "attachments", "delete_after", "poll")
+_NOT_HERE = ("delete_after", "poll")
 
 
 def can_answer(interaction: discord.Interaction[Any], *, edit: bool, **kwargs: Any) -> bool:
@@ -57,11 +57,14 @@ async def answer(
         webhook_id=interaction.id,
         webhook_token=interaction.token,
     )
+    files = params.files or None
     await async_context.get().request(
         route,
         session=interaction._session,
         proxy=state.http.proxy,
         proxy_auth=state.http.proxy_auth,
-        payload=params.payload,
+        payload=None if files else params.payload,
+        multipart=params.multipart if files else None,
+        files=files,
     )
     interaction.response._response_type = kind  # what discord.py sets after its own callback

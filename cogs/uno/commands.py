@@ -24,6 +24,7 @@ from bot.ui.stats import render_help, render_leaderboard, render_stats
 from cogs.uno.app import UnoApp
 from cogs.uno.inputs import require_choice, require_range
 from cogs.uno.moves import play_texts
+from cogs.uno.pictures import DRAWING
 from cogs.uno.resume import resume_running_games
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,8 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     async def cog_load(self) -> None:
         self.bot.components = self.app
+        self.app.card_emojis.start()  # in the background: the bot answers meanwhile
+        DRAWING.start()  # the picture process, likewise
         self._old_on_error = self.bot.tree.on_error
         self.bot.tree.on_error = self.on_app_command_error
         settings = getattr(self.bot, "settings", None)

@@ -29,6 +29,7 @@ from bot.ui.rule_options import (
     START_POLICIES,
     group_of,
     option_label,
+    parse_on_off,
     parse_turn_ping,
     parse_turn_timer,
     parse_value,
@@ -58,6 +59,11 @@ def changed_config(config: GuildConfig, *, option: str, value: str) -> GuildConf
             return replace(config, turn_ping_seconds=parse_turn_ping(value))
         except ValueError as exc:
             raise InvalidRules(option, str(exc)) from None
+    if option == "card_images":
+        try:
+            return replace(config, card_images=parse_on_off(value))
+        except ValueError as exc:
+            raise InvalidRules(option, str(exc)) from None
     if option == "language":
         if value != AUTO and value not in available_locales():
             raise InvalidRules(option, "one of " + ", ".join((AUTO, *available_locales())))
@@ -75,6 +81,7 @@ def server_values(config: GuildConfig) -> dict[str, Any]:
         **config.rules.to_dict(),
         "turn_timer": config.turn_timeout_seconds,
         "turn_ping": ping_key(config.turn_ping_seconds),  # "off" or seconds, as the select has it
+        "card_images": "on" if config.card_images else "off",  # as the select has it
         "language": config.language,
         "start_policy": config.start_policy.value,
     }
@@ -96,6 +103,7 @@ def server_panel(
         config.start_policy.value,
         locale,
         turn_ping=config.turn_ping_seconds,
+        card_images=config.card_images,
         notice=notice,
     )
     view = config_view(SERVER_SCOPE, server_values(config), locale, group=group, option=option)

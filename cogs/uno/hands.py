@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -12,6 +12,7 @@ from bot.ui.hand import render_hand
 from cogs.uno.deadline import respond
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
+from cogs.uno.pictures import attach, images_on
 
 
 def host_for_next(live: LiveGame) -> int | None:
@@ -20,9 +21,16 @@ def host_for_next(live: LiveGame) -> int | None:
 
 
 def hand_kwargs(
-    live: LiveGame, user: int, locale: object, *, page: int = 0, notice: str | None = None
+    live: LiveGame,
+    user: int,
+    locale: object,
+    *,
+    page: int = 0,
+    notice: str | None = None,
+    pictures: bool = False,
 ) -> dict[str, Any]:
-    """Keyword arguments for the message showing `user` their hand."""
+    """Keyword arguments for the message showing `user` their hand (`pictures`: with its
+    picture under "picture", for `pictures.attach`, and card emojis on the buttons)."""
     return render_hand(
         live.game,
         live.game_id,
@@ -32,6 +40,7 @@ def hand_kwargs(
         page=page,
         notice=notice,
         host_id=host_for_next(live),
+        pictures=pictures,
     )
 
 
@@ -44,10 +53,23 @@ def no_hand_kept(*args: Any, **kwargs: Any) -> None:
     """A HandShown that keeps nothing up to date."""
 
 
+#: Waits (briefly) until no edit of a player's hand is on its way: (game id, player).
+#: An answer sent meanwhile could reach Discord first and then be overwritten by that older
+#: edit (live_hands.py), all the more since an edit with a picture is the larger request.
+HandQuiet = Callable[[int, int], Awaitable[None]]
+
+
+async def nothing_in_flight(game_id: int, user: int) -> None:
+    """A HandQuiet for hands nobody edits in the background."""
+
+
 class Hands:
-    def __init__(self, house: House, shown: HandShown = no_hand_kept) -> None:
+    def __init__(
+        self, house: House, shown: HandShown = no_hand_kept, quiet: HandQuiet = nothing_in_flight
+    ) -> None:
         self.house = house
         self.shown = shown
+        self.quiet = quiet
 
     async def show_hand(
         self,
@@ -65,6 +87,11 @@ class Hands:
             raise UserError("error.not_a_player")
         if user in live.game.left:
             raise UserError("error.you_left")
-        kwargs = hand_kwargs(live, user, interaction.locale, page=page, notice=notice)
+        pictures = images_on(self.house, live.guild_id)
+        kwargs = hand_kwargs(
+            live, user, interaction.locale, page=page, notice=notice, pictures=pictures
+        )
+        kwargs = await attach(kwargs, edit=edit)
+        await self.quiet(live.game_id, user)
         await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)
         self.shown(interaction, live, user, page=page)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,6 +36,7 @@ from bot.ui.story import personal_notice
 from cogs.uno.hands import hand_kwargs
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
+from cogs.uno.pictures import attach, images_on
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,8 @@ TOKEN_TTL = 840.0
 Signature = tuple[Any, ...]
 #: Registrations between two sweeps of spent tokens.
 SWEEP_EVERY = 256
+#: Seconds an answer waits at most for an edit of the same hand already on its way (`quiet`).
+QUIET_TIMEOUT = 0.5
 
 
 def signature(live: LiveGame, user: int) -> Signature:
@@ -89,6 +93,9 @@ class _Hand:
     pending: dict[str, Any] | None = None
     task: asyncio.Task[None] | None = None
     final: bool = False  # the game is over: forget this hand once the last edit is sent
+    # What the message's picture shows, once an edit of ours set it (None: no picture).
+    picture: Hashable | None = None
+    picture_known: bool = False
 
 
 class LiveHands:
@@ -102,6 +109,7 @@ class LiveHands:
         self._dirty: dict[int, LiveGame] = {}
         self._told: dict[int, list[E.Event]] = {}  # game id -> events no hand was edited for
         self._deleting: set[asyncio.Task[int]] = set()
+        self._in_flight: dict[tuple[int, int], asyncio.Future[None]] = {}  # (game, player)
 
     def register(
         self,
@@ -127,9 +135,16 @@ class LiveHands:
             hand.task = old.task
             if old.task is not None and not old.task.done():
                 # An edit through the old token may land after this answer: show it again.
-                hand.pending = hand_kwargs(live, user, hand.locale, page=page)
+                hand.pending = self._kwargs(live, user, hand.locale, page)
         hands[user] = hand
         self._kick(live.game_id, user, hand)
+
+    async def quiet(self, game_id: int, user: int) -> None:
+        """Wait (at most QUIET_TIMEOUT) until no edit of `user`'s hand is on its way: an answer
+        sent meanwhile could reach Discord first and be overwritten by that older edit."""
+        flight = self._in_flight.get((game_id, user))
+        if flight is not None and not flight.done():
+            await asyncio.wait({flight}, timeout=QUIET_TIMEOUT)
 
     def _sweep(self) -> None:
         """Forget the hands whose token is spent (games that ended without a last refresh)."""
@@ -187,10 +202,16 @@ class LiveHands:
             if sig != hand.shown:
                 hand.shown = sig
                 notice = personal_notice(events, user, live.names, hand.locale) or None
-                hand.pending = hand_kwargs(live, user, hand.locale, page=hand.page, notice=notice)
+                hand.pending = self._kwargs(live, user, hand.locale, hand.page, notice)
                 self._kick(game_id, user, hand)
             elif over:
                 self._forget(game_id, user, hand, busy=False)
+
+    def _kwargs(
+        self, live: LiveGame, user: int, locale: Any, page: int, notice: str | None = None
+    ) -> dict[str, Any]:
+        pictures = images_on(self.house, live.guild_id)
+        return hand_kwargs(live, user, locale, page=page, pictures=pictures, notice=notice)
 
     def _forget(self, game_id: int, user: int, hand: _Hand, *, busy: bool = True) -> None:
         """Forget `hand` if it is still the player's (and, unless `busy`, sends nothing now)."""
@@ -218,7 +239,24 @@ class LiveHands:
             if not hand.token.alive():
                 self._forget(game_id, user, hand)
                 break
-            status = await self._request("PATCH", hand.token, kwargs)
+            shown = kwargs.get("picture")
+            key = shown.key if shown is not None else None
+            keep = hand.picture_known and hand.picture == key  # the same picture: not re-sent
+            kwargs = await attach(kwargs, edit=True, keep=keep, urgent=False)
+            if self._games.get(game_id, {}).get(user) is not hand or hand.pending is not None:
+                # A newer state came while the picture was drawn (or a click answered with
+                # it): this one is stale, and sent now it could land after the newer answer.
+                continue
+            key = (game_id, user)
+            flight = self._in_flight[key] = asyncio.get_running_loop().create_future()
+            try:
+                status = await self._request("PATCH", hand.token, kwargs)
+            finally:
+                flight.set_result(None)
+                if self._in_flight.get(key) is flight:
+                    del self._in_flight[key]
+            if status == 200:
+                hand.picture, hand.picture_known = key, True
             if status in (401, 404):
                 self._forget(game_id, user, hand)  # the token or message is gone: never retried
             elif status != 200 and hand.pending is None:
@@ -242,13 +280,16 @@ class LiveHands:
             webhook_id=token.application_id,
             webhook_token=token.token,
         )
-        payload = None
+        payload = multipart = files = None
         if kwargs is not None:
             params = handle_message_parameters(
                 embed=kwargs.get("embed", discord.utils.MISSING),
                 view=kwargs.get("view", discord.utils.MISSING),
+                attachments=kwargs.get("attachments", discord.utils.MISSING),
             )
-            payload = params.payload
+            payload, multipart, files = params.payload, params.multipart, params.files or None
+            if files:
+                payload = None  # sent as the multipart's payload_json
         http = self.house.bot.http
         try:
             await async_context.get().request(
@@ -257,6 +298,8 @@ class LiveHands:
                 proxy=http.proxy,
                 proxy_auth=http.proxy_auth,
                 payload=payload,
+                multipart=multipart if files else None,
+                files=files,
             )
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):

@@ -30,6 +30,7 @@ from cogs.uno.live import LiveGame
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.lobby_view import lobby_kwargs
 from cogs.uno.moves import Moves
+from cogs.uno.pictures import attach
 from cogs.uno.table_posts import table_kwargs
 from cogs.uno.tables import TableUpdater
 from cogs.uno.turn_clock import next_deadline
@@ -321,7 +322,9 @@ class Lobby:
             live.log.record(events, live.names, locale)
             kwargs = table_kwargs(house, live)  # with the first turn's countdown
         if edit:
-            await respond(interaction, edit=True, **kwargs)
+            picture = kwargs.get("picture")
+            await respond(interaction, edit=True, **await attach(kwargs, edit=True))
+            self.tables.showing(record.id, picture.key if picture else None)
         else:
             await respond(
                 interaction, content=t("notice.started", interaction.locale), ephemeral=True
@@ -359,10 +362,13 @@ class Lobby:
                 kwargs = render_table(
                     live.game, record.id, live.names, locale, log=live.log.lines(), closed=closed
                 )
+                kwargs["attachments"] = []  # a closed table shows no picture
                 message_id = live.table_message_id
             else:
                 kwargs = lobby_kwargs(house, record, closed=closed)
                 message_id = record.table_message_id
+        if live is not None:  # an update of the table in flight must not land after this
+            await self.tables.flush(record.id, timeout=5)
         if edit:
             await respond(interaction, edit=True, **kwargs)
         else:

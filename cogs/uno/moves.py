@@ -19,9 +19,10 @@ from bot.store import GameRecord
 from bot.ui.errors import UserError, game_error_text
 from bot.ui.story import personal_notice
 from cogs.uno.deadline import answers_in_time, reply_error, respond
-from cogs.uno.hands import HandShown, hand_kwargs, no_hand_kept
+from cogs.uno.hands import HandQuiet, HandShown, hand_kwargs, no_hand_kept, nothing_in_flight
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
+from cogs.uno.pictures import attach, images_on
 from cogs.uno.results import Results
 from cogs.uno.saving import Saving
 
@@ -36,12 +37,18 @@ def play_texts(code: str, color: str | None) -> list[str]:
 
 class Moves:
     def __init__(
-        self, house: House, saving: Saving, results: Results, shown: HandShown = no_hand_kept
+        self,
+        house: House,
+        saving: Saving,
+        results: Results,
+        shown: HandShown = no_hand_kept,
+        quiet: HandQuiet = nothing_in_flight,
     ) -> None:
         self.house = house
         self.saving = saving
         self.results = results
         self.shown = shown  # every answer with a hand becomes the player's live hand
+        self.quiet = quiet  # ...and must not be overtaken by an older edit of it
 
     def _resolve(self, live: LiveGame, user: int, text: str) -> Action:
         game = live.game
@@ -85,10 +92,12 @@ class Moves:
                 raise UserError("error.not_a_player")
 
             def hand_with(notice: str) -> dict[str, Any]:
-                return hand_kwargs(live, user, locale, notice=notice)
+                pictures = images_on(house, live.guild_id)
+                return hand_kwargs(live, user, locale, notice=notice, pictures=pictures)
 
             if version is not None and live.is_stale(user, version):
-                await self._answer(interaction, hand_with(t("notice.stale", locale)), edit)
+                stale = hand_with(t("notice.stale", locale))
+                await self._answer(interaction, stale, edit, game_id)
                 self.shown(interaction, live, user)
                 return
             before = game.version
@@ -105,7 +114,7 @@ class Moves:
                     break
             if not applied:
                 if edit:
-                    await respond(interaction, edit=True, **hand_with(f"⚠️ {error}"))
+                    await self._answer(interaction, hand_with(f"⚠️ {error}"), True, game_id)
                     self.shown(interaction, live, user)
                 else:
                     await reply_error(interaction, error or "?")
@@ -116,14 +125,16 @@ class Moves:
             if error:
                 notice += f"\n⚠️ {error}"
             kwargs = hand_with(notice)
-        await self._answer(interaction, kwargs, edit)
+        await self._answer(interaction, kwargs, edit, game_id)
         if user in game.players and user not in game.left:
             self.shown(interaction, live, user)
         await self.results.after(live, events)
 
     async def _answer(
-        self, interaction: discord.Interaction[Any], kwargs: dict[str, Any], edit: bool
+        self, interaction: discord.Interaction[Any], kwargs: dict[str, Any], edit: bool, game: int
     ) -> None:
+        kwargs = await attach(kwargs, edit=edit)  # the hand's picture, drawn off the loop
+        await self.quiet(game, interaction.user.id)
         if edit:
             await respond(interaction, edit=True, **kwargs)
         else:

@@ -82,4 +82,5 @@ class Results:
                 log=live.log.lines(),
                 closed=t("notice.no_humans_left", locale),
             )
+            kwargs["attachments"] = []  # a closed table shows no picture
             await house.edit_public(live.channel_id, live.table_message_id, **kwargs)

@@ -12,20 +12,23 @@ from typing import Any
 import discord
 
 from bot.store import GameStatus
+from bot.ui.pictures import table_picture
 from bot.ui.table import render_table
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.lobby_view import lobby_kwargs
+from cogs.uno.pictures import attach, images_on
 from cogs.uno.tables import TableUpdater
 from cogs.uno.turn_clock import MAX_TIMEOUTS
 
 
 def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
-    """The running game's table, with the turn timer's countdown (and warning) when it is on."""
+    """The running game's table, with the turn timer's countdown (and warning) when it is on,
+    and (card pictures on) its picture under "picture" (see pictures.py)."""
     locale = house.public_locale(live.guild_id)
     current = live.game.current_player
     lost = live.timeouts.get(current, 0) if current is not None else 0
-    return render_table(
+    kwargs = render_table(
         live.game,
         live.game_id,
         live.names,
@@ -34,6 +37,13 @@ def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
         deadline=live.deadline,
         last_chance=lost if lost >= MAX_TIMEOUTS - 1 else 0,
     )
+    picture = (
+        table_picture(live.game, live.names, locale) if images_on(house, live.guild_id) else None
+    )
+    if picture is not None:
+        picture.point(kwargs["embed"])
+        kwargs["picture"] = picture
+    return kwargs
 
 
 class TablePosts:
@@ -70,7 +80,9 @@ class TablePosts:
         live = await house.get_live(record.id)
         async with house.lock(live.channel_id):
             kwargs = table_kwargs(house, live)
-            response = await interaction.response.send_message(**kwargs)
+            picture = kwargs.get("picture")
+            response = await interaction.response.send_message(**await attach(kwargs, edit=False))
+            self.updater.showing(live.game_id, picture.key if picture else None)
             old = live.table_message_id
             message_id = (
                 getattr(response, "message_id", None) or (await interaction.original_response()).id

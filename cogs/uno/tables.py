@@ -14,18 +14,26 @@ until it lands. Otherwise a table would name the wrong player until somebody act
 turn timer off nobody might. Only a channel the bot cannot reach (403, or 404 on posting) is left
 alone: that needs an operator, and the next request tries again.
 Interaction tokens are never used here: only the channel endpoints.
+
+The table's picture (kwargs "picture", see pictures.py) is uploaded only when what it shows
+changed: an edit that leaves it as it was sends no file and no `attachments`, which keeps the
+message's attachment (Discord keeps attachments an edit does not list), and the embed's
+`attachment://table.png` still points at it. It is rendered in a worker thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
 from discord.http import handle_message_parameters
+
+from bot.ui.pictures import Picture
+from cogs.uno.pictures import picture_file
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +74,19 @@ class TableUpdater:
         # game id -> the state that has not reached Discord yet: shown even if the game ends
         # (and stops rendering) before Discord recovers.
         self._unsent: dict[int, Rendered] = {}
+        # game id -> what the table message's picture shows (None: it has none); absent: not
+        # known (after a restart), so the next update uploads it.
+        self._pictured: dict[int, Hashable | None] = {}
         self._closed = False
 
     @property
     def failing(self) -> set[int]:
         """The games whose table is waiting for Discord to accept an update."""
         return set(self._failures)
+
+    def showing(self, game_id: int, key: Hashable | None) -> None:
+        """The table message was just sent elsewhere with the picture `key` (None: none)."""
+        self._pictured[game_id] = key
 
     def request(self, game_id: int, *, repost: bool = False) -> None:
         if self._closed:
@@ -189,6 +204,7 @@ class TableUpdater:
             # The game ended: its last state still has to reach Discord if it has not yet.
             rendered = self._unsent.get(game_id)
             if rendered is None:
+                self._pictured.pop(game_id, None)
                 return
         self._unsent[game_id] = rendered
         await self._show(game_id, *rendered)
@@ -198,6 +214,9 @@ class TableUpdater:
         self, game_id: int, channel_id: int, message_id: int | None, kwargs: dict[str, Any]
     ) -> None:
         channel = self._bot.get_partial_messageable(channel_id)
+        kwargs = dict(kwargs)
+        picture: Picture | None = kwargs.pop("picture", None)
+        key = picture.key if picture is not None else None
         # Discord's rule is about the message's age, which its id tells: a table that began as
         # the lobby message is as old as the lobby.
         old = (
@@ -205,8 +224,12 @@ class TableUpdater:
             and datetime.now(UTC) - discord.utils.snowflake_time(message_id) > self.repost_after
         )
         if game_id not in self._repost and message_id is not None and not old:
+            edit = dict(kwargs)
+            if game_id not in self._pictured or self._pictured[game_id] != key:
+                edit["attachments"] = [await picture_file(picture)] if picture else []
             try:
-                await self._edit(channel_id, message_id, kwargs)
+                await self._edit(channel_id, message_id, edit)
+                self._pictured[game_id] = key
                 return
             except discord.NotFound:
                 pass
@@ -214,7 +237,11 @@ class TableUpdater:
                 if exc.code != 30046:
                     raise
         self._repost.add(game_id)  # until the new table is posted and stored
-        message = await channel.send(**{k: v for k, v in kwargs.items() if v is not None})
+        new = {k: v for k, v in kwargs.items() if v is not None}
+        if picture is not None:
+            new["file"] = await picture_file(picture)
+        message = await channel.send(**new)
+        self._pictured[game_id] = key
         try:
             await self._on_posted(game_id, message.id)
         except Exception:

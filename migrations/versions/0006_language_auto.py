@@ -5,7 +5,7 @@ it becomes "auto", and servers whose Discord language the bot speaks get it. Goi
 becomes "en" again (the only language the older code knows). No column changes.
 
 Revision ID: 0006
-Revises: 0004 (the lead relinks it to 0005 when merging)
+Revises: 0005
 Create Date: 2026-12-03
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0006"
-down_revision: str | Sequence[str] | None = "0004"
+down_revision: str | Sequence[str] | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

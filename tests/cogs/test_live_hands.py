@@ -23,6 +23,7 @@ class _House:
     def __init__(self, live: LiveGame) -> None:
         self.bot = SimpleNamespace(settings=None)
         self.live = {live.game_id: live}
+        self.card_images = {live.guild_id: False}  # text only: no worker thread to wait for
         self._lock = asyncio.Lock()
 
     def lock(self, channel_id: int) -> asyncio.Lock:

@@ -35,6 +35,7 @@ from .state import (
     Message,
     RequestRecord,
     Violation,
+    walk_components,
 )
 from .world import World
 
@@ -462,11 +463,12 @@ class Rest:
 
     # -- attachments -------------------------------------------------------------------------
     def _attachments(
-        self, call: Call, channel_id: int, existing: list[JSON] | None
+        self, call: Call, channel_id: int, existing: list[JSON] | None, body: JSON | None = None
     ) -> list[JSON] | None:
-        """The message's attachments after this request (None: unchanged)."""
+        """The message's attachments after this request (None: unchanged). `body`: where the
+        message's fields are (an interaction callback has them under ``data``)."""
         w = self.world
-        body = call.body
+        body = call.body if body is None else body
         if "attachments" not in body and not call.uploads:
             return None
         for up in call.uploads:
@@ -497,6 +499,7 @@ class Rest:
         w = self.world
         aid = w.ids.next()
         w.attachment_blobs[aid] = up.data
+        w.attachment_names[aid] = up.filename
         filename = entry.get("filename") or up.filename
         url = f"{w.base_url}/attachments/{channel_id}/{aid}/{filename}"
         data: JSON = {
@@ -522,6 +525,7 @@ class Rest:
         loading: bool = False,
     ) -> None:
         issues = limits.check_message(state, creating=creating, prefix=prefix)
+        issues += self._unknown_emojis(state, prefix)
         if issues:
             raise invalid_form(issues, interaction)
         if not loading and limits.is_empty(state):
@@ -532,6 +536,17 @@ class Rest:
                 kind="empty_message",
                 interaction=interaction,
             )
+
+    def _unknown_emojis(self, state: JSON, prefix: limits.Path) -> list[limits.Issue]:
+        """A component's custom emoji must exist: the application's (the bot's only kind)."""
+        issues = []
+        for comp in walk_components(state.get("components") or []):
+            emoji = comp.get("emoji")
+            eid = emoji.get("id") if isinstance(emoji, dict) else None
+            if eid and int(eid) not in self.world.app_emojis:
+                path = (*prefix, "components", "emoji", "id")
+                issues.append(limits.Issue(path, "COMPONENT_INVALID_EMOJI", "Invalid emoji"))
+        return issues
 
     # -- interaction callbacks ---------------------------------------------------------------
     async def callback(self, call: Call) -> Reply:
@@ -584,7 +599,7 @@ class Rest:
             eph = inter.user.id if flags & FLAG_EPHEMERAL else None
             msg_type = 20 if inter.type == 2 else 0
             if rtype == 4:
-                atts = self._attachments(call, inter.channel_id, None)
+                atts = self._attachments(call, inter.channel_id, None, data)
                 if atts is not None:
                     data["attachments"] = atts
                 self._validate(data, creating=True, prefix=("data",), interaction=inter)
@@ -610,7 +625,7 @@ class Rest:
                 )
             if rtype == 7:
                 state = w.merged_edit(message, data)
-                atts = self._attachments(call, message.channel_id, message.attachments)
+                atts = self._attachments(call, message.channel_id, message.attachments, data)
                 if atts is not None:
                     state["attachments"] = atts
                 self._validate(state, creating=False, prefix=("data",), interaction=inter)

@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from . import app_emojis
 from .driver import Driver, DriverError
 from .gateway import Gateway
 from .process import BotProcess, bot_process
@@ -40,6 +41,7 @@ class FakeDiscord(Driver):
         self.host = host
         self.port = port
         self.rest = Rest(self)
+        app_emojis.install(self.rest)
         self.gateway: Gateway = Gateway(self)
         self._runner: web.AppRunner | None = None
 

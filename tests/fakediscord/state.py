@@ -432,6 +432,15 @@ class Message:
         ]
 
     @property
+    def button_emojis(self) -> dict[str | None, JSON]:
+        """custom_id -> the button's emoji: {"name": "🟥"} or a custom {"id": ..., "name": ...}."""
+        return {
+            c.get("custom_id"): c["emoji"]
+            for c in self.all_components
+            if c.get("type") == 2 and c.get("emoji")
+        }
+
+    @property
     def selects(self) -> list[JSON]:
         return [c for c in self.all_components if c.get("type") in (3, 5, 6, 7, 8)]
 

@@ -86,6 +86,10 @@ class World:
         self.commands: dict[int | None, list[JSON]] = {}
         self.command_syncs: Counter[int | None] = Counter()
         self.attachment_blobs: dict[int, bytes] = {}
+        self.attachment_names: dict[int, str] = {}  # attachment id -> the uploaded file's name
+        self.app_emojis: dict[int, JSON] = {}  # application emojis by id (app_emojis.py)
+        self.app_emoji_limit: int = 2000  # Discord's; a test may lower it to see a refusal
+        self.emoji_uploads: list[str] = []  # the name of every emoji created, in order
 
         # Records for assertions.
         self.requests: list[RequestRecord] = []
@@ -275,6 +279,7 @@ class World:
             message_reference=data.get("message_reference"),
             allowed_mentions=data.get("allowed_mentions"),
         )
+        show_attached_images(msg.embeds, msg.attachments)
         if interaction is not None:
             msg.interaction_id = interaction.id
             msg.webhook_id = self.application_id
@@ -316,6 +321,7 @@ class World:
         message.embeds = normalize_embeds(state.get("embeds"))
         message.components = normalize_components(state.get("components"))
         message.attachments = list(state.get("attachments") or [])
+        show_attached_images(message.embeds, message.attachments)
         message.flags = int(state.get("flags") or 0)
         if clear_loading:
             message.flags &= ~FLAG_LOADING
@@ -403,6 +409,22 @@ def normalize_embeds(embeds: Any) -> list[JSON]:
     for e in out:
         e.setdefault("type", "rich")
     return out
+
+
+def show_attached_images(embeds: list[JSON], attachments: list[JSON]) -> None:
+    """Discord shows an embed image given as ``attachment://name`` from the message's own
+    attachment of that name: its URL becomes the attachment's. One naming no attachment of the
+    message is left as it is (Discord shows no image), so a test can tell."""
+    urls = {a.get("filename"): a.get("url") for a in attachments}
+    for embed in embeds:
+        for part in ("image", "thumbnail"):
+            media = embed.get(part)
+            if not isinstance(media, dict):
+                continue
+            url = str(media.get("url") or "")
+            name = url.removeprefix("attachment://")
+            if url.startswith("attachment://") and urls.get(name):
+                media["url"] = media["proxy_url"] = urls[name]
 
 
 def normalize_components(components: Any) -> list[JSON]:

@@ -29,16 +29,18 @@ async def test_settings_round_trip_and_update(db: Database) -> None:
         manager_role_id=555_000_000_000_000_555,
         start_policy=StartPolicy.ANYONE,
         turn_ping_seconds=None,
+        card_images=False,
     )
     async with db.write() as unit:
         await unit.settings.save_guild(config)
     async with db.write() as unit:
         assert await unit.settings.guild(GUILD) == config
-        changed = replace(config, turn_timeout_seconds=30, turn_ping_seconds=0)
+        changed = replace(config, turn_timeout_seconds=30, turn_ping_seconds=0, card_images=True)
         await unit.settings.save_guild(changed)
     async with db.read() as unit:
         stored = await unit.settings.guild(GUILD)
         assert stored.turn_timeout_seconds == 30 and stored.turn_ping_seconds == 0
+        assert stored.card_images is True
         assert await unit.settings.guild(GUILD + 1) == GuildConfig(GUILD + 1)
 
 

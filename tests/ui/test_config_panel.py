@@ -98,3 +98,13 @@ def test_the_turn_ping_is_off_at_once_or_after_some_seconds(typed: str, stored: 
     for wrong in ("-1", "601", "soon"):
         with pytest.raises(InvalidRules):
             changed_config(config, option="turn_ping", value=wrong)
+
+
+def test_card_pictures_are_on_by_default_and_turned_off_or_on_by_name() -> None:
+    assert GuildConfig(1).card_images is True  # README "Card pictures"
+    off = changed_config(GuildConfig(1), option="card_images", value="off")
+    assert off.card_images is False and server_values(off)["card_images"] == "off"
+    assert changed_config(off, option="card_images", value="on").card_images is True
+    assert [value for value, _ in select_values("card_images", "off")] == ["on", "off"]
+    with pytest.raises(InvalidRules):
+        changed_config(off, option="card_images", value="sometimes")

@@ -140,3 +140,13 @@ def test_custom_id_scheme() -> None:
     for cid in ("uno:1:2:catch", "uno:1:2:catch:3", "uno:1:2:target", "uno:1:2:target:9"):
         assert matches_exactly_one(cid), cid
     assert re.fullmatch(r".{1,100}", game_id_for(BIG_ID, 999_999_999, f"target:{BIG_ID}"))
+
+
+def test_the_hand_pictures_alt_text_names_the_whole_hand_and_the_buttons_page() -> None:
+    rng = random.Random(8)
+    cards = rng.sample(build_deck("classic108"), 60)
+    game = _game_with_hand(cards)
+    pages = hand_layout(game, 1, NAMES).pages
+    assert pages > 1
+    second = render_hand(game, BIG_ID, 1, NAMES, page=1, pictures=True)["picture"]
+    assert second.description.startswith(f"Your hand, 60 cards, page 2 of {pages}: ")

@@ -4,7 +4,7 @@ Everything here is pure and thread-safe, so the bot can compose and encode in a 
 (`asyncio.to_thread(table_file, state)`) and keep the event loop free.
 """
 
-from bot.ui.art.alt import describe_hand, describe_table
+from bot.ui.art.alt import describe_hand, describe_hand_page, describe_table
 from bot.ui.art.encode import CONTENT_TYPE, EXTENSION, encode, hand_file, table_file
 from bot.ui.art.faces import BASE_HEIGHT, BASE_WIDTH, back, face, swatch
 from bot.ui.art.hand import PAGE_SIZE, deck_faces, deck_sheet, hand_picture, pages
@@ -22,6 +22,7 @@ __all__ = [
     "deck_faces",
     "deck_sheet",
     "describe_hand",
+    "describe_hand_page",
     "describe_table",
     "encode",
     "face",

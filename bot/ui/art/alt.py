@@ -50,9 +50,29 @@ def describe_table(state: TableState, locale: object = None) -> str:
 def describe_hand(
     cards: Sequence[Card], playable: Collection[Card] = (), page: int = 0, locale: object = None
 ) -> str:
-    """The cards of one page in order, the playable ones marked."""
+    """The cards of one page of the hand picture in order, the playable ones marked."""
     page = max(0, min(page, pages(len(cards)) - 1))
-    shown = page_cards(cards, page)
+    return describe_hand_page(
+        page_cards(cards, page),
+        playable,
+        total=len(cards),
+        page=page,
+        pages=pages(len(cards)),
+        locale=locale,
+    )
+
+
+def describe_hand_page(
+    shown: Sequence[Card],
+    playable: Collection[Card],
+    *,
+    total: int,
+    page: int,
+    pages: int,
+    locale: object = None,
+) -> str:
+    """The cards a hand message pictures (`shown`, one page of its buttons), the playable ones
+    marked, with the whole hand's size and the buttons' page."""
     names = [
         t("hand.alt_playable", locale, card=_card(c, locale)) if c in playable else _card(c, locale)
         for c in shown
@@ -62,8 +82,8 @@ def describe_hand(
             "hand.alt",
             locale,
             page=page + 1,
-            pages=pages(len(cards)),
-            count=len(cards),
+            pages=pages,
+            count=total,
             cards=", ".join(names) if names else t("hand.empty", locale),
         )
     )

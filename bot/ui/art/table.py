@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from PIL import Image, ImageDraw, ImageOps
@@ -97,10 +98,41 @@ def _mini_back(width: int) -> Image.Image:
     return memo(("mini back", width), build)
 
 
-def _number(draw: ImageDraw.ImageDraw, xy: tuple[float, float], value: int, size: int) -> None:
-    draw.text(
-        xy, str(value), font=font(size), fill=PAPER, anchor="mm", stroke_width=2, stroke_fill=INK
+@lru_cache(maxsize=1024)
+def _number_image(value: int, size: int) -> Image.Image:
+    """A count, outlined so it reads on any background; cached (counts recur all game long)."""
+    box = size * 4
+    image = Image.new("RGBA", (box, size * 2), (0, 0, 0, 0))
+    ImageDraw.Draw(image).text(
+        (box / 2, size),
+        str(value),
+        font=font(size),
+        fill=PAPER,
+        anchor="mm",
+        stroke_width=2,
+        stroke_fill=INK,
     )
+    return image
+
+
+def _number(image: Image.Image, xy: tuple[float, float], value: int, size: int) -> None:
+    """`value` centred on `xy`."""
+    number = _number_image(value, size)
+    x, y = round(xy[0] - number.width / 2), round(xy[1] - number.height / 2)
+    image.alpha_composite(number, (x, y))
+
+
+def _fan(count: int, width: int) -> Image.Image:
+    """`count` overlapping card backs (a seat's hand), drawn once per count and size."""
+
+    def build() -> Image.Image:
+        mini = _mini_back(width)
+        image = Image.new("RGBA", (mini.width + 9 * (count - 1), mini.height), (0, 0, 0, 0))
+        for k in range(count):
+            image.alpha_composite(mini, (k * 9, 0))
+        return image
+
+    return memo(("fan", count, width), build)
 
 
 def _piles(image: Image.Image, state: TableState) -> None:
@@ -113,7 +145,7 @@ def _piles(image: Image.Image, state: TableState) -> None:
         draw.rounded_rectangle((x, y, x + 84, y + 126), 8, outline=MUTED, width=2)
     for k in range(layers):
         image.alpha_composite(pile, (x + 2 * (layers - 1 - k), y - 2 * (layers - 1 - k)))
-    _number(draw, (x + 42, y + 148), state.draw_pile, 22)
+    _number(image, (x + 42, y + 148), state.draw_pile, 22)
     chosen = state.color if state.top.is_wild else None
     top = face(state.top, 140, chosen)
     image.alpha_composite(top, (130, (HEIGHT - top.height) // 2 - 14))
@@ -141,18 +173,28 @@ def _seat(image: Image.Image, seat: SeatState, index: int, top: int, height: int
     name_tone = HIGHLIGHT if seat.current else (226, 232, 228)
     image.alpha_composite(label(seat.name, 150, height, name_tone, size), (left + 30, top))
     card_h = height - 8
-    mini = _mini_back(max(8, card_h * 2 // 3))
     fan = min(seat.cards, _FAN_MAX)
-    for k in range(fan):
-        image.alpha_composite(mini, (left + 186 + k * 9, top + (height - mini.height) // 2))
-    _number(draw, (right - 22, top + height / 2), seat.cards, size + 2)
+    if fan:
+        backs = _fan(fan, max(8, card_h * 2 // 3))
+        image.alpha_composite(backs, (left + 186, top + (height - backs.height) // 2))
+    _number(image, (right - 22, top + height / 2), seat.cards, size + 2)
+
+
+def _felt() -> Image.Image:
+    """The empty table: the felt and the panel of the piles."""
+
+    def build() -> Image.Image:
+        image = Image.new("RGBA", (WIDTH, HEIGHT), (*FELT, 255))
+        draw = ImageDraw.Draw(image)
+        draw.rounded_rectangle((6, 6, _SEATS_X - 14, HEIGHT - 7), 16, fill=FELT_LIGHT)
+        return image
+
+    return memo(("felt", WIDTH, HEIGHT), build)
 
 
 def table_picture(state: TableState) -> Image.Image:
     """The whole table, WIDTH x HEIGHT, RGB; seats beyond MAX_SEATS are not drawn."""
-    image = Image.new("RGBA", (WIDTH, HEIGHT), (*FELT, 255))
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((6, 6, _SEATS_X - 14, HEIGHT - 7), 16, fill=FELT_LIGHT)
+    image = _felt().copy()
     _piles(image, state)
     seats = state.seats[:MAX_SEATS]
     height = _row_height(len(seats))

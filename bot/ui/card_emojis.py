@@ -1,0 +1,104 @@
+"""Card emojis for the buttons: application emojis drawn from the same art as the pictures.
+
+Each face of every deck and each colour choice gets one application emoji named
+`uno_<key>_<digest>`, where the digest is of the image itself: art that changes gets a new name
+(so it is uploaded), art that did not keeps its name (so a restart uploads nothing). Until the
+emojis are known (start-up, Discord refusing them) `button_emoji` gives today's Unicode emoji.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from PIL import Image
+
+from bot.engine import COLORS, Card, Color
+from bot.ui.art import deck_faces, face, swatch
+from bot.ui.cards import COLOR_EMOJI, card_emoji
+
+DECKS: Final = ("classic108", "swap112", "shuffle112")
+PREFIX: Final = "uno_"
+SIZE: Final = 128  # Discord shows emojis at most 48 px high (96 on a hi-dpi screen)
+MAX_BYTES: Final = 256 * 1024  # Discord's limit for an emoji image
+NAME: Final = re.compile(r"^uno_([A-Za-z0-9]+)_([0-9a-f]{8})$")
+
+#: An emoji as a component's `emoji` field: {"id": ..., "name": ...} or {"name": "🟥"}.
+EmojiJson = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class EmojiArt:
+    """One emoji we want: what it stands for (a card code, or "c" + a colour) and its image."""
+
+    key: str
+    image: bytes
+
+    @property
+    def name(self) -> str:
+        return f"{PREFIX}{self.key}_{hashlib.sha256(self.image).hexdigest()[:8]}"
+
+
+def color_key(color: Color) -> str:
+    return f"c{color.value}"
+
+
+def _png(picture: Image.Image) -> bytes:
+    """`picture` centred on a transparent square (emojis are shown square), as a PNG."""
+    canvas = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
+    canvas.alpha_composite(picture, ((SIZE - picture.width) // 2, (SIZE - picture.height) // 2))
+    buffer = io.BytesIO()
+    canvas.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def wanted_emojis() -> list[EmojiArt]:
+    """Every emoji the buttons can use: each distinct face of every deck, each colour choice.
+    Takes a few hundred milliseconds: call it in a worker thread."""
+    cards = dict.fromkeys(c for deck in DECKS for c in deck_faces(deck))
+    width = SIZE * 2 // 3  # the card's height fills the square
+    art = [EmojiArt(card.code, _png(face(card, width))) for card in cards]
+    art += [EmojiArt(color_key(color), _png(swatch(color, SIZE - 16))) for color in COLORS]
+    return art
+
+
+def is_ours(name: str) -> bool:
+    """Whether an application emoji's name is one of ours (any version)."""
+    return NAME.match(name) is not None
+
+
+class CardEmojis:
+    """The emojis in use, by key; empty until they are synced (then the Unicode fallback)."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[str, EmojiJson] = {}
+
+    def use(self, emojis: Iterable[tuple[str, int, str]]) -> None:
+        """Use these (key, emoji id, emoji name) from now on."""
+        self._by_key = {key: {"id": str(eid), "name": name} for key, eid, name in emojis}
+
+    def __len__(self) -> int:
+        return len(self._by_key)
+
+    def get(self, key: str) -> EmojiJson | None:
+        return self._by_key.get(key)
+
+
+#: The application's emojis, filled by the Discord layer once they are synced (cogs/card_emojis).
+CARD_EMOJIS = CardEmojis()
+
+
+def button_emoji(card: Card, custom: bool) -> EmojiJson | str:
+    """A card button's emoji: the card's own (`custom` and known) or today's coloured square."""
+    found = CARD_EMOJIS.get(card.code) if custom else None
+    return found if found is not None else card_emoji(card)
+
+
+def color_emoji(color: Color, custom: bool) -> EmojiJson | str:
+    """A colour button's emoji: the colour's swatch (`custom` and known) or a coloured square."""
+    found = CARD_EMOJIS.get(color_key(color)) if custom else None
+    return found if found is not None else COLOR_EMOJI[color]

@@ -1,0 +1,72 @@
+"""Drawing pictures off the event loop (cogs/uno/pictures.py): cached by what they show,
+drawn in worker processes once they are up, attached as files with their alt text."""
+
+from __future__ import annotations
+
+import io
+import threading
+
+import pytest
+from PIL import Image
+
+from bot.engine import Game, RuleSet
+from bot.ui.art.encode import shared_palette
+from bot.ui.art.table import HEIGHT, WIDTH
+from bot.ui.pictures import Picture, table_picture
+from cogs.uno.pictures import Drawing, attach
+
+NAMES = {1: "Ann", 2: "Ben"}
+
+
+def _counting(picture: Picture, calls: list[str]) -> Picture:
+    def render() -> bytes:
+        calls.append(threading.current_thread().name)
+        return picture.render()
+
+    return Picture(picture.filename, picture.key, picture.description, render)
+
+
+@pytest.mark.asyncio
+async def test_a_picture_is_drawn_once_off_the_loop_then_served_from_the_cache() -> None:
+    game = Game.new([1, 2], RuleSet(), seed=4, dealer=2)
+    picture = table_picture(game, NAMES, None)
+    assert picture is not None
+    calls: list[str] = []
+    drawing = Drawing()  # not started: a thread draws
+    first = await drawing.render(_counting(picture, calls))
+    again = await drawing.render(_counting(picture, calls))
+    assert first == again and first.startswith(b"\x89PNG")
+    assert len(calls) == 1 and calls[0] != threading.main_thread().name
+
+
+@pytest.mark.asyncio
+async def test_the_worker_processes_draw_the_same_picture() -> None:
+    game = Game.new([1, 2], RuleSet(), seed=4, dealer=2)
+    picture = table_picture(game, NAMES, None)
+    assert picture is not None
+    drawing = Drawing()
+    drawing.start()
+    try:
+        assert drawing._starting is not None
+        await drawing._starting
+        assert set(drawing._pools) == {True, False}  # both processes are up
+        data = await drawing.render(picture, urgent=True)
+        image = Image.open(io.BytesIO(data))
+        assert image.size == (WIDTH, HEIGHT) and image.mode == "P"
+        assert image.getpalette() == shared_palette().getpalette()  # the workers' palette
+    finally:
+        await drawing.close()
+
+
+@pytest.mark.asyncio
+async def test_attach_files_a_new_message_and_replaces_or_keeps_on_an_edit() -> None:
+    game = Game.new([1, 2], RuleSet(), seed=4, dealer=2)
+    picture = table_picture(game, NAMES, None)
+    kwargs = {"content": "x", "picture": picture}
+    new = await attach(kwargs, edit=False)
+    assert [f.filename for f in new["files"]] == ["table.png"] and "picture" not in new
+    assert new["files"][0].description == picture.description  # the alt text
+    edited = await attach(kwargs, edit=True)
+    assert [f.filename for f in edited["attachments"]] == ["table.png"]
+    assert "attachments" not in await attach(kwargs, edit=True, keep=True)
+    assert (await attach({"content": "x"}, edit=True))["attachments"] == []  # removed

@@ -1,0 +1,78 @@
+"""The table's picture is uploaded only when what it shows changed (TableUpdater, tables.py)."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.engine import Card, Color
+from bot.ui.art import SeatState, TableState, table_file
+from bot.ui.pictures import TABLE_FILE, Picture
+from cogs.uno.tables import TableUpdater
+
+CHANNEL, GAME = 10, 7
+MESSAGE = discord.utils.time_snowflake(discord.utils.utcnow())  # young: edited, not re-posted
+
+
+class _Http:
+    """Records what each edit of the table message sent."""
+
+    def __init__(self) -> None:
+        self.edits: list[tuple[list[str], dict[str, Any]]] = []
+
+    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> None:
+        payload = params.payload
+        if params.multipart:  # with files the JSON goes as the multipart's payload_json
+            payload = json.loads(params.multipart[0]["value"])
+        self.edits.append(([f.filename for f in params.files or []], payload))
+
+
+def _picture(top: str, cards: int) -> Picture:
+    state = TableState(
+        Card.of(top), Color.RED, True, (SeatState("Ann", cards, True), SeatState("Ben", 5)), 40
+    )
+    return Picture(TABLE_FILE, state, "a table", lambda: table_file(state))
+
+
+def _kwargs(text: str, picture: Picture | None) -> dict[str, Any]:
+    embed = discord.Embed(description=text)
+    kwargs: dict[str, Any] = {"embed": embed}
+    if picture is not None:
+        picture.point(embed)
+        kwargs["picture"] = picture
+    return kwargs
+
+
+@pytest.mark.asyncio
+async def test_an_edit_that_does_not_change_the_picture_uploads_nothing() -> None:
+    http = _Http()
+    bot = SimpleNamespace(
+        http=http, allowed_mentions=None, settings=None, get_partial_messageable=lambda c: None
+    )
+    shown: list[dict[str, Any]] = [
+        _kwargs("first", _picture("R7", 3)),
+        _kwargs("a log line more, same picture", _picture("R7", 3)),
+        _kwargs("a card played", _picture("R8", 2)),
+        _kwargs("card pictures turned off", None),
+        _kwargs("still off", None),
+    ]
+    render = lambda game: (CHANNEL, MESSAGE, shown[0])  # noqa: E731
+    updater = TableUpdater(bot, render, lambda g, m: None)  # type: ignore[arg-type]
+    updater.interval = 0
+    for kwargs in list(shown):
+        shown[0] = kwargs
+        updater.request(GAME)
+        assert await updater.flush(GAME, timeout=5)
+    files = [names for names, _ in http.edits]
+    assert files == [[TABLE_FILE], [], [TABLE_FILE], [], []]
+    payloads = [payload for _, payload in http.edits]
+    assert "attachments" not in payloads[1]  # kept as it is: Discord keeps what is not listed
+    assert payloads[3]["attachments"] == []  # the picture removed with the setting
+    assert "attachments" not in payloads[4]
+    for payload in payloads[:3]:
+        assert payload["embeds"][0]["image"]["url"] == f"attachment://{TABLE_FILE}"
+    await updater.close()
