@@ -1,28 +1,37 @@
-"""Win rates of the computer players against `random` and against each other (2-player rounds).
+"""How strong the computer players are: win rates head to head, with 95% Wilson intervals.
 
-Seats alternate every round so neither side keeps the first move; each line gives the win rate
-of the first player named with a 95% Wilson interval. Prints numbers; asserts nothing.
-Run: python benchmarks/ai_strength.py [--rounds 10000]
+Each line gives the share of rounds the first player named wins against the second (official
+rules, one round each, no points), seats alternated every round so neither keeps the first move.
+With `--players 4` the first player sits against three of the second (seats rotated; its fair
+share is 25%). For the `expert` the seconds per decision (p50, p99) are printed beside the win
+rate: over all its decisions, and over those it searched (a forced decision costs nothing).
+
+  .venv/bin/python benchmarks/ai_strength.py [--rounds 2000] [--workers 2]   # the whole table
+  .venv/bin/python benchmarks/ai_strength.py --pair expert hard --rounds 2000 --workers 2
+  .venv/bin/python benchmarks/ai_strength.py --pair expert hard --players 4 --rounds 1000
+
+Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from bot.engine import Game, RuleSet
 from bot.engine.ai import Player, make_player
 from bot.engine.view import view_for
 
 RULES = RuleSet(scoring="none")
-PAIRINGS = (
-    ("hard", "random"),
-    ("normal", "random"),
+TABLE = (
     ("easy", "random"),
+    ("normal", "easy"),
     ("hard", "normal"),
     ("hard", "easy"),
-    ("normal", "easy"),
+    ("expert", "hard"),
 )
 
 
@@ -47,6 +56,80 @@ def play_round(game: Game, players: dict[int, Player]) -> int:
     return game.round_outcome.winner
 
 
+class Timed:
+    """A player whose decisions on its own turn are timed (searched ones apart)."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.seconds: list[float] = []
+        self.searched: list[float] = []
+
+    def choose(self, view):  # type: ignore[no-untyped-def]
+        start = time.perf_counter()
+        action = self.player.choose(view)
+        elapsed = time.perf_counter() - start
+        if view.my_turn:
+            self.seconds.append(elapsed)
+            if getattr(self.player, "last_samples", 0):
+                self.searched.append(elapsed)
+        return action
+
+
+Job = tuple[str, str, int, int, int, dict[str, float]]
+
+
+def _player(kind: str, seed: int, expert: dict[str, float]) -> Player:
+    player = make_player(kind, seed=seed)
+    for name, value in expert.items():  # --budget / --confidence: the expert's settings
+        if hasattr(player, name):
+            setattr(player, name, value)
+    return player
+
+
+def _chunk(args: Job) -> tuple[int, list[float], list[float]]:
+    """Rounds `start`..`stop` of a pairing: wins of the first player, and its decision times."""
+    first, second, players, start, stop, expert = args
+    wins = 0
+    seconds: list[float] = []
+    searched: list[float] = []
+    ids = list(range(1, players + 1))
+    for i in range(start, stop):
+        seat = ids[i % players]  # the first player's seat rotates
+        timed = Timed(_player(first, 7919 * i, expert))
+        table: dict[int, Player] = {
+            p: timed if p == seat else _player(second, 7919 * i + p, expert) for p in ids
+        }
+        game = Game.new(ids, RULES, seed=i, dealer=ids[-1])
+        wins += play_round(game, table) == seat
+        seconds += timed.seconds
+        searched += timed.searched
+    return wins, seconds, searched
+
+
+def match_up(
+    first: str,
+    second: str,
+    rounds: int,
+    players: int = 2,
+    workers: int = 1,
+    expert: dict[str, float] | None = None,
+) -> tuple[int, list[float], list[float], float]:
+    chunks = max(1, workers * 4)
+    bounds = [rounds * k // chunks for k in range(chunks + 1)]
+    settings = expert or {}
+    jobs = [(first, second, players, bounds[k], bounds[k + 1], settings) for k in range(chunks)]
+    start = time.perf_counter()
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(_chunk, jobs))
+    else:
+        results = [_chunk(job) for job in jobs]
+    wins = sum(r[0] for r in results)
+    seconds = [s for r in results for s in r[1]]
+    searched = [s for r in results for s in r[2]]
+    return wins, seconds, searched, time.perf_counter() - start
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
@@ -54,30 +137,45 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def match_up(first: str, second: str, rounds: int) -> tuple[int, float]:
-    wins = 0
-    start = time.perf_counter()
-    for i in range(rounds):
-        a, b = (1, 2) if i % 2 == 0 else (2, 1)  # alternate seats (and so who plays first)
-        players = {a: make_player(first, seed=2 * i), b: make_player(second, seed=2 * i + 1)}
-        game = Game.new([1, 2], RULES, seed=i, dealer=2)
-        if play_round(game, players) == a:
-            wins += 1
-    return wins, time.perf_counter() - start
+def _percentiles(values: list[float]) -> str:
+    if len(values) < 2:
+        return "-"
+    q = statistics.quantiles(values, n=100)
+    return f"p50 {q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms"
+
+
+def report(
+    first: str, second: str, rounds: int, players: int, workers: int, expert: dict[str, float]
+) -> None:
+    wins, seconds, searched, elapsed = match_up(first, second, rounds, players, workers, expert)
+    low, high = wilson(wins, rounds)
+    against = second if players == 2 else f"{players - 1}x {second}"
+    line = (
+        f"{first:>6} vs {against:<8}: {wins / rounds:6.1%} wins (95% CI {low:.1%}-{high:.1%}, "
+        f"{rounds} rounds, {elapsed:.0f} s)"
+    )
+    if first == "expert":
+        line += f"; per decision {_percentiles(seconds)}; searched {_percentiles(searched)}"
+    print(line, flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=1, help="processes (2 on this machine)")
+    parser.add_argument("--pair", nargs=2, metavar=("FIRST", "SECOND"))
+    parser.add_argument("--budget", type=float, help="the expert's seconds per decision")
+    parser.add_argument("--confidence", type=float, help="the expert's ExpertPlayer.confidence")
     args = parser.parse_args()
-    for first, second in PAIRINGS:
-        wins, seconds = match_up(first, second, args.rounds)
-        low, high = wilson(wins, args.rounds)
-        rate = wins / args.rounds
-        print(
-            f"{first:>6} vs {second:<6}: {rate:6.1%} wins  (95% CI {low:.1%}-{high:.1%}, "
-            f"{args.rounds} rounds, {seconds:.0f} s)"
-        )
+    expert = {
+        name: value
+        for name, value in (("budget", args.budget), ("confidence", args.confidence))
+        if value is not None
+    }
+    pairs = [tuple(args.pair)] if args.pair else TABLE
+    for first, second in pairs:
+        report(first, second, args.rounds, args.players, args.workers, expert)
 
 
 if __name__ == "__main__":

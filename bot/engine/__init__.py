@@ -21,9 +21,10 @@ from .actions import (
 )
 from .cards import ALL_CARDS, COLORS, Card, Color, Rank, build_deck, card, parse_cards
 from .errors import GameError, GameOver, IllegalAction, NotInGame, NotYourTurn
-from .game import Decision, Game
+from .game import Game
 from .rules import PRESETS, InvalidRules, RuleSet
 from .scoring import Outcome, RoundEnd, RoundOutcome, Termination
+from .state import Decision
 from .view import PlayerView, SeatView, view_for
 
 __all__ = [

@@ -3,7 +3,8 @@
 `RandomPlayer` plays a random legal card (drawing only when it has none), like the random agents
 of RL toolkits. `HeuristicPlayer` plays like a decent human: it keeps wilds for later, aims
 action cards at players about to go out, names its strongest colour, challenges a Wild Draw Four
-when a bluff is likely, calls UNO and catches others. Its `level` sets how often it slips.
+when a bluff is likely, calls UNO and catches others. Its `level` sets how often it slips: easy
+and normal also play careless cards and colours. `expert` (search.py) thinks ahead by sampling.
 """
 
 from __future__ import annotations
@@ -15,13 +16,17 @@ from typing import Protocol
 
 from . import actions as A
 from .cards import COLORS, Card, Color, Rank
-from .game import Decision
+from .search import ExpertPlayer
+from .state import Decision
 from .view import PlayerView
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 # How often a level forgets to call UNO / misses a catch it could make.
 _FORGET = {"easy": 0.35, "normal": 0.12, "hard": 0.0}
 _MISS_CATCH = {"easy": 0.6, "normal": 0.25, "hard": 0.0}
+# How often a level plays any playable card instead of the one it judges best, names a colour
+# at random, and ignores a likely bluff: the levels differ in play, not only in memory.
+_CARELESS = {"easy": 0.8, "normal": 0.35, "hard": 0.0}
 
 
 class Player(Protocol):
@@ -65,6 +70,8 @@ class HeuristicPlayer:
         if decision is Decision.NEXT_ROUND:
             return A.NEXT_ROUND
         if decision is Decision.CHOOSE_COLOR:
+            if self._slips(_CARELESS):
+                return A.ChooseColor(self.rng.choice(COLORS))
             return A.ChooseColor(best_color(view.hand))
         if decision is Decision.CHOOSE_TARGET:
             return A.ChooseTarget(self._swap_target(view))
@@ -78,6 +85,8 @@ class HeuristicPlayer:
         cards = [a.card for a in legal if isinstance(a, A.Play) and not a.uno]
         if not cards:
             return A.DRAW if A.DRAW in legal else A.PASS
+        if self._slips(_CARELESS):
+            return self._play(view, self.rng.choice(cards), legal)
         return self._play(view, self._pick_card(view, cards), legal)
 
     def _slips(self, table: dict[str, float]) -> bool:
@@ -121,7 +130,7 @@ class HeuristicPlayer:
         stacks = [a for a in legal if isinstance(a, A.Play) and not a.uno]
         if stacks:
             return stacks[0]
-        if A.CHALLENGE in legal and self._bluff_likely(view):
+        if A.CHALLENGE in legal and not self._slips(_CARELESS) and self._bluff_likely(view):
             return A.CHALLENGE
         return A.ACCEPT
 
@@ -167,10 +176,12 @@ def _uno_due(view: PlayerView) -> bool:
 
 
 def make_player(kind: str, seed: int | None = None) -> Player:
-    """`random`, or a heuristic player of a level in LEVELS."""
+    """`random`, a heuristic player of a level in LEVELS, or the searching `expert`."""
     rng = random.Random(seed)
     if kind == "random":
         return RandomPlayer(rng)
+    if kind == "expert":
+        return ExpertPlayer(rng=rng, prior=HeuristicPlayer("hard", rng).choose)
     if kind in LEVELS:
         return HeuristicPlayer(kind, rng)
     raise ValueError(f"unknown computer player {kind!r}")

@@ -1,7 +1,8 @@
 """Colours, ranks and cards, with short stable codes ("R7", "GS", "W4") and readable names.
 
 Every distinct card exists once (cards are interned), so comparing and hashing cards is as cheap as
-comparing integers; a deck is a list of these shared instances.
+comparing integers; a deck is a list of these shared instances. Each card also has a `face`, its
+small integer (0-56, the order of `ALL_CARDS`), which is what the engine's core works with.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ WILD_RANKS: Final = tuple(r for r in Rank if r.is_wild)
 class Card:
     """One card face. Use `Card.of(code)` or `card(color, rank)`; instances are unique per face."""
 
-    __slots__ = ("code", "color", "is_number", "is_wild", "points", "rank")
+    __slots__ = ("code", "color", "face", "is_number", "is_wild", "points", "rank")
 
     color: Color | None
     rank: Rank
@@ -94,6 +95,7 @@ class Card:
     is_wild: bool
     is_number: bool
     points: int
+    face: int  # the index in ALL_CARDS (see faces.py)
 
     def __init__(self, color: Color | None, rank: Rank) -> None:
         object.__setattr__(self, "color", color)
@@ -149,6 +151,8 @@ for _rank in WILD_RANKS:
     _BY_CODE[_c.code] = _c
 
 ALL_CARDS: Final = tuple(_BY_CODE.values())
+for _face, _c in enumerate(ALL_CARDS):
+    object.__setattr__(_c, "face", _face)
 SORT_KEY: Final = {c: i for i, c in enumerate(ALL_CARDS)}
 
 

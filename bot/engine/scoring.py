@@ -96,18 +96,22 @@ def hand_value(hand: Sequence[Card]) -> int:
 
 
 def round_points(
-    rules: RuleSet, winner: int, hands: Mapping[int, Sequence[Card]]
+    rules: RuleSet,
+    winner: int,
+    hand_points: Mapping[int, int],
+    cards_left: Mapping[int, int],
 ) -> dict[int, int]:
-    """Points each player adds to their total for a round `winner` won."""
-    points = dict.fromkeys(hands, 0)
-    if rules.scoring in ("standard",):
-        points[winner] = sum(hand_value(h) for p, h in hands.items() if p != winner)
+    """Points each player adds to their total for a round `winner` won, from the value and the
+    number of the cards each player still holds."""
+    points = dict.fromkeys(hand_points, 0)
+    if rules.scoring == "standard":
+        points[winner] = sum(v for p, v in hand_points.items() if p != winner)
     elif rules.scoring == "cards_count":
-        points[winner] = sum(len(h) for p, h in hands.items() if p != winner)
+        points[winner] = sum(n for p, n in cards_left.items() if p != winner)
     elif rules.scoring in ("penalty", "elimination"):
-        for p, h in hands.items():
+        for p, v in hand_points.items():
             if p != winner:
-                points[p] = hand_value(h)
+                points[p] = v
     return points
 
 

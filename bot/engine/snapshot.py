@@ -18,6 +18,8 @@ from typing import Any
 
 from .cards import Card, Color
 from .errors import GameError
+from .faces import CODES, COLOR_INDEX, COLOR_OF_INDEX
+from .hand import Hand
 from .rules import RuleSet
 from .scoring import Outcome, RoundOutcome
 from .state import SEED_BITS, Decision, GameState
@@ -28,6 +30,9 @@ READABLE_FORMATS = (1, 2)
 
 
 def dump(game: GameState) -> dict[str, Any]:
+    color = COLOR_OF_INDEX[game.color_index]
+    wd4 = game.wd4_record
+    wd4_color = COLOR_OF_INDEX[wd4[1]] if wd4 else None
     return {
         "format": FORMAT_VERSION,
         "rules": game.rules.to_dict(),
@@ -38,22 +43,18 @@ def dump(game: GameState) -> dict[str, Any]:
         "totals": {str(p): t for p, t in game.totals.items()},
         "round_number": game.round_number,
         "dealer": game.dealer,
-        "hands": {str(p): [c.code for c in h] for p, h in game.hands.items()},
-        "draw_pile": [c.code for c in game.draw_pile],
-        "discard": [c.code for c in game.discard],
-        "color": game.color.value if game.color else None,
+        "hands": {str(p): [CODES[f] for f in h.faces()] for p, h in game.held.items()},
+        "draw_pile": [CODES[f] for f in game.pile],
+        "discard": [CODES[f] for f in game.discards],
+        "color": color.value if color else None,
         "direction": game.direction,
         "turn": game.turn,
         "decision": game.decision.value,
         "steps": list(game.steps),
         "penalty": game.penalty,
         "penalty_kind": game.penalty_kind,
-        "drawn": game.drawn.code if game.drawn else None,
-        "wd4": (
-            [game.wd4[0], game.wd4[1].value if game.wd4[1] else None, game.wd4[2]]
-            if game.wd4
-            else None
-        ),
+        "drawn": CODES[game.drawn_face] if game.drawn_face >= 0 else None,
+        "wd4": [wd4[0], wd4_color.value if wd4_color else None, wd4[2]] if wd4 else None,
         "at_risk": list(game.at_risk),
         "skip_next": list(game.skip_next),
         "passes": game.passes,
@@ -62,6 +63,7 @@ def dump(game: GameState) -> dict[str, Any]:
         "round_outcome": game.round_outcome.to_dict() if game.round_outcome else None,
         "outcome": game.outcome.to_dict() if game.outcome else None,
         "positions": dict(game.positions),
+        "voids": {str(p): list(v) for p, v in game.voids.items()},
         "seed": game.seed,
         "random_steps": game.random_steps,
     }
@@ -79,19 +81,21 @@ def load_into(game: GameState, data: dict[str, Any]) -> None:
     game.totals = {int(p): t for p, t in data["totals"].items()}
     game.round_number = data["round_number"]
     game.dealer = data["dealer"]
-    game.hands = {int(p): [Card.of(c) for c in h] for p, h in data["hands"].items()}
-    game.draw_pile = [Card.of(c) for c in data["draw_pile"]]
-    game.discard = [Card.of(c) for c in data["discard"]]
-    game.color = Color(data["color"]) if data["color"] else None
+    game.held = {int(p): Hand(_face(c) for c in h) for p, h in data["hands"].items()}
+    game.pile = [_face(c) for c in data["draw_pile"]]
+    game.discards = [_face(c) for c in data["discard"]]
+    game.color_index = COLOR_INDEX[Color(data["color"]) if data["color"] else None]
     game.direction = data["direction"]
     game.turn = data["turn"]
     game.decision = Decision(data["decision"])
     game.steps = list(data["steps"])
     game.penalty = data["penalty"]
     game.penalty_kind = data["penalty_kind"]
-    game.drawn = Card.of(data["drawn"]) if data["drawn"] else None
+    game.drawn_face = _face(data["drawn"]) if data["drawn"] else -1
     wd4 = data["wd4"]
-    game.wd4 = (wd4[0], Color(wd4[1]) if wd4[1] else None, wd4[2]) if wd4 else None
+    game.wd4_record = (
+        (wd4[0], COLOR_INDEX[Color(wd4[1]) if wd4[1] else None], wd4[2]) if wd4 else None
+    )
     game.at_risk = list(data["at_risk"])
     game.skip_next = list(data["skip_next"])
     game.passes = data["passes"]
@@ -102,10 +106,15 @@ def load_into(game: GameState, data: dict[str, Any]) -> None:
     oc = data["outcome"]
     game.outcome = Outcome.from_dict(oc) if oc else None
     game.positions = dict(data.get("positions", {}))  # kept since format 2
+    game.voids = {int(p): (int(v[0]), int(v[1])) for p, v in data.get("voids", {}).items()}
     if data["format"] == 1:
         game.seed, game.random_steps = _seed_from_generator(data["rng"]), 0
     else:
         game.seed, game.random_steps = int(data["seed"]), int(data["random_steps"])
+
+
+def _face(code: str) -> int:
+    return Card.of(code).face
 
 
 def _seed_from_generator(stored: list[Any]) -> int:

@@ -1,7 +1,9 @@
 """What a match is made of: the decision it waits for, and every field of its state.
 
-`Game` (game.py) adds the rules that change this state; `snapshot` turns it into plain data and
-back. Both import this module and not each other, so the engine has no import circle.
+The fields are the core's: cards are faces (small integers, faces.py) and hands are `Hand`s
+(counts plus a bitmask). `Game` (game.py) adds the readable boundary (`Card`, `Color`) and the
+modules dealing.py, legality.py, resolve.py, turns.py and rounds.py the rules that change this
+state; `snapshot` turns it into plain data and back. They all import this module, never `Game`.
 
 Randomness is derived, not carried: every random step (a shuffle, the first dealer, a random
 starting player) gets a fresh generator seeded from the match's `seed` and the step's number.
@@ -15,12 +17,16 @@ import random
 from enum import StrEnum
 
 from . import actions as A
-from .cards import Card, Color
+from .faces import NO_COLOR
+from .hand import Hand
 from .rules import RuleSet
 from .scoring import Outcome, RoundOutcome
 
 #: Seeds are drawn from this many bits when the caller gives none.
 SEED_BITS = 63
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+_OFFICIAL = RuleSet()
 
 
 class Decision(StrEnum):
@@ -43,9 +49,44 @@ def new_seed() -> int:
 class GameState:
     """Every field of one match at one table; players are integer ids in seat order."""
 
+    __slots__ = (
+        "at_risk",
+        "color_index",
+        "dealer",
+        "decision",
+        "direction",
+        "discards",
+        "drawn_face",
+        "eliminated",
+        "held",
+        "jump_open",
+        "left",
+        "legal_cache",
+        "outcome",
+        "passes",
+        "penalty",
+        "penalty_kind",
+        "pile",
+        "players",
+        "positions",
+        "random_steps",
+        "round_number",
+        "round_outcome",
+        "rules",
+        "seats",
+        "seed",
+        "skip_next",
+        "steps",
+        "totals",
+        "turn",
+        "version",
+        "voids",
+        "wd4_record",
+    )
+
     def __init__(self) -> None:
         # Use Game.new / Game.start / Game.from_dict; this only declares the state.
-        self.rules = RuleSet()
+        self.rules = _OFFICIAL
         self.players: list[int] = []
         self.seats: list[int] = []  # players dealt into the current round, in seat order
         self.left: list[int] = []
@@ -53,27 +94,33 @@ class GameState:
         self.totals: dict[int, int] = {}
         self.round_number = 0
         self.dealer = 0
-        self.hands: dict[int, list[Card]] = {}
-        self.draw_pile: list[Card] = []  # the top card is the last one
-        self.discard: list[Card] = []  # the top card is the last one
-        self.color: Color | None = None
+        self.held: dict[int, Hand] = {}
+        self.pile: list[int] = []  # the draw pile as faces; the top card is the last one
+        self.discards: list[int] = []  # the discard pile as faces; the top card is the last one
+        self.color_index = NO_COLOR  # the active colour (faces.COLOR_INDEX)
         self.direction = 1
         self.turn = 0  # seat index of the player who acts (or who played the card being resolved)
         self.decision = Decision.NEXT_ROUND
         self.steps: list[str] = []  # what is left of resolving the card just played
         self.penalty = 0
         self.penalty_kind = ""  # "D", "W4" or "S" while a response is pending
-        self.drawn: Card | None = None
-        self.wd4: tuple[int, Color | None, bool] | None = None  # offender, colour before, guilty
+        self.drawn_face = -1  # the card just drawn that may be played, or -1
+        # The last Wild Draw Four: offender, colour index before it, whether they were guilty.
+        self.wd4_record: tuple[int, int, bool] | None = None
+        # What the table saw a player lack: they drew instead of playing, so (as far as anyone
+        # can tell) none of the `mask` faces was among the `count` cards they held then. A
+        # public belief for thinking computer players (determinize.py); a play or a hand that
+        # changes owner forgets it.
+        self.voids: dict[int, tuple[int, int]] = {}
         self.at_risk: list[int] = []
         self.skip_next: list[int] = []
         self.passes = 0
         self.jump_open = False  # nothing has happened since the top card was played
         self.version = 0
-        self._legal_cache: tuple[int, int, list[A.Action]] | None = None
+        self.legal_cache: tuple[int, int, list[A.Action]] | None = None
         self.round_outcome: RoundOutcome | None = None
         self.outcome: Outcome | None = None
-        # Positions seen this round while the draw pile was empty, by digest (see Game).
+        # Positions seen this round while the draw pile was empty, by digest (rounds.py).
         self.positions: dict[str, int] = {}
         self.seed = 0  # the match's random seed
         self.random_steps = 0  # random steps taken so far
@@ -82,3 +129,35 @@ class GameState:
         """The generator of the next random step (derived from the seed and the step number)."""
         self.random_steps += 1
         return random.Random(f"{self.seed}:{self.random_steps}")
+
+    def touch(self) -> None:
+        """The state was changed from outside the rules (a test setting up a position)."""
+        self.legal_cache = None
+
+    def next_seat(self, index: int, steps: int = 1) -> int:
+        return (index + self.direction * steps) % len(self.seats)
+
+    def seats_from(self, seat: int) -> list[int]:
+        """The players after `seat` in turn order, ending with the one at `seat`."""
+        n = len(self.seats)
+        d = self.direction
+        return [self.seats[(seat + d * k) % n] for k in range(1, n + 1)]
+
+    def copy_into(self, other: GameState) -> None:
+        """Make `other` an independent copy of this state (for simulations)."""
+        for name in GameState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.players = self.players[:]
+        other.seats = self.seats[:]
+        other.left = self.left[:]
+        other.eliminated = self.eliminated[:]
+        other.totals = dict(self.totals)
+        other.held = {p: h.copy() for p, h in self.held.items()}
+        other.pile = self.pile[:]
+        other.discards = self.discards[:]
+        other.steps = self.steps[:]
+        other.at_risk = self.at_risk[:]
+        other.skip_next = self.skip_next[:]
+        other.positions = dict(self.positions)
+        other.voids = dict(self.voids)
+        other.legal_cache = None

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import Card, Color
-from .game import Decision, Game
+from .game import Game
 from .rules import RuleSet
 from .scoring import Outcome, RoundOutcome
+from .state import Decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,11 @@ class PlayerView:
     legal: tuple[Action, ...]
     round_outcome: RoundOutcome | None
     outcome: Outcome | None
+    # Public facts a thinking computer player reconstructs the table from (search.py):
+    discard: tuple[Card, ...] = ()  # the discard pile, top card last
+    steps: tuple[str, ...] = ()  # what is left of resolving the card on top
+    skip_next: tuple[int, ...] = ()  # players who miss their next turn
+    voids: tuple[tuple[int, int, int], ...] = ()  # (player, faces mask, cards): see state.py
 
     @property
     def my_turn(self) -> bool:
@@ -60,7 +66,7 @@ class PlayerView:
 
 def view_for(game: Game, viewer: int | None) -> PlayerView:
     """The game as `viewer` sees it (None: as a spectator sees it)."""
-    in_round = set(game.seats) if not game.round_over else set(game.hands)
+    in_round = set(game.seats) if not game.round_over else set(game.held)
     seats = tuple(
         SeatView(
             player=p,
@@ -80,9 +86,9 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         rules=game.rules,
         round_number=game.round_number,
         dealer=game.dealer,
-        hand=tuple(sorted(game.hands.get(viewer, ()))) if viewer is not None else (),
+        hand=tuple(game.hand(viewer)) if viewer is not None else (),
         seats=seats,
-        top_card=game.discard[-1] if game.discard else None,
+        top_card=game.top_card if game.discards else None,
         color=game.color,
         direction=game.direction,
         decision=game.decision,
@@ -90,11 +96,15 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         penalty=game.penalty,
         penalty_kind=game.penalty_kind,
         drawn=game.drawn if current == viewer else None,
-        draw_pile=len(game.draw_pile),
-        discard_pile=len(game.discard),
+        draw_pile=len(game.pile),
+        discard_pile=len(game.discards),
         wd4_offender=wd4[0] if wd4 else None,
         wd4_color_before=wd4[1] if wd4 else None,
         legal=tuple(game.legal_actions(viewer)) if viewer is not None else (),
         round_outcome=game.round_outcome,
         outcome=game.outcome,
+        discard=tuple(game.discard),
+        steps=tuple(game.steps),
+        skip_next=tuple(game.skip_next),
+        voids=tuple((p, mask, count) for p, (mask, count) in game.voids.items()),
     )

@@ -4,7 +4,7 @@
   pass, color:<R|Y|G|B>, accept, challenge, uno, catch[:<user>], target:<user>, next, page:<n>,
   refresh), and `uno:<game_id>:<version>:target` for the target select;
 - `uno:<game_id>:hand` for the public "Show my hand" button;
-- `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|rules>` in the lobby;
+- `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|addexpert|rules>` in the lobby;
 - `uno:<game_id>:rematch` under a finished match's result (the finished game's id);
 - `uno:cfg:<g|game_id>:<group|opt|val:<option>>` for the selects of the settings panel: the
   server's defaults (`g`) or a lobby's rules (its game id).
@@ -31,10 +31,10 @@ TARGET_SELECT_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):(?P<version>\d{1,9}):ta
 HAND_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):hand"
 REMATCH_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):rematch"
 LOBBY_TEMPLATE: Final = (
-    r"uno:(?P<game>\d{1,20}):lobby:(?P<verb>join|leave|start|cancel|addbot|rules)"
+    r"uno:(?P<game>\d{1,20}):lobby:(?P<verb>join|leave|start|cancel|addbot|addexpert|rules)"
 )
 
-LOBBY_VERBS: Final = ("join", "leave", "start", "cancel", "addbot", "rules")
+LOBBY_VERBS: Final = ("join", "leave", "start", "cancel", "addbot", "addexpert", "rules")
 CONFIG_TEMPLATE: Final = r"uno:cfg:(?P<scope>g|\d{1,20}):(?P<step>group|opt|val:[a-z0-9_]{1,40})"
 #: The scope of the server's own settings in a config custom_id (a lobby's is its game id).
 SERVER_SCOPE: Final = "g"

@@ -91,6 +91,14 @@ def render_lobby(
                 disabled=len(players) >= MAX_PLAYERS,
             )
         )
+        view.add_item(
+            LobbyButton(
+                game_id,
+                "addexpert",
+                label=t("lobby.add_expert", locale),
+                disabled=len(players) >= MAX_PLAYERS,
+            )
+        )
         view.add_item(LobbyButton(game_id, "rules", label=t("lobby.rules", locale)))
         view.add_item(
             LobbyButton(

@@ -9,6 +9,7 @@ resets it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -172,7 +173,7 @@ class Autoplay:
             for player in order:
                 if player in game.left:
                     continue
-                action = self._computer_choice(live, player)
+                action = await self._computer_choice_off_loop(live, player)
                 if action is None or isinstance(action, NextRound):
                     continue
                 before = game.version
@@ -190,6 +191,21 @@ class Autoplay:
             else:
                 return
         await self.after_moves(live, events)
+
+    @staticmethod
+    async def _computer_choice_off_loop(live: LiveGame, player: int) -> Any:
+        """A computer that thinks (the expert searches for up to its budget) does so in a worker
+        thread, so the bot goes on answering; the channel lock held meanwhile keeps the game
+        still, and the player reads only the view built here."""
+        computer = live.computer(player)
+        if not getattr(computer, "thinks_long", False):
+            return Autoplay._computer_choice(live, player)
+        view = view_for(live.game, player)
+        try:
+            return await asyncio.to_thread(computer.choose, view)
+        except Exception:
+            log.exception("computer %s of game %s failed to choose", player, live.game_id)
+            return live.game.default_action(player)
 
     @staticmethod
     def _computer_choice(live: LiveGame, player: int) -> Any:

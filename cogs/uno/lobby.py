@@ -128,6 +128,8 @@ class Lobby:
             await self.start(interaction, record, edit=True)
         elif verb == "addbot":
             await self.add_computer(interaction, record, edit=True)
+        elif verb == "addexpert":  # the top level, one click away
+            await self.add_computer(interaction, record, level="expert", edit=True)
         elif verb == "rules":
             await self.rules.show_lobby_rules(interaction, record)
         else:

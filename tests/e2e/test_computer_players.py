@@ -19,6 +19,8 @@ async def _lobby_with_computers(s, *levels: str):
     for level in levels:
         if level == "button":
             lobby = await answer(await emu.click(alice, lobby, label="Add computer"))
+        elif level == "expert button":
+            lobby = await answer(await emu.click(alice, lobby, label="Add expert computer"))
         else:
             added = await answer(await emu.slash(alice, channel, "uno addbot", level=level))
             assert added.ephemeral and "took a seat" in added.text
@@ -58,6 +60,17 @@ async def test_human_against_three_computers_to_the_end(s) -> None:
     assert "Bot" not in board.text and "🤖" not in board.text
     # A computer's hand is never shown: nobody but the human has a hand here.
     assert all(m.ephemeral for m in emu.ephemerals(alice))
+
+
+async def test_an_expert_from_the_lobby_and_one_from_the_command_play_to_the_end(s) -> None:
+    """The expert searches in a worker thread of the bot: the game goes on all the same."""
+    emu, channel, alice, lobby = await _lobby_with_computers(s, "expert", "expert button")
+    assert lobby.text.count("(expert)") == 2
+    s.fix_deal(channel, {"rules": {"scoring": "none"}, "seed": 5})
+    table = await answer(await emu.click(alice, lobby, label="Start"))
+    assert "UNO — round 1" in table.text
+    final = await _play_until_over(emu, channel, alice, timeout=60.0)
+    assert "Bot" in final
 
 
 async def test_only_computers_do_not_play_on(s) -> None:

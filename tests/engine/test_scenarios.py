@@ -195,7 +195,7 @@ def test_09_wd4_with_other_colour_same_number_is_legal():
     game.apply(1, color("B"))
     ev = game.apply(2, A.CHALLENGE)
     assert of_type(ev, E.ChallengeResolved) == [
-        E.ChallengeResolved(2, 1, False, tuple(Card.of(c) for c in ("B5", "G5")))
+        E.ChallengeResolved(2, 1, False, tuple(sorted(Card.of(c) for c in ("B5", "G5"))))
     ]
     assert drawn_by(ev) == {2: 6}
     assert_turn(game, 3)

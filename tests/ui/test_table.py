@@ -61,7 +61,8 @@ def test_lobby_buttons() -> None:
     kwargs = render_lobby(BIG, 1, [(1, "Ann"), (2, "Ben")], RuleSet())
     _check(kwargs)
     assert [i.item.custom_id for i in kwargs["view"].children] == [
-        f"uno:{BIG}:lobby:{v}" for v in ("join", "leave", "addbot", "rules", "start", "cancel")
+        f"uno:{BIG}:lobby:{v}"
+        for v in ("join", "leave", "addbot", "addexpert", "rules", "start", "cancel")
     ]
     closed = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(), closed="gone")
     assert closed["view"].children == []

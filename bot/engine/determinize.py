@@ -1,0 +1,112 @@
+"""One possible table behind a player's view: the unseen cards dealt at random, the rest as seen.
+
+A thinking computer player (search.py) knows its own hand and the public facts (card counts, the
+discard pile, the colour, whose turn it is, what is left of the card being resolved). Everything
+else, the other hands and the order of the draw pile, it samples: the cards it has not seen,
+shuffled, dealt to each opponent as many as they hold, the rest as the pile. Nothing is read
+from the real game, so the player cannot peek.
+
+Two inferences from the public history are made. A player who drew instead of playing held none
+of the cards that were playable then (`PlayerView.voids`: the cards they held at the time are
+dealt from the others). Whoever just played a Wild Draw Four most likely held no card of the
+colour before it (careful players do not bluff into a challenge): in all but BLUFF_BELIEF of the
+samples their hand holds none. Known limits (the samples ignore the rest of what play
+revealed): a hand seen in a challenge or given away in a swap.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .faces import BIT, COLOR_INDEX, COLOR_MASK, MATCH, deck_faces
+from .game import Game
+from .hand import Hand
+from .state import GameState
+from .view import PlayerView
+
+#: The share of samples in which the player of a pending Wild Draw Four may have bluffed.
+BLUFF_BELIEF = 0.15
+
+
+def sample_game(view: PlayerView, rng: random.Random) -> Game | None:
+    """A game consistent with `view` (None if the view's counts do not add up)."""
+    me = view.viewer
+    if me is None or view.current_player is None or view.top_card is None:
+        return None
+    unseen = deck_faces(view.rules.deck)
+    for card in (*view.hand, *view.discard):
+        try:
+            unseen.remove(card.face)
+        except ValueError:
+            return None
+    in_round = [s for s in view.seats if s.in_round]
+    hidden = sum(s.cards for s in in_round if s.player != me)
+    if hidden > len(unseen) or len(view.discard) != view.discard_pile:
+        return None
+    rng.shuffle(unseen)
+    # Constrained hands are dealt first: (player, faces they lack, how many cards that covers).
+    constraints = [(p, mask, count) for p, mask, count in view.voids if p != me]
+    offender = view.wd4_offender
+    if offender is not None and offender != me and rng.random() >= BLUFF_BELIEF:
+        before = COLOR_MASK[COLOR_INDEX[view.wd4_color_before]]
+        size = next((s.cards for s in in_round if s.player == offender), 0)
+        constraints = [c for c in constraints if c[0] != offender] + [(offender, before, size)]
+    hands: dict[int, list[int]] = {}
+    for player, lacking, count in constraints:
+        clean = [f for f in unseen if not BIT[f] & lacking][:count]
+        if len(clean) < count:
+            continue  # the belief was wrong (a player may draw holding a playable card)
+        for f in clean:
+            unseen.remove(f)
+        hands[player] = clean
+    g = Game.__new__(Game)
+    GameState.__init__(g)
+    g.rules = view.rules
+    g.players = [s.player for s in view.seats]
+    g.seats = [s.player for s in view.seats if s.in_round]
+    g.left = [s.player for s in view.seats if s.left]
+    g.eliminated = [s.player for s in view.seats if not s.in_round and not s.left]
+    g.totals = {s.player: s.total for s in view.seats}
+    g.round_number = view.round_number
+    g.dealer = view.dealer
+    g.held = {}
+    dealt = 0
+    for s in in_round:
+        if s.player == me:
+            g.held[me] = Hand(c.face for c in view.hand)
+            continue
+        faces = hands.get(s.player, [])[: s.cards]
+        more = s.cards - len(faces)
+        g.held[s.player] = Hand(faces + unseen[dealt : dealt + more])
+        dealt += more
+    g.pile = unseen[dealt:]
+    g.discards = [c.face for c in view.discard]
+    g.color_index = COLOR_INDEX[view.color]
+    g.direction = view.direction
+    g.turn = g.seats.index(view.current_player)  # (seats in table order, not dealing order)
+    g.decision = view.decision
+    g.steps = list(view.steps)
+    g.penalty = view.penalty
+    g.penalty_kind = view.penalty_kind
+    g.drawn_face = view.drawn.face if view.drawn is not None else -1
+    if view.wd4_offender is not None and view.wd4_offender in g.held:
+        g.wd4_record = _wd4_record(g, view.wd4_offender, COLOR_INDEX[view.wd4_color_before])
+    g.at_risk = [s.player for s in in_round if s.at_risk]
+    g.skip_next = list(view.skip_next)
+    g.jump_open = True
+    g.version = view.version
+    g.seed = rng.getrandbits(63)
+    return g
+
+
+def _wd4_record(g: GameState, offender: int, color_before: int) -> tuple[int, int, bool]:
+    """The Wild Draw Four's record, its guilt judged on the sampled hand of its player."""
+    mask = g.held[offender].mask
+    rule = g.rules.wd4_rule
+    if rule == "color":
+        guilty = bool(mask & COLOR_MASK[color_before])
+    elif rule == "no_playable" and len(g.discards) > 1:
+        guilty = bool(mask & MATCH[g.discards[-2] * 5 + color_before])
+    else:
+        guilty = False
+    return offender, color_before, guilty

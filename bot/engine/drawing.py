@@ -1,0 +1,99 @@
+"""Drawing: off the pile (reshuffling the discards when it runs out), on a turn, as a penalty,
+and the UNO catch that costs cards."""
+
+from __future__ import annotations
+
+from . import events as E
+from .faces import CARDS
+from .legality import is_playable, playable_on_top
+from .state import Decision, GameState
+from .turns import start_turn
+
+
+def take(g: GameState, count: int, ev: list[E.Event] | None) -> list[int]:
+    """Up to `count` faces off the draw pile, reshuffling the discards when it runs out."""
+    pile = g.pile
+    if len(pile) < count and len(g.discards) > 1:
+        top = g.discards.pop()
+        rest = g.discards
+        g.next_random().shuffle(rest)
+        pile[:0] = rest  # under what is left, so the old pile is drawn first
+        g.discards = [top]
+        if ev is not None:
+            ev.append(E.DeckReshuffled(len(rest)))
+    if count >= len(pile):
+        taken = pile[::-1]
+        pile.clear()
+        return taken
+    if count == 1:
+        return [pile.pop()]
+    taken = pile[-count:]
+    del pile[-count:]
+    taken.reverse()
+    return taken
+
+
+def draw(
+    g: GameState, player: int, count: int, reason: E.DrawReason, ev: list[E.Event] | None
+) -> None:
+    """`player` draws `count` cards (what exists of them: the rest of the debt is cancelled)."""
+    if count <= 0:
+        return
+    faces = take(g, count, ev)
+    hand = g.held[player]
+    for f in faces:
+        hand.add(f)
+    if ev is not None:
+        ev.append(E.CardsDrawn(player, tuple(CARDS[f] for f in faces), reason))
+        if len(faces) < count:
+            ev.append(E.DebtCancelled(player, count - len(faces)))
+    if player in g.at_risk:
+        g.at_risk.remove(player)
+
+
+def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
+    """`player` draws on their turn (until playable, under that rule); a playable card drawn
+    may then be played or kept."""
+    g.passes = 0
+    hand = g.held[player]
+    g.voids[player] = (playable_on_top(g, hand), hand.size)
+    if g.rules.draw_until_playable:
+        drawn: list[int] = []
+        while True:
+            got = take(g, 1, ev)
+            if not got:
+                break
+            drawn += got
+            hand.add(got[0])
+            if is_playable(g, got[0], hand, drawn=True):
+                break
+    elif g.pile:  # the usual case, without `take`'s reshuffle
+        drawn = [g.pile.pop()]
+        hand.add(drawn[0])
+    else:
+        drawn = take(g, 1, ev)
+        if drawn:
+            hand.add(drawn[0])
+    if ev is not None:
+        ev.append(E.CardsDrawn(player, tuple(CARDS[f] for f in drawn), E.DrawReason.CHOICE))
+    if player in g.at_risk:
+        g.at_risk.remove(player)
+    if drawn and is_playable(g, drawn[-1], hand, drawn=True):
+        g.drawn_face = drawn[-1]
+        g.decision = Decision.PLAY_DRAWN
+    else:
+        start_turn(g, g.next_seat(g.turn), ev)
+
+
+def catch(g: GameState, catcher: int, target: int, ev: list[E.Event] | None) -> None:
+    if target in g.at_risk:
+        g.at_risk.remove(target)
+        penalty = g.rules.uno_penalty
+        if ev is not None:
+            ev.append(E.UnoCaught(catcher, target, penalty))
+        draw(g, target, penalty, E.DrawReason.UNO, ev)
+    else:
+        penalty = g.rules.false_catch_penalty
+        if ev is not None:
+            ev.append(E.FalseCatch(catcher, target, penalty))
+        draw(g, catcher, penalty, E.DrawReason.FALSE_CATCH, ev)

@@ -1,0 +1,86 @@
+"""Cards as small integers, and the bitmasks that make legality one AND.
+
+The core keeps every card as its face (0-56, the order of `cards.ALL_CARDS`: four colours of
+thirteen ranks, then the five wild ranks) and every hand as counts plus a mask of faces held
+(`hand.Hand`). `Card` stays the readable value at the engine's boundary: `CARDS[face]` and
+`card.face` convert. Like python-chess's squares and bitboards, this file is the only place that
+knows the numbering.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .cards import ALL_CARDS, COLORS, Card, Color, Rank, build_deck
+
+CARDS: Final = ALL_CARDS
+FACES: Final = len(CARDS)
+CODES: Final = tuple(c.code for c in CARDS)
+BIT: Final = tuple(1 << f for f in range(FACES))
+
+#: Colours as 0-3 (red, yellow, green, blue); a wild has NO_COLOR, as has "no colour named yet".
+NO_COLOR: Final = 4
+COLOR_INDEX: Final[dict[Color | None, int]] = {c: i for i, c in enumerate(COLORS)} | {None: 4}
+COLOR_OF_INDEX: Final[tuple[Color | None, ...]] = (*COLORS, None)
+
+RANKS: Final = tuple(Rank)
+RANK_INDEX: Final = {r: i for i, r in enumerate(RANKS)}
+SKIP, REVERSE, DRAW_TWO = RANK_INDEX[Rank.SKIP], RANK_INDEX[Rank.REVERSE], RANK_INDEX[Rank.DRAW_TWO]
+WILD, WILD_DRAW_FOUR = RANK_INDEX[Rank.WILD], RANK_INDEX[Rank.WILD_DRAW_FOUR]
+SWAP_HANDS, SHUFFLE_HANDS = RANK_INDEX[Rank.SWAP_HANDS], RANK_INDEX[Rank.SHUFFLE_HANDS]
+CUSTOMIZABLE = RANK_INDEX[Rank.CUSTOMIZABLE]
+ZERO, SEVEN = RANK_INDEX[Rank.ZERO], RANK_INDEX[Rank.SEVEN]
+
+#: Per face: colour index, rank index, points, and whether it is a wild / a number card.
+COLOR_OF: Final = tuple(COLOR_INDEX[c.color] for c in CARDS)
+RANK_OF: Final = tuple(RANK_INDEX[c.rank] for c in CARDS)
+POINTS: Final = tuple(c.points for c in CARDS)
+IS_WILD: Final = tuple(c.is_wild for c in CARDS)
+IS_NUMBER: Final = tuple(c.is_number for c in CARDS)
+
+W4: Final = Card.of("W4").face
+W4_BIT: Final = BIT[W4]
+WILD_MASK: Final = sum(BIT[f] for f in range(FACES) if IS_WILD[f])
+#: Wilds that are legal at any time (every wild but the Wild Draw Four, which has its own rule).
+FREE_WILD_MASK: Final = WILD_MASK & ~W4_BIT
+NUMBER_MASK: Final = sum(BIT[f] for f in range(FACES) if IS_NUMBER[f])
+COLOR_MASK: Final = tuple(
+    sum(BIT[f] for f in range(FACES) if COLOR_OF[f] == c) for c in range(NO_COLOR + 1)
+)
+RANK_MASK: Final = tuple(
+    sum(BIT[f] for f in range(FACES) if RANK_OF[f] == r) for r in range(len(RANKS))
+)
+D2_MASK: Final = RANK_MASK[DRAW_TWO]
+
+
+def _match(top: int, color: int) -> int:
+    """Faces playable on `top` with `color` active, the Wild Draw Four left out."""
+    mask = FREE_WILD_MASK
+    if color != NO_COLOR:
+        mask |= COLOR_MASK[color]
+    if not IS_WILD[top]:
+        mask |= RANK_MASK[RANK_OF[top]]
+    return mask & ~W4_BIT
+
+
+#: MATCH[top * 5 + color]: what matches a top card under an active colour (RULES.md section 3).
+MATCH: Final = tuple(_match(top, color) for top in range(FACES) for color in range(NO_COLOR + 1))
+
+_DECKS: dict[str, tuple[int, ...]] = {}
+
+
+def deck_faces(kind: str) -> list[int]:
+    """An unshuffled deck as faces (the order of `cards.build_deck`)."""
+    if kind not in _DECKS:
+        _DECKS[kind] = tuple(c.face for c in build_deck(kind))
+    return list(_DECKS[kind])
+
+
+def faces_of(mask: int) -> list[int]:
+    """The faces whose bits are set in `mask`, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,0 +1,304 @@
+"""Legality: what a player may do now, as a query, and why anything else is refused.
+
+On a normal turn the playable faces are `hand.mask & MATCH[top * 5 + colour]`, plus the Wild
+Draw Four when its rule allows it; the rest of this module turns masks into `Action` values and
+refusals into typed errors (`IllegalAction`, `NotYourTurn`, ...).
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from . import moves as M
+from .cards import COLORS, Color
+from .errors import GameOver, IllegalAction, NotInGame, NotYourTurn
+from .faces import (
+    BIT,
+    COLOR_MASK,
+    COLOR_OF,
+    D2_MASK,
+    FACES,
+    IS_NUMBER,
+    IS_WILD,
+    MATCH,
+    NO_COLOR,
+    NUMBER_MASK,
+    W4_BIT,
+    faces_of,
+)
+from .hand import Hand
+from .moves import action_of, code_of
+from .state import Decision, GameState
+
+
+def wd4_allowed(g: GameState, hand: Hand) -> bool:
+    """The Wild Draw Four rule itself (RULES.md section 3, `wd4_rule`), judged on `hand`."""
+    rule = g.rules.wd4_rule
+    if rule == "color":
+        return not hand.mask & COLOR_MASK[g.color_index]
+    if rule == "no_playable":
+        return not hand.mask & MATCH[g.discards[-1] * 5 + g.color_index]
+    return True
+
+
+def is_playable(g: GameState, face: int, hand: Hand, *, drawn: bool = False) -> bool:
+    """Whether `face` (held in `hand`) may be played on the top card on a normal turn.
+
+    A Wild Draw Four from the hand may be a bluff while a challenge can catch it (RULES.md
+    section 3); a card just drawn is judged by the Wild Draw Four rule itself (case 22).
+    """
+    rules = g.rules
+    if hand.size == 1 and not rules.go_out_on_action and not IS_NUMBER[face]:
+        return False
+    bit = BIT[face]
+    if bit == W4_BIT:
+        if rules.challenge_possible and not drawn:
+            return True
+        return wd4_allowed(g, hand)
+    return bool(MATCH[g.discards[-1] * 5 + g.color_index] & bit)
+
+
+def playable_mask(g: GameState, hand: Hand) -> int:
+    """The faces of `hand` playable on a normal turn (the caller checked it is that turn)."""
+    mask = hand.mask
+    rules = g.rules
+    if hand.size == 1 and not rules.go_out_on_action and not mask & NUMBER_MASK:
+        return 0
+    out = mask & MATCH[g.discards[-1] * 5 + g.color_index]
+    if mask & W4_BIT and (rules.challenge_possible or wd4_allowed(g, hand)):
+        out |= W4_BIT
+    return out
+
+
+def playable_on_top(g: GameState, hand: Hand) -> int:
+    """Every face (held or not) that `hand` could play now: what a player who draws instead
+    is believed not to hold."""
+    out = MATCH[g.discards[-1] * 5 + g.color_index]
+    if g.rules.challenge_possible or wd4_allowed(g, hand):
+        out |= W4_BIT
+    return out
+
+
+def playable_faces(g: GameState, player: int) -> list[int]:
+    """Distinct faces `player` may play now on their turn (empty when it is not their turn)."""
+    if g.decision is not Decision.PLAY or g.seats[g.turn] != player:
+        return []
+    return faces_of(playable_mask(g, g.held[player]))
+
+
+def response_mask(g: GameState, player: int) -> int:
+    """Faces that stack on or deflect the pending penalty."""
+    hand = g.held[player]
+    rules = g.rules
+    if hand.size == 1 and not rules.go_out_on_action:
+        return 0
+    kind = g.penalty_kind
+    allowed = 0
+    if kind == "D":
+        if rules.stacking != "off" or rules.deflect_d2:
+            allowed |= D2_MASK
+        if rules.stacking == "mixed":
+            allowed |= W4_BIT
+    elif kind == "W4":
+        if rules.stacking != "off":
+            allowed |= W4_BIT
+        if rules.deflect_wd4:
+            allowed |= D2_MASK & COLOR_MASK[g.color_index]
+    elif kind == "S":
+        allowed = BIT[g.discards[-1]]
+    return hand.mask & allowed
+
+
+def can_challenge(g: GameState) -> bool:
+    return (
+        g.penalty_kind == "W4"
+        and g.rules.challenge_possible
+        and g.wd4_record is not None
+        and g.wd4_record[0] in g.seats
+    )
+
+
+def jump_in_mask(g: GameState, player: int) -> int:
+    if (
+        not g.rules.jump_in
+        or g.decision is not Decision.PLAY
+        or g.seats[g.turn] == player
+        or g.penalty
+        or not g.jump_open
+    ):
+        return 0
+    top = g.discards[-1]
+    if IS_WILD[top]:
+        return 0
+    hand = g.held[player]
+    if not hand.mask & BIT[top] or (
+        hand.size == 1 and not g.rules.go_out_on_action and not IS_NUMBER[top]
+    ):
+        return 0
+    return BIT[top]
+
+
+def legal_moves(g: GameState, player: int) -> list[int]:
+    """Everything `player` may do right now, as move codes (moves.py); `Leave` is not listed."""
+    decision = g.decision
+    seats = g.seats
+    if decision is Decision.PLAY and seats[g.turn] == player:
+        # The hot path of every simulation: written out, one AND and a walk over the bits.
+        hand = g.held[player]
+        mask = hand.mask
+        rules = g.rules
+        if hand.size == 1 and not rules.go_out_on_action and not mask & NUMBER_MASK:
+            playable = 0
+        else:
+            playable = mask & MATCH[g.discards[-1] * 5 + g.color_index]
+            if mask & W4_BIT and (rules.challenge_possible or wd4_allowed(g, hand)):
+                playable |= W4_BIT
+        out = []
+        while playable:
+            low = playable & -playable
+            out.append(low.bit_length() - 1)
+            playable ^= low
+        can_draw = g.pile or len(g.discards) > 1
+        if out:
+            if hand.size == 2:
+                out += [f + M.PLAY_UNO for f in out]
+            if can_draw and rules.voluntary_draw:
+                out.append(M.DRAW)
+        else:
+            out.append(M.DRAW if can_draw else M.PASS)
+        if g.at_risk or rules.false_catch_penalty:
+            _uno_moves(g, player, out)
+        return out
+    if decision is Decision.MATCH_OVER or player not in g.totals or player in g.left:
+        return []
+    if decision is Decision.NEXT_ROUND:
+        return [M.NEXT_ROUND]
+    hand = g.held.get(player)
+    if hand is None:
+        return []
+    if seats[g.turn] == player:
+        if decision is Decision.PLAY_DRAWN:
+            face = g.drawn_face
+            out = [face, face + M.PLAY_UNO] if hand.size == 2 else [face]
+            if not g.rules.force_play_drawn:
+                out.append(M.KEEP)
+        elif decision is Decision.CHOOSE_COLOR:
+            out = list(_COLORS)
+        elif decision is Decision.CHOOSE_TARGET:
+            out = [M.TARGET + i for i, p in enumerate(seats) if p != player]
+        else:  # RESPOND
+            out = faces_of(response_mask(g, player))
+            if hand.size == 2:
+                out += [f + M.PLAY_UNO for f in out]
+            out.append(M.ACCEPT)
+            if can_challenge(g):
+                out.append(M.CHALLENGE)
+    else:
+        mask = jump_in_mask(g, player)
+        out = faces_of(mask) if mask else []
+        if out and hand.size == 2:
+            out.append(out[0] + M.PLAY_UNO)
+    if g.at_risk or g.rules.false_catch_penalty:
+        _uno_moves(g, player, out)
+    return out
+
+
+def _uno_moves(g: GameState, player: int, out: list[int]) -> None:
+    """Calling UNO for oneself, and catching others (anyone, when a false catch costs)."""
+    at_risk = g.at_risk
+    false_catch = g.rules.false_catch_penalty
+    if player in at_risk:
+        out.append(M.CALL_UNO)
+    for i, target in enumerate(g.seats):
+        if target != player and (false_catch or target in at_risk):
+            out.append(M.CATCH + i)
+
+
+_COLORS = tuple(M.COLOR + i for i in range(len(COLORS)))
+
+
+def cached_moves(g: GameState, player: int) -> list[int]:
+    """`legal_moves`, remembered until the state changes (callers must not mutate it)."""
+    cached = g.legal_cache
+    if cached is not None and cached[0] == g.version and cached[1] == player:
+        return cached[2]
+    out = legal_moves(g, player)
+    g.legal_cache = (g.version, player, out)
+    return out
+
+
+def legal_actions(g: GameState, player: int) -> list[A.Action]:
+    """`legal_moves` as `Action` values."""
+    seats = g.seats
+    return [action_of(code, seats) for code in cached_moves(g, player)]
+
+
+def explain_refusal(g: GameState, player: int, action: A.Action) -> None:
+    """Raise the error that says why `action` is refused (the caller found it illegal)."""
+    if player not in g.totals or player in g.left:
+        raise NotInGame()
+    if g.decision is Decision.MATCH_OVER:
+        raise GameOver()
+    if isinstance(action, A.Catch):
+        raise IllegalAction("catch_nobody", target=action.target)
+    if isinstance(action, A.CallUno):
+        raise IllegalAction("uno_not_needed")
+    if g.decision is Decision.NEXT_ROUND:
+        raise IllegalAction("round_over")
+    if player not in g.held:
+        raise NotInGame("eliminated")
+    if g.seats[g.turn] != player:
+        if isinstance(action, A.Play) and g.rules.jump_in:
+            raise IllegalAction("no_jump_in", card=action.card.code)
+        raise NotYourTurn(player=g.seats[g.turn])
+    if isinstance(action, A.Play):
+        hand = g.held[player]
+        if not hand.mask & BIT[action.card.face]:
+            raise IllegalAction("card_not_in_hand", card=action.card.code)
+        if action.uno and hand.size != 2:
+            raise IllegalAction("uno_too_early")
+        raise IllegalAction("card_not_playable", card=action.card.code, decision=g.decision.value)
+    raise IllegalAction("not_now", action=action.code, decision=g.decision.value)
+
+
+def checked_code(g: GameState, player: int, action: A.Action) -> int:
+    """The move code of `action` if it is legal for `player` now; raises the refusal if not."""
+    if player not in g.totals or player in g.left:
+        raise NotInGame()
+    if g.decision is Decision.MATCH_OVER:
+        raise GameOver()
+    code = code_of(action, g.seats)
+    if code >= 0 and code in cached_moves(g, player):
+        return code
+    explain_refusal(g, player, action)
+    raise AssertionError("unreachable")  # explain_refusal always raises
+
+
+def favourite_color(g: GameState, player: int) -> Color:
+    """The colour `player` holds most of (ties: R, Y, G, B)."""
+    counts = [0] * (NO_COLOR + 1)
+    hand = g.held.get(player)
+    if hand is not None:
+        for f in range(FACES):
+            counts[COLOR_OF[f]] += hand.counts[f]
+    best = max(range(NO_COLOR), key=lambda c: counts[c])
+    return COLORS[best]
+
+
+def default_action(g: GameState, player: int) -> A.Action | None:
+    """What happens when `player` lets their time run out: draw and pass, accept, a colour."""
+    decision = g.decision
+    if decision is Decision.NEXT_ROUND or decision is Decision.MATCH_OVER:
+        return None
+    if g.seats[g.turn] != player:
+        return None
+    if decision is Decision.PLAY or decision is Decision.PLAY_DRAWN:
+        legal = cached_moves(g, player)
+        for preferred in (M.DRAW, M.KEEP, M.PASS):
+            if preferred in legal:
+                return action_of(preferred, g.seats)
+        return action_of(min(legal), g.seats)
+    if decision is Decision.CHOOSE_COLOR:
+        return A.ChooseColor(favourite_color(g, player))
+    if decision is Decision.CHOOSE_TARGET:
+        return A.ChooseTarget(g.seats[g.next_seat(g.turn)])
+    return A.ACCEPT

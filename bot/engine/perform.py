@@ -1,0 +1,80 @@
+"""One move applied: the dispatch from a legal move code to the rules that carry it out.
+
+The caller has checked the move (`legality.checked_code` or `Game.make_move`); `ev` collects
+events, or is None on the event-free path of simulations.
+"""
+
+from __future__ import annotations
+
+from . import events as E
+from . import moves as M
+from .cards import COLORS
+from .drawing import catch, draw_turn
+from .resolve import challenge, continue_card, play, someone_out, swap, take_penalty
+from .rounds import blocked_winner, end_round, next_round, note_position
+from .scoring import RoundEnd
+from .state import Decision, GameState
+from .turns import close_uno_window, start_turn
+
+
+def perform(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> None:
+    g.legal_cache = None
+    if code < M.DRAW:
+        if g.at_risk:
+            close_uno_window(g)
+        if code < M.PLAY_UNO:
+            play(g, player, code, False, ev)
+        else:
+            play(g, player, code - M.PLAY_UNO, True, ev)
+    elif code == M.DRAW:
+        g.jump_open = False
+        close_uno_window(g)
+        draw_turn(g, player, ev)
+    elif code < M.TARGET:
+        _simple(g, player, code, ev)
+    elif code < M.CATCH:
+        target = g.seats[code - M.TARGET]
+        swap(g, player, target, ev)
+        if not someone_out(g, ev):
+            continue_card(g, ev)
+    else:
+        catch(g, player, g.seats[code - M.CATCH], ev)
+    if g.decision is Decision.PLAY and not g.pile:
+        note_position(g, ev)
+
+
+def _simple(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> None:
+    if code >= M.COLOR:
+        g.color_index = code - M.COLOR
+        if ev is not None:
+            ev.append(E.ColorChosen(player, COLORS[code - M.COLOR]))
+        continue_card(g, ev)
+    elif code == M.KEEP:
+        g.jump_open = False
+        if ev is not None:
+            ev.append(E.DrawnCardKept(player))
+        start_turn(g, g.next_seat(g.turn), ev)
+    elif code == M.PASS:
+        g.jump_open = False
+        close_uno_window(g)
+        if ev is not None:
+            ev.append(E.TurnPassed(player))
+        g.passes += 1
+        if g.passes >= len(g.seats):
+            end_round(g, blocked_winner(g), RoundEnd.BLOCKED, ev)
+        else:
+            start_turn(g, g.next_seat(g.turn), ev)
+    elif code == M.ACCEPT:
+        g.jump_open = False
+        close_uno_window(g)
+        take_penalty(g, g.turn, ev)
+    elif code == M.CHALLENGE:
+        g.jump_open = False
+        close_uno_window(g)
+        challenge(g, player, ev)
+    elif code == M.CALL_UNO:
+        g.at_risk.remove(player)
+        if ev is not None:
+            ev.append(E.UnoCalled(player))
+    elif code == M.NEXT_ROUND:
+        next_round(g, ev)

@@ -1,0 +1,314 @@
+"""Resolving a card: playing it, then its steps (colour, target, custom effect) and its effect on
+the turn order (skip, reverse, draw penalties), challenges, and the hand-moving wilds."""
+
+from __future__ import annotations
+
+from . import events as E
+from .drawing import draw
+from .faces import (
+    BIT,
+    CARDS,
+    COLOR_MASK,
+    COLOR_OF,
+    CUSTOMIZABLE,
+    DRAW_TWO,
+    IS_WILD,
+    MATCH,
+    RANK_OF,
+    REVERSE,
+    SEVEN,
+    SHUFFLE_HANDS,
+    SKIP,
+    SWAP_HANDS,
+    WILD,
+    WILD_DRAW_FOUR,
+    ZERO,
+)
+from .hand import Hand
+from .legality import can_challenge, response_mask
+from .rounds import end_round
+from .scoring import RoundEnd
+from .state import Decision, GameState
+from .turns import hands_changed, start_turn
+
+
+def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | None) -> None:
+    """`player` plays `face` (on their turn, in response to a penalty, or jumping in)."""
+    seat = g.turn
+    jump_in = g.seats[seat] != player
+    if jump_in:
+        seat = g.turn = g.seats.index(player)
+    responding = g.decision is Decision.RESPOND
+    hand = g.held[player]
+    counts = hand.counts  # Hand.remove, written out: this runs for every card played
+    left = counts[face] - 1
+    counts[face] = left
+    if not left:
+        hand.mask ^= BIT[face]
+    hand.size -= 1
+    g.discards.append(face)
+    if g.voids:
+        g.voids.pop(player, None)
+    color_before = g.color_index
+    g.color_index = COLOR_OF[face]
+    g.drawn_face = -1
+    g.passes = 0
+    g.jump_open = True
+    if ev is not None:
+        ev.append(E.CardPlayed(player, CARDS[face], jump_in))
+    rank = RANK_OF[face]
+    if rank == WILD_DRAW_FOUR:
+        _record_wd4(g, player, color_before)
+    if not responding:
+        g.penalty = 0
+    g.penalty_kind = ""
+
+    if not hand.size:
+        rules = g.rules
+        if rank == SWAP_HANDS and rules.last_card_swap == "apply":
+            # RULES §8 `apply`: the swap is done, so the player does not go out. They name
+            # the target while holding no card (the only decision ever owed with an empty
+            # hand); the target then holds the empty hand and, by §6 (a hand empty after a
+            # play ends the round), goes out and wins the round: no colour is named.
+            g.steps = ["target", "color", "effect"]
+            continue_card(g, ev)
+            return
+        if rank == SHUFFLE_HANDS and rules.last_card_shuffle == "apply":
+            shuffle_hands(g, player, ev)
+            if someone_out(g, ev):
+                return
+            g.steps = ["color", "effect"]
+            continue_card(g, ev)
+            return
+        if rank in (DRAW_TWO, WILD_DRAW_FOUR):
+            amount = penalty_after(g, rank)
+            g.penalty = 0
+            victim = g.seats[g.next_seat(seat)]
+            draw(g, victim, amount, E.DrawReason.PENALTY, ev)
+        end_round(g, player, RoundEnd.WENT_OUT, ev)
+        return
+
+    if hand.size == 1:
+        if uno:
+            if ev is not None:
+                ev.append(E.UnoCalled(player))
+        else:
+            g.at_risk.append(player)
+
+    if IS_WILD[face]:
+        if rank in (WILD_DRAW_FOUR, WILD):
+            g.steps = ["color", "effect"]
+        elif rank == SWAP_HANDS:
+            g.steps = ["target", "color", "effect"]
+        elif rank == SHUFFLE_HANDS:
+            shuffle_hands(g, player, ev)
+            if someone_out(g, ev):
+                return
+            g.steps = ["color", "effect"]
+        else:
+            g.steps = ["color", "custom", "effect"]
+    elif g.rules.seven_o and (rank in (SEVEN, ZERO)):
+        if rank == SEVEN:
+            g.steps = ["target", "effect"]
+        else:
+            rotate_hands(g, ev)
+            g.steps = ["effect"]
+    else:  # a coloured card: nothing to decide before its effect
+        if g.steps:
+            g.steps = []
+        if rank < SKIP and not g.skip_next:  # a number: `start_turn` of the next seat, inline
+            g.turn = (seat + g.direction) % len(g.seats)
+            g.decision = Decision.PLAY
+            return
+        effect(g, player, ev)
+        return
+    continue_card(g, ev)
+
+
+def _record_wd4(g: GameState, player: int, color_before: int) -> None:
+    """Remember who played a Wild Draw Four and whether a challenge would find them guilty."""
+    mask = g.held[player].mask
+    rule = g.rules.wd4_rule
+    if rule == "color":
+        guilty = bool(mask & COLOR_MASK[color_before])
+    elif rule == "no_playable":
+        guilty = bool(mask & MATCH[g.discards[-2] * 5 + color_before])
+    else:
+        guilty = False
+    g.wd4_record = (player, color_before, guilty)
+
+
+def penalty_after(g: GameState, rank: int) -> int:
+    amount = 2 if rank == DRAW_TWO else 4
+    return g.penalty + amount if g.rules.stacking != "off" else amount
+
+
+def continue_card(g: GameState, ev: list[E.Event] | None) -> None:
+    """Run what is left of the card being resolved, stopping at the next decision."""
+    actor = g.seats[g.turn]
+    steps = g.steps
+    while steps:
+        step = steps.pop(0)
+        if step == "color":
+            g.decision = Decision.CHOOSE_COLOR
+            return
+        if step == "target":
+            g.decision = Decision.CHOOSE_TARGET
+            return
+        if step == "turn":
+            g.decision = Decision.PLAY
+            return
+        if step == "custom":
+            _custom_effect(g, actor, ev)
+        elif step == "effect":
+            effect(g, actor, ev)
+            return
+
+
+def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
+    """The card on top acts on the turn order: skip, reverse, draw penalties."""
+    face = g.discards[-1]
+    rank = RANK_OF[face]
+    seat = g.turn
+    if rank < SKIP:  # a number: the turn passes on
+        start_turn(g, (seat + g.direction) % len(g.seats), ev)
+    elif rank == SKIP:
+        victim_seat = g.next_seat(seat)
+        victim = g.seats[victim_seat]
+        if g.rules.deflect_skip and g.held[victim].counts[face]:
+            g.penalty_kind = "S"
+            g.turn = victim_seat
+            g.decision = Decision.RESPOND
+            return
+        if ev is not None:
+            ev.append(E.TurnSkipped(victim))
+        start_turn(g, g.next_seat(victim_seat), ev)
+    elif rank == REVERSE:
+        g.direction = -g.direction
+        if ev is not None:
+            ev.append(E.DirectionChanged(g.direction))
+        if len(g.seats) == 2 and g.rules.two_player_reverse == "skip":
+            if ev is not None:
+                ev.append(E.TurnSkipped(g.seats[g.next_seat(seat)]))
+            start_turn(g, seat, ev)
+        else:
+            start_turn(g, g.next_seat(seat), ev)
+    elif rank in (DRAW_TWO, WILD_DRAW_FOUR):
+        g.penalty = penalty_after(g, rank)
+        victim_seat = g.next_seat(seat)
+        g.penalty_kind = "D" if rank == DRAW_TWO else "W4"
+        g.turn = victim_seat
+        if response_mask(g, g.seats[victim_seat]) or can_challenge(g):
+            g.decision = Decision.RESPOND
+            return
+        g.turn = seat
+        take_penalty(g, victim_seat, ev)
+    elif rank == CUSTOMIZABLE and g.rules.custom_effect == "play_again":
+        if ev is not None:
+            ev.append(E.PlayAgain(actor))
+        start_turn(g, seat, ev)
+    else:
+        start_turn(g, g.next_seat(seat), ev)
+
+
+def take_penalty(g: GameState, victim_seat: int, ev: list[E.Event] | None) -> None:
+    """The victim of a pending penalty draws it (if any) and loses the turn."""
+    victim = g.seats[victim_seat]
+    amount = g.penalty
+    g.penalty = 0
+    g.penalty_kind = ""
+    if amount:
+        draw(g, victim, amount, E.DrawReason.PENALTY, ev)
+        if ev is not None:
+            ev.append(E.PenaltyAccepted(victim, amount))
+    if ev is not None:
+        ev.append(E.TurnSkipped(victim))
+    start_turn(g, g.next_seat(victim_seat), ev)
+
+
+def challenge(g: GameState, challenger: int, ev: list[E.Event] | None) -> None:
+    assert g.wd4_record is not None
+    offender, color_before, guilty = g.wd4_record
+    total = g.penalty
+    if ev is not None:
+        revealed = tuple(g.held[offender].cards())
+        ev.append(E.ChallengeResolved(challenger, offender, guilty, revealed))
+    g.penalty = 0
+    g.penalty_kind = ""
+    g.wd4_record = None
+    if guilty:
+        if g.rules.challenge_guilty == "de":
+            if len(g.discards) > 1:  # (a reshuffle may have taken what was under it)
+                g.held[offender].add(g.discards.pop())
+            g.color_index = color_before
+            g.skip_next.append(offender)
+        draw(g, offender, total, E.DrawReason.CHALLENGE, ev)
+        start_turn(g, g.turn, ev)
+    else:
+        extra = max(0, total + g.rules.challenge_fail_draw - 4)
+        draw(g, challenger, extra, E.DrawReason.CHALLENGE, ev)
+        if ev is not None:
+            ev.append(E.TurnSkipped(challenger))
+        start_turn(g, g.next_seat(g.turn), ev)
+
+
+def _custom_effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
+    effect_name = g.rules.custom_effect
+    if effect_name == "swap_hands":
+        g.steps.insert(0, "target")
+    elif effect_name == "others_draw_2":
+        for p in _others_in_turn_order(g, actor):
+            draw(g, p, 2, E.DrawReason.EFFECT, ev)
+    elif effect_name == "draw_to_7":
+        for p in _others_in_turn_order(g, actor):
+            missing = 7 - g.held[p].size
+            if missing > 0:
+                draw(g, p, missing, E.DrawReason.EFFECT, ev)
+
+
+def _others_in_turn_order(g: GameState, actor: int) -> list[int]:
+    return g.seats_from(g.seats.index(actor))[:-1]
+
+
+def swap(g: GameState, player: int, target: int, ev: list[E.Event] | None) -> None:
+    g.held[player], g.held[target] = g.held[target], g.held[player]
+    g.voids.clear()
+    if ev is not None:
+        ev.append(E.HandsSwapped(player, target))
+    hands_changed(g, (player, target))
+
+
+def rotate_hands(g: GameState, ev: list[E.Event] | None) -> None:
+    seats = g.seats
+    old = [g.held[p] for p in seats]
+    g.voids.clear()
+    for i, hand in enumerate(old):
+        g.held[seats[g.next_seat(i)]] = hand
+    if ev is not None:
+        ev.append(E.HandsRotated(g.direction))
+    hands_changed(g, seats)
+
+
+def shuffle_hands(g: GameState, player: int, ev: list[E.Event] | None) -> None:
+    pool = [f for p in g.seats for f in g.held[p].faces()]
+    g.voids.clear()
+    g.next_random().shuffle(pool)
+    order = g.seats_from(g.turn)
+    hands = [Hand() for _ in order]
+    for i, f in enumerate(pool):
+        hands[i % len(order)].add(f)
+    for p, hand in zip(order, hands, strict=True):
+        g.held[p] = hand
+    if ev is not None:
+        ev.append(E.HandsShuffled(player))
+    hands_changed(g, g.seats)
+
+
+def someone_out(g: GameState, ev: list[E.Event] | None) -> bool:
+    """After a swap of an empty hand: whoever holds no card has gone out."""
+    for k in range(len(g.seats)):
+        p = g.seats[g.next_seat(g.turn, k)]
+        if not g.held[p].size:
+            end_round(g, p, RoundEnd.WENT_OUT, ev)
+            return True
+    return False

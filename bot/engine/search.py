@@ -1,0 +1,197 @@
+"""The expert computer player: determinized Monte-Carlo search over the integer core.
+
+For each decision with a real choice it samples tables consistent with its own view
+(determinize.py: the unseen cards dealt at random, nothing read from the real game), tries every
+candidate move on each sample, plays the round out with a fast policy, and keeps the move that
+won most often. Every candidate is tried on the same samples with the same random numbers, so
+the comparison measures the moves, not the luck of the deal. A time budget per decision bounds
+the search (at least one sample is always played); a decision with one candidate costs nothing.
+
+Out of turn it acts at once: it calls UNO, catches whoever can be caught, and jumps in.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from . import actions as A
+from . import moves as M
+from .determinize import sample_game
+from .faces import COLOR_MASK, COLOR_OF, FACES, IS_WILD, NO_COLOR, RANK_OF, SKIP, W4
+from .game import Game
+from .state import Decision
+from .view import PlayerView
+
+#: Seconds of thinking per decision by default: p99 stays well under 150 ms on one core.
+DEFAULT_BUDGET = 0.06
+#: Samples per decision at most (enough when the budget is generous and the choice is easy).
+MAX_SAMPLES = 400
+#: See `ExpertPlayer.confidence`.
+CONFIDENCE = 2.0
+#: A playout longer than this is judged by the cards left instead of played to its end.
+MAX_PLAYOUT_MOVES = 250
+
+
+_SAMPLES_KNOW_BETTER = (Decision.RESPOND, Decision.CHOOSE_COLOR)
+
+
+@dataclass
+class ExpertPlayer:
+    #: Its decisions take up to `budget` seconds: the bot runs them off its event loop.
+    thinks_long: ClassVar[bool] = True
+
+    budget: float = DEFAULT_BUDGET
+    max_samples: int = MAX_SAMPLES
+    rng: random.Random = field(default_factory=random.Random)
+    #: The move a careful player would make (the `hard` heuristic) is kept unless another won
+    #: this many standard errors more often on the same samples: noise never overrules sense.
+    confidence: float = CONFIDENCE
+    prior: Callable[[PlayerView], A.Action | None] | None = None
+    #: Samples used by the last decision (for benchmarks; 0 for a decision without search).
+    last_samples: int = 0
+
+    def choose(self, view: PlayerView) -> A.Action | None:
+        self.last_samples = 0
+        legal = view.legal
+        if not legal:
+            return None
+        if A.CALL_UNO in legal:
+            return A.CALL_UNO
+        for action in legal:
+            if isinstance(action, A.Catch) and view.seat(action.target).at_risk:
+                return action
+        if not view.my_turn:
+            plays = [a for a in legal if isinstance(a, A.Play)]
+            return _with_uno(plays, plays[0]) if plays else None
+        if view.decision is Decision.NEXT_ROUND:
+            return A.NEXT_ROUND
+        candidates = _candidates(legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self._search(view, candidates)
+
+    def _search(self, view: PlayerView, candidates: list[A.Action]) -> A.Action:
+        me = view.viewer
+        assert me is not None
+        deadline = time.perf_counter() + self.budget
+        wins = [0.0] * len(candidates)
+        samples = 0
+        while samples < self.max_samples:
+            game = sample_game(view, self.rng)
+            if game is None:
+                break
+            codes = [M.code_of(a, game.seats) for a in candidates]
+            luck = self.rng.getrandbits(32)
+            for i, code in enumerate(codes):
+                sim = game.copy()
+                sim.make_move(me, code)
+                wins[i] += playout(sim, me, random.Random(luck))
+            samples += 1
+            if time.perf_counter() >= deadline:
+                break
+        self.last_samples = samples
+        best = max(range(len(candidates)), key=lambda i: wins[i])
+        sensible = self.prior(view) if self.prior is not None else None
+        if sensible is None or samples == 0:
+            return candidates[best]
+        sensible = _with_uno(list(view.legal), sensible)
+        if sensible not in candidates:
+            return candidates[best]
+        s = candidates.index(sensible)
+        # Paired samples: the difference of two win counts has at most samples/2 variance. A
+        # challenge and a colour are judged by the samples alone: there the heuristic knows less
+        # than they do (careful players seldom bluff, `determinize.BLUFF_BELIEF`; a player who
+        # drew lacks what was playable, `PlayerView.voids`).
+        confidence = 0.0 if view.decision in _SAMPLES_KNOW_BETTER else self.confidence
+        margin = confidence * (samples / 2) ** 0.5
+        return candidates[best] if wins[best] - wins[s] > margin else sensible
+
+
+def _candidates(legal: tuple[A.Action, ...]) -> list[A.Action]:
+    """The moves worth comparing: no catches or calls, and a play always with its UNO call."""
+    out = []
+    for action in legal:
+        if isinstance(action, A.Catch | A.CallUno):
+            continue
+        if isinstance(action, A.Play) and not action.uno and A.Play(action.card, True) in legal:
+            continue
+        out.append(action)
+    return out
+
+
+def _with_uno(legal: list[A.Action], play: A.Action) -> A.Action:
+    if isinstance(play, A.Play) and not play.uno:
+        called = A.Play(play.card, uno=True)
+        if called in legal:
+            return called
+    return play
+
+
+def playout(game: Game, me: int, rng: random.Random) -> float:
+    """Play the round out with `fast_move` for everyone: 1.0 if `me` wins it, else 0.0.
+
+    A round cut off after MAX_PLAYOUT_MOVES counts as won by whoever holds the fewest cards.
+    """
+    player = game.current_player
+    moves = 0
+    while player is not None and moves < MAX_PLAYOUT_MOVES:
+        player = game.make_move(player, fast_move(game, player, rng))
+        moves += 1
+    if player is None:
+        outcome = game.round_outcome
+        return 1.0 if outcome is not None and outcome.winner == me else 0.0
+    fewest = min(game.held[p].size for p in game.seats)
+    return 1.0 if game.held[me].size == fewest else 0.0
+
+
+def fast_move(game: Game, player: int, rng: random.Random) -> int:
+    """A quick, sensible move, the way the `hard` player plays: an action card when it buys a
+    turn, else a coloured card of the colour held most, a wild last; UNO always called, the
+    colour held most named, penalties stacked when possible, and every Wild Draw Four
+    challenged (as careful players nearly always do: a bluff is then never free)."""
+    moves = game.moves(player)
+    decision = game.decision
+    hand = game.held[player]
+    if decision is Decision.PLAY:
+        plays = [m for m in moves if m < M.DRAW]
+        if not plays:
+            return moves[0]  # draw, or pass
+        if hand.size == 2:
+            plays = [m for m in plays if m >= M.PLAY_UNO]
+        plain = [m for m in plays if not IS_WILD[m % FACES]]
+        if not plain:  # a plain wild before a Wild Draw Four
+            return min(plays, key=lambda m: (m % FACES == W4, rng.random()))
+        if len(plain) == 1:
+            return plain[0]
+        # An action card when it buys a turn (two players) or stops a player about to go out;
+        # otherwise stay in the colour held most (a coloured card keeps the wilds for later).
+        seats = game.seats
+        urgent = len(seats) == 2 or game.held[seats[game.next_seat(game.turn)]].size <= 2
+        mask = hand.mask
+        return max(
+            plain,
+            key=lambda m: (
+                urgent and RANK_OF[m % FACES] >= SKIP,
+                (mask & COLOR_MASK[COLOR_OF[m % FACES]]).bit_count(),
+                rng.random(),
+            ),
+        )
+    if decision is Decision.PLAY_DRAWN:
+        return moves[1] if hand.size == 2 else moves[0]
+    if decision is Decision.CHOOSE_COLOR:
+        mask = hand.mask
+        best = max(range(NO_COLOR), key=lambda c: (mask & COLOR_MASK[c]).bit_count())
+        return M.COLOR + best
+    if decision is Decision.CHOOSE_TARGET:
+        targets = [m for m in moves if M.TARGET <= m < M.CATCH]
+        return min(targets, key=lambda m: game.held[game.seats[m - M.TARGET]].size)
+    if decision is Decision.RESPOND:
+        stacks = [m for m in moves if m < M.DRAW]
+        if stacks:
+            return stacks[-1]
+        return M.CHALLENGE if M.CHALLENGE in moves else M.ACCEPT
+    return moves[0]

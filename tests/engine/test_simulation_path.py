@@ -1,0 +1,66 @@
+"""The simulation path (move codes, no events) is the same rules as the readable path."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine import Game, IllegalAction, RuleSet
+from bot.engine import moves as M
+from tests.conftest import examples
+
+from .test_properties import rule_sets
+
+
+@settings(max_examples=examples(40))
+@given(rules=rule_sets(), players=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_moves_and_actions_are_one_query_and_one_state_machine(
+    rules: RuleSet, players: int, seed: int
+):
+    ids = list(range(1, players + 1))
+    if players * rules.hand_size >= 100:
+        return
+    readable = Game.new(ids, rules, seed=seed)
+    fast = readable.copy()
+    rng = random.Random(seed)
+    for _ in range(300):
+        if readable.outcome is not None:
+            break
+        player = rng.choice(ids)
+        legal = readable.legal_actions(player)
+        moves = fast.moves(player)
+        assert [M.action_of(m, fast.seats) for m in moves] == legal
+        if not legal:
+            continue
+        pick = rng.randrange(len(legal))
+        readable.apply(player, legal[pick])
+        fast.make_move(player, moves[pick])
+        assert fast.to_dict() == readable.to_dict()
+
+
+def test_a_move_not_offered_is_refused_and_changes_nothing():
+    game = Game.new([1, 2], RuleSet(), seed=4)
+    player = game.current_player
+    before = game.to_dict()
+    try:
+        game.make_move(player, M.NEXT_ROUND)
+    except IllegalAction:
+        pass
+    else:
+        raise AssertionError("an illegal move was applied")
+    assert game.to_dict() == before
+
+
+def test_events_off_changes_the_state_alike():
+    with_events = Game.new([1, 2, 3], RuleSet(), seed=8)
+    without = with_events.copy()
+    for _ in range(200):
+        player = with_events.current_player
+        if player is None:
+            break
+        action = with_events.legal_actions(player)[-1]
+        assert with_events.apply(player, action)  # something happened
+        assert without.apply(player, action, events=False) == []
+    assert with_events.to_dict() == without.to_dict()
