@@ -148,6 +148,12 @@ async def take_turn(
     raise AssertionError(f"nothing to do in this hand:\n{hand.text}\n{hand.buttons}")
 
 
+def _playable(hand: Message) -> bool:
+    """Whether the hand offers its player something to do besides refreshing or paging."""
+    choices = [a for a in actions(hand) if a != "refresh" and not a.startswith("page:")]
+    return bool(choices or hand.selects)
+
+
 async def play_round(emu: FakeDiscord, channel: int, users: dict[int, User]) -> Message:
     """Play until the round (or match) ends; return the table at that point."""
     table = Table(emu, channel)
@@ -168,6 +174,12 @@ async def play_round(emu: FakeDiscord, channel: int, users: dict[int, User]) -> 
             hand = await show_hand(emu, user, msg)
         else:
             hand = await answer(await emu.click(user, hand, actions(hand)["refresh"]))
+        # An edit of this hand sent before the click (the game moved on meanwhile) may land
+        # after the answer; the bot then sends the newest state again. Wait for it, as a
+        # player would, rather than read the hand in between.
+        hand = await emu.wait_for(
+            lambda h=hand: h if _playable(h) else None, 5, what="the hand showing the turn"
+        )
         hand = await take_turn(emu, user, hand)
         hands[current] = hand
         version = version_of(hand)
