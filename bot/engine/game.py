@@ -29,7 +29,6 @@ from .legality import (
     favourite_color,
     is_playable,
     legal_actions,
-    legal_moves,
     playable_faces,
 )
 from .moves import code_of
@@ -198,12 +197,7 @@ class Game(GameState):
 
     def moves(self, player: int) -> list[int]:
         """`legal_actions` as move codes (moves.py), for simulations; do not mutate it."""
-        cached = self.legal_cache
-        if cached is not None and cached[0] == self.version and cached[1] == player:
-            return cached[2]
-        moves = legal_moves(self, player)
-        self.legal_cache = (self.version, player, moves)
-        return moves
+        return cached_moves(self, player)
 
     def is_legal(self, player: int, action: A.Action) -> bool:
         return code_of(action, self.seats) in cached_moves(self, player)
