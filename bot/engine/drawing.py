@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import events as E
 from .faces import CARDS
 from .legality import is_playable, playable_on_top
-from .state import Decision, GameState
+from .state import PLAY_DRAWN, GameState
 from .turns import start_turn
 
 
@@ -80,7 +80,7 @@ def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
         g.at_risk.remove(player)
     if drawn and is_playable(g, drawn[-1], hand, drawn=True):
         g.drawn_face = drawn[-1]
-        g.decision = Decision.PLAY_DRAWN
+        g.decision = PLAY_DRAWN
     else:
         start_turn(g, g.next_seat(g.turn), ev)
 

@@ -36,7 +36,17 @@ from .perform import perform
 from .rounds import deal_round, end_round, finish_match, unseat
 from .rules import InvalidRules, RuleSet
 from .scoring import Outcome, RoundEnd, Termination
-from .state import MAX_PLAYERS, MIN_PLAYERS, Decision, GameState, new_seed
+from .state import (
+    CHOOSE_COLOR,
+    CHOOSE_TARGET,
+    MATCH_OVER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NEXT_ROUND,
+    RESPOND,
+    GameState,
+    new_seed,
+)
 
 FORMAT_VERSION = snapshot.FORMAT_VERSION
 
@@ -107,14 +117,14 @@ class Game(GameState):
     def current_player(self) -> int | None:
         """Who must decide now (None between rounds and after the match)."""
         decision = self.decision
-        if decision is Decision.NEXT_ROUND or decision is Decision.MATCH_OVER:
+        if decision is NEXT_ROUND or decision is MATCH_OVER:
             return None
         return self.seats[self.turn]
 
     @property
     def round_over(self) -> bool:
         decision = self.decision
-        return decision is Decision.NEXT_ROUND or decision is Decision.MATCH_OVER
+        return decision is NEXT_ROUND or decision is MATCH_OVER
 
     @property
     def top_card(self) -> Card:
@@ -241,7 +251,7 @@ class Game(GameState):
         perform(self, player, code, None)
         self.version += 1
         decision = self.decision
-        if decision is Decision.NEXT_ROUND or decision is Decision.MATCH_OVER:
+        if decision is NEXT_ROUND or decision is MATCH_OVER:
             return None
         return self.seats[self.turn]
 
@@ -250,14 +260,14 @@ class Game(GameState):
     def _leave(self, player: int) -> list[E.Event]:
         if player not in self.totals or player in self.left:
             raise NotInGame()
-        if self.decision is Decision.MATCH_OVER:
+        if self.decision is MATCH_OVER:
             raise GameOver()
         ev: list[E.Event] = []
         # Resolve what the leaver still owes the table, the way a timeout would.
         while self.current_player == player and self.decision in (
-            Decision.CHOOSE_COLOR,
-            Decision.CHOOSE_TARGET,
-            Decision.RESPOND,
+            CHOOSE_COLOR,
+            CHOOSE_TARGET,
+            RESPOND,
         ):
             action = self.default_action(player)
             assert action is not None

@@ -27,7 +27,7 @@ from .faces import (
 )
 from .hand import Hand
 from .moves import action_of, code_of
-from .state import Decision, GameState
+from .state import CHOOSE_COLOR, CHOOSE_TARGET, MATCH_OVER, NEXT_ROUND, PLAY, PLAY_DRAWN, GameState
 
 
 def wd4_allowed(g: GameState, hand: Hand) -> bool:
@@ -80,7 +80,7 @@ def playable_on_top(g: GameState, hand: Hand) -> int:
 
 def playable_faces(g: GameState, player: int) -> list[int]:
     """Distinct faces `player` may play now on their turn (empty when it is not their turn)."""
-    if g.decision is not Decision.PLAY or g.seats[g.turn] != player:
+    if g.decision is not PLAY or g.seats[g.turn] != player:
         return []
     return faces_of(playable_mask(g, g.held[player]))
 
@@ -120,7 +120,7 @@ def can_challenge(g: GameState) -> bool:
 def jump_in_mask(g: GameState, player: int) -> int:
     if (
         not g.rules.jump_in
-        or g.decision is not Decision.PLAY
+        or g.decision is not PLAY
         or g.seats[g.turn] == player
         or g.penalty
         or not g.jump_open
@@ -141,7 +141,7 @@ def legal_moves(g: GameState, player: int) -> list[int]:
     """Everything `player` may do right now, as move codes (moves.py); `Leave` is not listed."""
     decision = g.decision
     seats = g.seats
-    if decision is Decision.PLAY and seats[g.turn] == player:
+    if decision is PLAY and seats[g.turn] == player:
         # The hot path of every simulation: written out, one AND and a walk over the bits.
         hand = g.held[player]
         mask = hand.mask
@@ -168,22 +168,22 @@ def legal_moves(g: GameState, player: int) -> list[int]:
         if g.at_risk or rules.false_catch_penalty:
             _uno_moves(g, player, out)
         return out
-    if decision is Decision.MATCH_OVER or player not in g.totals or player in g.left:
+    if decision is MATCH_OVER or player not in g.totals or player in g.left:
         return []
-    if decision is Decision.NEXT_ROUND:
+    if decision is NEXT_ROUND:
         return [M.NEXT_ROUND]
     hand = g.held.get(player)
     if hand is None:
         return []
     if seats[g.turn] == player:
-        if decision is Decision.PLAY_DRAWN:
+        if decision is PLAY_DRAWN:
             face = g.drawn_face
             out = [face, face + M.PLAY_UNO] if hand.size == 2 else [face]
             if not g.rules.force_play_drawn:
                 out.append(M.KEEP)
-        elif decision is Decision.CHOOSE_COLOR:
+        elif decision is CHOOSE_COLOR:
             out = list(_COLORS)
-        elif decision is Decision.CHOOSE_TARGET:
+        elif decision is CHOOSE_TARGET:
             out = [M.TARGET + i for i, p in enumerate(seats) if p != player]
         else:  # RESPOND
             out = faces_of(response_mask(g, player))
@@ -236,13 +236,13 @@ def explain_refusal(g: GameState, player: int, action: A.Action) -> None:
     """Raise the error that says why `action` is refused (the caller found it illegal)."""
     if player not in g.totals or player in g.left:
         raise NotInGame()
-    if g.decision is Decision.MATCH_OVER:
+    if g.decision is MATCH_OVER:
         raise GameOver()
     if isinstance(action, A.Catch):
         raise IllegalAction("catch_nobody", target=action.target)
     if isinstance(action, A.CallUno):
         raise IllegalAction("uno_not_needed")
-    if g.decision is Decision.NEXT_ROUND:
+    if g.decision is NEXT_ROUND:
         raise IllegalAction("round_over")
     if player not in g.held:
         raise NotInGame("eliminated")
@@ -264,7 +264,7 @@ def checked_code(g: GameState, player: int, action: A.Action) -> int:
     """The move code of `action` if it is legal for `player` now; raises the refusal if not."""
     if player not in g.totals or player in g.left:
         raise NotInGame()
-    if g.decision is Decision.MATCH_OVER:
+    if g.decision is MATCH_OVER:
         raise GameOver()
     code = code_of(action, g.seats)
     if code >= 0 and code in cached_moves(g, player):
@@ -287,18 +287,18 @@ def favourite_color(g: GameState, player: int) -> Color:
 def default_action(g: GameState, player: int) -> A.Action | None:
     """What happens when `player` lets their time run out: draw and pass, accept, a colour."""
     decision = g.decision
-    if decision is Decision.NEXT_ROUND or decision is Decision.MATCH_OVER:
+    if decision is NEXT_ROUND or decision is MATCH_OVER:
         return None
     if g.seats[g.turn] != player:
         return None
-    if decision is Decision.PLAY or decision is Decision.PLAY_DRAWN:
+    if decision is PLAY or decision is PLAY_DRAWN:
         legal = cached_moves(g, player)
         for preferred in (M.DRAW, M.KEEP, M.PASS):
             if preferred in legal:
                 return action_of(preferred, g.seats)
         return action_of(min(legal), g.seats)
-    if decision is Decision.CHOOSE_COLOR:
+    if decision is CHOOSE_COLOR:
         return A.ChooseColor(favourite_color(g, player))
-    if decision is Decision.CHOOSE_TARGET:
+    if decision is CHOOSE_TARGET:
         return A.ChooseTarget(g.seats[g.next_seat(g.turn)])
     return A.ACCEPT

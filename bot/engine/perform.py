@@ -13,7 +13,7 @@ from .drawing import catch, draw_turn
 from .resolve import challenge, continue_card, play, someone_out, swap, take_penalty
 from .rounds import blocked_winner, end_round, next_round, note_position
 from .scoring import RoundEnd
-from .state import Decision, GameState
+from .state import PLAY, GameState
 from .turns import close_uno_window, start_turn
 
 
@@ -39,7 +39,7 @@ def perform(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> N
             continue_card(g, ev)
     else:
         catch(g, player, g.seats[code - M.CATCH], ev)
-    if g.decision is Decision.PLAY and not g.pile:
+    if g.decision is PLAY and not g.pile:
         note_position(g, ev)
 
 

@@ -28,7 +28,7 @@ from .hand import Hand
 from .legality import can_challenge, response_mask
 from .rounds import end_round
 from .scoring import RoundEnd
-from .state import Decision, GameState
+from .state import CHOOSE_COLOR, CHOOSE_TARGET, PLAY, RESPOND, GameState
 from .turns import hands_changed, start_turn
 
 
@@ -38,7 +38,7 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
     jump_in = g.seats[seat] != player
     if jump_in:
         seat = g.turn = g.seats.index(player)
-    responding = g.decision is Decision.RESPOND
+    responding = g.decision is RESPOND
     hand = g.held[player]
     counts = hand.counts  # Hand.remove, written out: this runs for every card played
     left = counts[face] - 1
@@ -118,7 +118,7 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
             g.steps = []
         if rank < SKIP and not g.skip_next:  # a number: `start_turn` of the next seat, inline
             g.turn = (seat + g.direction) % len(g.seats)
-            g.decision = Decision.PLAY
+            g.decision = PLAY
             return
         effect(g, player, ev)
         return
@@ -150,13 +150,13 @@ def continue_card(g: GameState, ev: list[E.Event] | None) -> None:
     while steps:
         step = steps.pop(0)
         if step == "color":
-            g.decision = Decision.CHOOSE_COLOR
+            g.decision = CHOOSE_COLOR
             return
         if step == "target":
-            g.decision = Decision.CHOOSE_TARGET
+            g.decision = CHOOSE_TARGET
             return
         if step == "turn":
-            g.decision = Decision.PLAY
+            g.decision = PLAY
             return
         if step == "custom":
             _custom_effect(g, actor, ev)
@@ -178,7 +178,7 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
         if g.rules.deflect_skip and g.held[victim].counts[face]:
             g.penalty_kind = "S"
             g.turn = victim_seat
-            g.decision = Decision.RESPOND
+            g.decision = RESPOND
             return
         if ev is not None:
             ev.append(E.TurnSkipped(victim))
@@ -199,7 +199,7 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
         g.penalty_kind = "D" if rank == DRAW_TWO else "W4"
         g.turn = victim_seat
         if response_mask(g, g.seats[victim_seat]) or can_challenge(g):
-            g.decision = Decision.RESPOND
+            g.decision = RESPOND
             return
         g.turn = seat
         take_penalty(g, victim_seat, ev)

@@ -12,7 +12,7 @@ from .drawing import draw
 from .faces import CARDS, CODES, COLOR_OF, COLOR_OF_INDEX, RANK_INDEX, RANK_OF, deck_faces
 from .hand import Hand
 from .scoring import Outcome, RoundEnd, RoundOutcome, match_outcome, round_points
-from .state import Decision, GameState
+from .state import CHOOSE_COLOR, MATCH_OVER, NEXT_ROUND, GameState
 from .turns import start_turn
 
 #: The time a position comes back that ends a round as blocked (see `note_position`).
@@ -97,7 +97,7 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
     elif rank == _WILD:
         g.turn = first
         g.steps = ["turn"]
-        g.decision = Decision.CHOOSE_COLOR
+        g.decision = CHOOSE_COLOR
     else:
         start_turn(g, first, ev)
 
@@ -175,12 +175,12 @@ def end_round(g: GameState, winner: int | None, reason: RoundEnd, ev: list[E.Eve
     if outcome is not None:
         finish_match(g, outcome, ev)
     else:
-        g.decision = Decision.NEXT_ROUND
+        g.decision = NEXT_ROUND
 
 
 def finish_match(g: GameState, outcome: Outcome, ev: list[E.Event] | None) -> None:
     g.outcome = outcome
-    g.decision = Decision.MATCH_OVER
+    g.decision = MATCH_OVER
     if ev is not None:
         ev.append(E.MatchEnded(outcome))
 

@@ -41,6 +41,17 @@ class Decision(StrEnum):
     MATCH_OVER = "match_over"
 
 
+# The same members as module constants, which the rules import: CPython 3.11 reads an Enum
+# member through its class in about 70 ns (a global in 10 ns), and a move reads several.
+PLAY = Decision.PLAY
+PLAY_DRAWN = Decision.PLAY_DRAWN
+CHOOSE_COLOR = Decision.CHOOSE_COLOR
+CHOOSE_TARGET = Decision.CHOOSE_TARGET
+RESPOND = Decision.RESPOND
+NEXT_ROUND = Decision.NEXT_ROUND
+MATCH_OVER = Decision.MATCH_OVER
+
+
 def new_seed() -> int:
     """A seed for a match nobody asked to reproduce."""
     return random.SystemRandom().getrandbits(SEED_BITS)
@@ -100,7 +111,7 @@ class GameState:
         self.color_index = NO_COLOR  # the active colour (faces.COLOR_INDEX)
         self.direction = 1
         self.turn = 0  # seat index of the player who acts (or who played the card being resolved)
-        self.decision = Decision.NEXT_ROUND
+        self.decision = NEXT_ROUND
         self.steps: list[str] = []  # what is left of resolving the card just played
         self.penalty = 0
         self.penalty_kind = ""  # "D", "W4" or "S" while a response is pending

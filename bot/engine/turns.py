@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import events as E
-from .state import Decision, GameState
+from .state import PLAY, GameState
 
 
 def start_turn(g: GameState, seat: int, ev: list[E.Event] | None) -> None:
@@ -23,7 +23,7 @@ def start_turn(g: GameState, seat: int, ev: list[E.Event] | None) -> None:
                 ev.append(E.TurnSkipped(seats[seat]))
             seat = g.next_seat(seat)
     g.turn = seat
-    g.decision = Decision.PLAY
+    g.decision = PLAY
     g.drawn_face = -1
     if g.steps:
         g.steps = []
