@@ -205,9 +205,9 @@ class Game(GameState):
         """Everything `player` may do right now; `Leave` is always allowed and not listed."""
         return legal_actions(self, player)
 
-    def moves(self, player: int) -> list[int]:
-        """`legal_actions` as move codes (moves.py), for simulations; do not mutate it."""
-        return cached_moves(self, player)
+    #: `moves(player)`: `legal_actions` as move codes (moves.py), for simulations; do not mutate
+    #: the list. The function itself, not a wrapper: simulations ask it once per move.
+    moves = cached_moves
 
     def is_legal(self, player: int, action: A.Action) -> bool:
         return code_of(action, self.seats) in cached_moves(self, player)

@@ -26,7 +26,7 @@ from .faces import (
     faces_of,
 )
 from .hand import Hand
-from .moves import action_of, code_of
+from .moves import DRAW, KEEP, PASS, PLAY_UNO, action_of, code_of
 from .state import CHOOSE_COLOR, CHOOSE_TARGET, MATCH_OVER, NEXT_ROUND, PLAY, PLAY_DRAWN, GameState
 
 
@@ -160,11 +160,11 @@ def legal_moves(g: GameState, player: int) -> list[int]:
         can_draw = g.pile or len(g.discards) > 1
         if out:
             if hand.size == 2:
-                out += [f + M.PLAY_UNO for f in out]
+                out += [f + PLAY_UNO for f in out]
             if can_draw and rules.voluntary_draw:
-                out.append(M.DRAW)
+                out.append(DRAW)
         else:
-            out.append(M.DRAW if can_draw else M.PASS)
+            out.append(DRAW if can_draw else PASS)
         if g.at_risk or rules.false_catch_penalty:
             _uno_moves(g, player, out)
         return out
@@ -178,9 +178,9 @@ def legal_moves(g: GameState, player: int) -> list[int]:
     if seats[g.turn] == player:
         if decision is PLAY_DRAWN:
             face = g.drawn_face
-            out = [face, face + M.PLAY_UNO] if hand.size == 2 else [face]
+            out = [face, face + PLAY_UNO] if hand.size == 2 else [face]
             if not g.rules.force_play_drawn:
-                out.append(M.KEEP)
+                out.append(KEEP)
         elif decision is CHOOSE_COLOR:
             out = list(_COLORS)
         elif decision is CHOOSE_TARGET:
@@ -188,7 +188,7 @@ def legal_moves(g: GameState, player: int) -> list[int]:
         else:  # RESPOND
             out = faces_of(response_mask(g, player))
             if hand.size == 2:
-                out += [f + M.PLAY_UNO for f in out]
+                out += [f + PLAY_UNO for f in out]
             out.append(M.ACCEPT)
             if can_challenge(g):
                 out.append(M.CHALLENGE)
@@ -196,7 +196,7 @@ def legal_moves(g: GameState, player: int) -> list[int]:
         mask = jump_in_mask(g, player)
         out = faces_of(mask) if mask else []
         if out and hand.size == 2:
-            out.append(out[0] + M.PLAY_UNO)
+            out.append(out[0] + PLAY_UNO)
     if g.at_risk or g.rules.false_catch_penalty:
         _uno_moves(g, player, out)
     return out
@@ -293,7 +293,7 @@ def default_action(g: GameState, player: int) -> A.Action | None:
         return None
     if decision is PLAY or decision is PLAY_DRAWN:
         legal = cached_moves(g, player)
-        for preferred in (M.DRAW, M.KEEP, M.PASS):
+        for preferred in (DRAW, KEEP, PASS):
             if preferred in legal:
                 return action_of(preferred, g.seats)
         return action_of(min(legal), g.seats)

@@ -10,6 +10,7 @@ from . import events as E
 from . import moves as M
 from .cards import COLORS
 from .drawing import catch, draw_turn
+from .moves import ACCEPT, CALL_UNO, CATCH, CHALLENGE, COLOR, DRAW, KEEP, PASS, PLAY_UNO, TARGET
 from .resolve import challenge, continue_card, play, someone_out, swap, take_penalty
 from .rounds import blocked_winner, end_round, next_round, note_position
 from .scoring import RoundEnd
@@ -19,42 +20,42 @@ from .turns import close_uno_window, start_turn
 
 def perform(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> None:
     g.legal_cache = None
-    if code < M.DRAW:
+    if code < DRAW:
         if g.at_risk:
             close_uno_window(g)
-        if code < M.PLAY_UNO:
+        if code < PLAY_UNO:
             play(g, player, code, False, ev)
         else:
-            play(g, player, code - M.PLAY_UNO, True, ev)
-    elif code == M.DRAW:
+            play(g, player, code - PLAY_UNO, True, ev)
+    elif code == DRAW:
         g.jump_open = False
         close_uno_window(g)
         draw_turn(g, player, ev)
-    elif code < M.TARGET:
+    elif code < TARGET:
         _simple(g, player, code, ev)
-    elif code < M.CATCH:
-        target = g.seats[code - M.TARGET]
+    elif code < CATCH:
+        target = g.seats[code - TARGET]
         swap(g, player, target, ev)
         if not someone_out(g, ev):
             continue_card(g, ev)
     else:
-        catch(g, player, g.seats[code - M.CATCH], ev)
+        catch(g, player, g.seats[code - CATCH], ev)
     if g.decision is PLAY and not g.pile:
         note_position(g, ev)
 
 
 def _simple(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> None:
-    if code >= M.COLOR:
-        g.color_index = code - M.COLOR
+    if code >= COLOR:
+        g.color_index = code - COLOR
         if ev is not None:
-            ev.append(E.ColorChosen(player, COLORS[code - M.COLOR]))
+            ev.append(E.ColorChosen(player, COLORS[code - COLOR]))
         continue_card(g, ev)
-    elif code == M.KEEP:
+    elif code == KEEP:
         g.jump_open = False
         if ev is not None:
             ev.append(E.DrawnCardKept(player))
         start_turn(g, g.next_seat(g.turn), ev)
-    elif code == M.PASS:
+    elif code == PASS:
         g.jump_open = False
         close_uno_window(g)
         if ev is not None:
@@ -64,15 +65,15 @@ def _simple(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> N
             end_round(g, blocked_winner(g), RoundEnd.BLOCKED, ev)
         else:
             start_turn(g, g.next_seat(g.turn), ev)
-    elif code == M.ACCEPT:
+    elif code == ACCEPT:
         g.jump_open = False
         close_uno_window(g)
         take_penalty(g, g.turn, ev)
-    elif code == M.CHALLENGE:
+    elif code == CHALLENGE:
         g.jump_open = False
         close_uno_window(g)
         challenge(g, player, ev)
-    elif code == M.CALL_UNO:
+    elif code == CALL_UNO:
         g.at_risk.remove(player)
         if ev is not None:
             ev.append(E.UnoCalled(player))
