@@ -40,7 +40,7 @@ def perform(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> N
             continue_card(g, ev)
     else:
         catch(g, player, g.seats[code - CATCH], ev)
-    if g.decision is PLAY and not g.pile:
+    if not g.pile and g.decision is PLAY:
         note_position(g, ev)
 
 

@@ -59,9 +59,8 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
     rank = RANK_OF[face]
     if rank == WILD_DRAW_FOUR:
         _record_wd4(g, player, color_before)
-    if not responding:
-        g.penalty = 0
-    g.penalty_kind = ""
+    if responding:  # (outside a response no penalty is pending: nothing to clear)
+        g.penalty_kind = ""
 
     if not hand.size:
         rules = g.rules
