@@ -15,6 +15,7 @@ autoplay.py     timers, computer players, lobby expiry (turn_clock.py: deadlines
 pings.py        the public reminder that mentions whose turn it is
 resume.py       running games loaded again at start-up;  deadline.py + callback.py: answers
 pictures.py     card pictures rendered off the loop and attached; card_emojis.py: emoji upload
+workers.py      a worker process with a thread as fallback; thinking.py: computers think there
 """
 
 from __future__ import annotations

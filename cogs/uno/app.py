@@ -30,6 +30,7 @@ from cogs.uno.rematch import Rematch
 from cogs.uno.results import Results
 from cogs.uno.saving import Saving
 from cogs.uno.table_posts import TablePosts
+from cogs.uno.thinking import THINKING
 
 
 class UnoApp:
@@ -73,3 +74,4 @@ class UnoApp:
         await self.live_hands.close()
         await self.card_emojis.close()
         await DRAWING.close()
+        await THINKING.close()

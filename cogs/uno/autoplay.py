@@ -9,7 +9,6 @@ resets it.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -26,6 +25,7 @@ from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.saving import Saving
 from cogs.uno.scheduler import Scheduler
+from cogs.uno.thinking import decision_seed, think
 from cogs.uno.turn_clock import MAX_TIMEOUTS, now
 
 log = logging.getLogger(__name__)
@@ -195,14 +195,15 @@ class Autoplay:
     @staticmethod
     async def _computer_choice_off_loop(live: LiveGame, player: int) -> Any:
         """A computer that thinks (the expert searches for up to its budget) does so in a worker
-        thread, so the bot goes on answering; the channel lock held meanwhile keeps the game
-        still, and the player reads only the view built here."""
+        process (thinking.py), so the bot goes on answering; the channel lock held meanwhile
+        keeps the game still, and the player reads only the view built here."""
         computer = live.computer(player)
         if not getattr(computer, "thinks_long", False):
             return Autoplay._computer_choice(live, player)
-        view = view_for(live.game, player)
+        game = live.game
+        seed = decision_seed(live.game_id, player, game.version)
         try:
-            return await asyncio.to_thread(computer.choose, view)
+            return await think(live.level(player), seed, view_for(game, player))
         except Exception:
             log.exception("computer %s of game %s failed to choose", player, live.game_id)
             return live.game.default_action(player)

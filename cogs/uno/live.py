@@ -56,13 +56,16 @@ class LiveGame:
             turn_key=(game.current_player, game.round_number),
         )
 
+    def level(self, player: int) -> str:
+        """The level of the computer in this seat (a bad stored level plays at the default)."""
+        level = self.levels[player]
+        return level if level in LEVELS else DEFAULT_LEVEL
+
     def computer(self, player: int) -> Player:
         """The engine AI playing this seat (its choices depend only on its own view)."""
         ai = self.computers.get(player)
         if ai is None:
-            level = self.levels[player]
-            if level not in LEVELS:  # a bad stored level plays at the default one
-                level = DEFAULT_LEVEL
+            level = self.level(player)
             ai = self.computers[player] = make_player(level, seed=self.game_id * 1000 + player)
         return ai
 

@@ -5,33 +5,28 @@ bot/ui/pictures.py; the embed already points at it); `attach` turns it into the 
 sends: `files` for a new message, `attachments` for an edit, which replaces what the message had
 (an edit without a picture removes the old one; `keep=True` leaves the one it has).
 
-Drawing and encoding take 1-8 ms of Python and Pillow. In a thread they would hold the
-interpreter lock against the event loop, so every answer waiting for the loop would wait for
-them too; worker processes draw instead (`Drawing`), and the loop only sends them a small value
-and gets the file back: one for the pictures an answer waits for (a hand, after a click), one for
-those drawn in the background (the table, hands edited as the game goes on), so an answer never
-queues behind a table. Until they are up, and whenever one fails, a thread draws. Files
+Drawing and encoding take 1-8 ms of Python and Pillow, so worker processes draw (workers.py,
+`Drawing`): one for the pictures an answer waits for (a hand, after a click), one for those drawn
+in the background (the table, hands edited as the game goes on), so an answer never queues
+behind a table. Until they are up, and whenever one fails, a thread draws. Files
 already drawn are kept by what they show (`Picture.key`): the same picture is never drawn twice
 while it is in the cache, and a cached one costs no round trip.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-import multiprocessing
 from collections import OrderedDict
 from collections.abc import Hashable
-from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import discord
 
 from bot.ui.art.encode import warm_up
-from bot.ui.art.worker import exit_with_parent
 from bot.ui.pictures import Picture
 from cogs.uno.house import House
+from cogs.uno.workers import WorkerProcess
 
 log = logging.getLogger(__name__)
 
@@ -43,45 +38,26 @@ class Drawing:
     """Draws pictures off the event loop (worker processes), with a cache of recent files."""
 
     def __init__(self) -> None:
-        self._pools: dict[bool, Executor] = {}  # urgent? -> its worker, once it is ready
-        self._starting: asyncio.Task[None] | None = None
+        # One process for the pictures an answer waits for, one for those drawn in the
+        # background: an answer never queues behind a table.
+        self._workers = {
+            urgent: WorkerProcess("picture" if urgent else "background picture", warm_up)
+            for urgent in (True, False)
+        }
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
 
     def start(self) -> None:
         """Start the worker processes in the background (the bot answers meanwhile)."""
-        if self._starting is None:
-            self._starting = asyncio.create_task(self._start(), name="uno-pictures-start")
+        for worker in self._workers.values():
+            worker.start()
 
-    async def _start(self) -> None:
-        await asyncio.gather(self._start_one(True), self._start_one(False))
-
-    async def _start_one(self, urgent: bool) -> None:
-        # "spawn": a fresh interpreter that inherits none of the bot's sockets or threads.
-        pool = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=exit_with_parent,  # a killed bot leaves no orphan behind
-        )
-        try:
-            faces = await asyncio.get_running_loop().run_in_executor(pool, warm_up)
-        except asyncio.CancelledError:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        except Exception:
-            log.warning("a picture process did not start; drawing in a thread", exc_info=True)
-            pool.shutdown(wait=False, cancel_futures=True)
-            return
-        self._pools[urgent] = pool
-        log.info("picture process ready (%d faces drawn)", faces)
+    async def wait_ready(self) -> bool:
+        """Wait for the processes' start (tests and benchmarks); whether both are up."""
+        return all([await worker.wait_ready() for worker in self._workers.values()])
 
     async def close(self) -> None:
-        if self._starting is not None and not self._starting.done():
-            self._starting.cancel()
-            await asyncio.gather(self._starting, return_exceptions=True)
-        self._starting = None
-        pools, self._pools = self._pools, {}
-        for pool in pools.values():
-            pool.shutdown(wait=False, cancel_futures=True)
+        for worker in self._workers.values():
+            await worker.close()
 
     async def render(self, picture: Picture, *, urgent: bool = False) -> bytes:
         """The encoded picture: from the cache, else drawn in a worker (or a thread);
@@ -90,21 +66,14 @@ class Drawing:
         if cached is not None:
             self._cache.move_to_end(picture.key)
             return cached
-        data = await self._draw(picture, urgent)
+        worker = self._workers[urgent]
+        if not worker.ready and self._workers[not urgent].ready:
+            worker = self._workers[not urgent]
+        data = await worker.run(picture.render)
         self._cache[picture.key] = data
         if len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         return data
-
-    async def _draw(self, picture: Picture, urgent: bool) -> bytes:
-        pool = self._pools.get(urgent) or self._pools.get(not urgent)
-        if pool is not None:
-            try:
-                return await asyncio.get_running_loop().run_in_executor(pool, picture.render)
-            except Exception:  # the process died (BrokenProcessPool) or could not be reached
-                log.warning("a picture process failed; drawing in a thread", exc_info=True)
-                self._pools = {k: p for k, p in self._pools.items() if p is not pool}
-        return await asyncio.to_thread(picture.render)
 
 
 #: The bot's one drawing worker (started by the cog: `DRAWING.start()`).

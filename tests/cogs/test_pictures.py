@@ -47,9 +47,7 @@ async def test_the_worker_processes_draw_the_same_picture() -> None:
     drawing = Drawing()
     drawing.start()
     try:
-        assert drawing._starting is not None
-        await drawing._starting
-        assert set(drawing._pools) == {True, False}  # both processes are up
+        assert await drawing.wait_ready()  # both processes are up
         data = await drawing.render(picture, urgent=True)
         image = Image.open(io.BytesIO(data))
         assert image.size == (WIDTH, HEIGHT) and image.mode == "P"

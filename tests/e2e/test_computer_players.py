@@ -63,7 +63,7 @@ async def test_human_against_three_computers_to_the_end(s) -> None:
 
 
 async def test_an_expert_from_the_lobby_and_one_from_the_command_play_to_the_end(s) -> None:
-    """The expert searches in a worker thread of the bot: the game goes on all the same."""
+    """The expert searches in a worker process of the bot: the game goes on all the same."""
     emu, channel, alice, lobby = await _lobby_with_computers(s, "expert", "expert button")
     assert lobby.text.count("(expert)") == 2
     s.fix_deal(channel, {"rules": {"scoring": "none"}, "seed": 5})
@@ -71,6 +71,11 @@ async def test_an_expert_from_the_lobby_and_one_from_the_command_play_to_the_end
     assert "UNO — round 1" in table.text
     final = await _play_until_over(emu, channel, alice, timeout=60.0)
     assert "Bot" in final
+    # Its thinking moved to the bot's worker process (a thread stands in until that is up).
+    log = s.bot.log_path
+    await emu.wait_for(
+        lambda: "thinking process ready" in log.read_text(errors="replace"), 30, what="thinking"
+    )
 
 
 async def test_only_computers_do_not_play_on(s) -> None:
