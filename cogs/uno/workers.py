@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+#: New processes started in place of ones that died, per worker, in the bot's life.
+MAX_RESTARTS = 3
+
 
 class WorkerProcess:
     """One worker process, started on demand in the background, with a thread as fallback."""
@@ -36,6 +39,7 @@ class WorkerProcess:
         self._warm_up = warm_up
         self._pool: ProcessPoolExecutor | None = None  # once it is ready
         self._starting: asyncio.Task[None] | None = None
+        self._restarts_left = MAX_RESTARTS
 
     @property
     def ready(self) -> bool:
@@ -79,15 +83,24 @@ class WorkerProcess:
         if pool is not None:
             try:
                 return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
-            except BrokenProcessPool:  # the process died: from now on, threads
+            except BrokenProcessPool:  # the process died (killed, out of memory): a new one
                 log.warning("the %s process died; working in a thread", self.name, exc_info=True)
                 if self._pool is pool:
                     self._pool = None
+                    self._restart()
                 pool.shutdown(wait=False, cancel_futures=True)
             except pickle.PicklingError:  # (a value that cannot travel: this once, a thread)
                 log.warning("the %s process cannot take %r", self.name, fn, exc_info=True)
         # (Any other exception is `fn`'s own: it propagates, as it would from a thread.)
         return await asyncio.to_thread(fn, *args)
+
+    def _restart(self) -> None:
+        """Start a new process in place of one that died, a few times in the bot's life (a
+        process that keeps dying is not worth a new start for every piece of work)."""
+        if self._restarts_left > 0:
+            self._restarts_left -= 1
+            self._starting = None
+            self.start()
 
     async def close(self) -> None:
         if self._starting is not None and not self._starting.done():

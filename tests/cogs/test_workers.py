@@ -31,7 +31,7 @@ async def test_work_runs_in_a_thread_until_the_process_is_up_then_in_the_process
 
 
 @pytest.mark.asyncio
-async def test_a_dead_process_hands_the_work_to_a_thread_and_an_error_is_the_works_own() -> None:
+async def test_a_dead_process_is_replaced_and_an_error_is_the_works_own() -> None:
     worker = WorkerProcess("test", os.getpid)
     worker.start()
     try:
@@ -43,6 +43,8 @@ async def test_a_dead_process_hands_the_work_to_a_thread_and_an_error_is_the_wor
         os.kill(child, signal.SIGKILL)
         assert await worker.run(os.getpid) == os.getpid()  # a thread took it over
         assert not worker.ready
+        assert await worker.wait_ready()  # and a new process is started in its place
+        assert await worker.run(os.getpid) not in (os.getpid(), child)
     finally:
         await worker.close()
 
