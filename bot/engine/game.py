@@ -243,10 +243,8 @@ class Game(GameState):
 
         Raises `IllegalAction` for a code that is not among them; the game is then unchanged.
         """
-        cached = self.legal_cache
-        if cached is None or cached[0] != self.version or cached[1] != player:
-            cached = (0, 0, cached_moves(self, player))
-        if code not in cached[2]:
+        legal = self.legal if self.legal_for == player else cached_moves(self, player)
+        if code not in legal:
             raise IllegalAction("not_now", action=str(code), decision=self.decision.value)
         perform(self, player, code, None)
         self.version += 1
@@ -272,7 +270,7 @@ class Game(GameState):
             action = self.default_action(player)
             assert action is not None
             perform(self, player, checked_code(self, player, action), ev)
-        self.legal_cache = None
+        self.legal_for = None
         self.left.append(player)
         ev.append(E.PlayerLeft(player))
         in_round = player in self.held and not self.round_over

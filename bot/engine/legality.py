@@ -218,11 +218,10 @@ _COLORS = tuple(M.COLOR + i for i in range(len(COLORS)))
 
 def cached_moves(g: GameState, player: int) -> list[int]:
     """`legal_moves`, remembered until the state changes (callers must not mutate it)."""
-    cached = g.legal_cache
-    if cached is not None and cached[0] == g.version and cached[1] == player:
-        return cached[2]
-    out = legal_moves(g, player)
-    g.legal_cache = (g.version, player, out)
+    if g.legal_for == player:
+        return g.legal
+    out = g.legal = legal_moves(g, player)
+    g.legal_for = player
     return out
 
 

@@ -19,7 +19,7 @@ from .turns import close_uno_window, start_turn
 
 
 def perform(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> None:
-    g.legal_cache = None
+    g.legal_for = None
     if code < DRAW:
         if g.at_risk:
             close_uno_window(g)

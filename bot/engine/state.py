@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from enum import StrEnum
 
-from . import actions as A
 from .faces import NO_COLOR
 from .hand import Hand
 from .rules import RuleSet
@@ -72,7 +71,8 @@ class GameState:
         "held",
         "jump_open",
         "left",
-        "legal_cache",
+        "legal",
+        "legal_for",
         "outcome",
         "passes",
         "penalty",
@@ -128,7 +128,9 @@ class GameState:
         self.passes = 0
         self.jump_open = False  # nothing has happened since the top card was played
         self.version = 0
-        self.legal_cache: tuple[int, int, list[A.Action]] | None = None
+        # `legal_moves(legal_for)`, kept until the state changes (legality.cached_moves).
+        self.legal_for: int | None = None
+        self.legal: list[int] = []
         self.round_outcome: RoundOutcome | None = None
         self.outcome: Outcome | None = None
         # Positions seen this round while the draw pile was empty, by digest (rounds.py).
@@ -143,7 +145,7 @@ class GameState:
 
     def touch(self) -> None:
         """The state was changed from outside the rules (a test setting up a position)."""
-        self.legal_cache = None
+        self.legal_for = None
 
     def next_seat(self, index: int, steps: int = 1) -> int:
         return (index + self.direction * steps) % len(self.seats)
@@ -171,4 +173,4 @@ class GameState:
         other.skip_next = self.skip_next[:]
         other.positions = dict(self.positions)
         other.voids = dict(self.voids)
-        other.legal_cache = None
+        other.legal_for = None
