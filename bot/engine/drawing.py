@@ -16,7 +16,7 @@ def take(g: GameState, count: int, ev: list[E.Event] | None) -> list[int]:
     if len(pile) < count and len(g.discards) > 1:
         top = g.discards.pop()
         rest = g.discards
-        g.next_random().shuffle(rest)
+        g.shuffle(rest)
         pile[:0] = rest  # under what is left, so the old pile is drawn first
         g.discards = [top]
         if ev is not None:

@@ -291,7 +291,7 @@ def rotate_hands(g: GameState, ev: list[E.Event] | None) -> None:
 def shuffle_hands(g: GameState, player: int, ev: list[E.Event] | None) -> None:
     pool = [f for p in g.seats for f in g.held[p].faces()]
     g.voids.clear()
-    g.next_random().shuffle(pool)
+    g.shuffle(pool)
     order = g.seats_from(g.turn)
     hands = [Hand() for _ in order]
     for i, f in enumerate(pool):

@@ -36,7 +36,7 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
         faces = [c.face for c in deck]
     else:
         faces = deck_faces(g.rules.deck)
-        g.next_random().shuffle(faces)
+        g.shuffle(faces)
     faces.reverse()  # draw from the end
     g.pile = faces
     size = g.rules.hand_size
@@ -63,7 +63,7 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
         if ev is not None:
             ev.append(E.StarterReturned(CARDS[starter]))
         faces.append(starter)
-        g.next_random().shuffle(faces)
+        g.shuffle(faces)
         starter = faces.pop()
     g.discards.append(starter)
     g.color_index = COLOR_OF[starter]
