@@ -5,10 +5,11 @@ The fields are the core's: cards are faces (small integers, faces.py) and hands 
 modules dealing.py, legality.py, resolve.py, turns.py and rounds.py the rules that change this
 state; `snapshot` turns it into plain data and back. They all import this module, never `Game`.
 
-Randomness is derived, not carried: every random step (a shuffle, the first dealer, a random
-starting player) gets a fresh generator seeded from the match's `seed` and the step's number.
-A snapshot stores those two integers instead of a Mersenne Twister's 625 words, and a resumed
-game still deals exactly as the original would have.
+Randomness is derived, not carried: every random step draws its bits from the match's `seed`
+and the step's number (a shuffle hashes them, `shuffle`; the first dealer and a random starting
+player seed a generator with them, `next_random`). A snapshot stores those two integers instead
+of a Mersenne Twister's 625 words, and a resumed game still deals exactly as the original would
+have (with the same version of the engine: the shuffle is part of the rules' code).
 """
 
 from __future__ import annotations
