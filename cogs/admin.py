@@ -45,10 +45,8 @@ class AdminCog(
             )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        done = await self.bot.sync_commands(force=True)
-        await interaction.followup.send(
-            t("notice.synced", interaction.locale, where=done), ephemeral=True
-        )
+        await self.bot.sync_commands(force=True)  # (forced: always the global commands)
+        await interaction.followup.send(t("notice.synced", interaction.locale), ephemeral=True)
 
     # ------------------------------------------------------------------ server settings
 
