@@ -167,7 +167,7 @@ class GameState:
         return random.Random(f"{self.seed}:{self.random_steps}")
 
     def shuffle(self, items: list[int]) -> None:
-        """Shuffle `items` (at most 256, a deck holds 112) in place as the next random step.
+        """Shuffle `items` in place as the next random step.
 
         `random.shuffle` runs a Python function per card and was the largest cost of dealing a
         simulated round, so this one runs no Python code per item: each item gets a random key,
@@ -177,6 +177,9 @@ class GameState:
         The bits are SHAKE-256 of the seed and the step number: no generator to set up.
         """
         n = len(items)
+        if n > 256:  # (more than a byte can index: never a deck, which holds 112 cards)
+            self.next_random().shuffle(items)
+            return
         self.random_steps += 1
         stream = hashlib.shake_256(f"{self.seed}:{self.random_steps}".encode()).digest(8 * n)
         bits = int.from_bytes(stream, "little") & _RANDOM_BITS[n] | _ONE_AND_INDEX[n]
