@@ -80,7 +80,7 @@ Job = tuple[str, str, int, int, int, dict[str, float]]
 
 def _player(kind: str, seed: int, expert: dict[str, float]) -> Player:
     player = make_player(kind, seed=seed)
-    for name, value in expert.items():  # --budget / --confidence: the expert's settings
+    for name, value in expert.items():  # --budget, --playouts, ...: the expert's settings
         if hasattr(player, name):
             setattr(player, name, value)
     return player
@@ -165,13 +165,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=1, help="processes (2 on this machine)")
     parser.add_argument("--pair", nargs=2, metavar=("FIRST", "SECOND"))
-    parser.add_argument("--budget", type=float, help="the expert's seconds per decision")
+    parser.add_argument("--budget", type=float, help="the expert's seconds per decision at most")
+    parser.add_argument("--playouts", type=int, help="the expert's playouts per decision")
+    parser.add_argument("--horizon", type=int, help="the expert's moves before a playout is scored")
     parser.add_argument("--confidence", type=float, help="the expert's ExpertPlayer.confidence")
     args = parser.parse_args()
     expert = {
-        name: value
-        for name, value in (("budget", args.budget), ("confidence", args.confidence))
-        if value is not None
+        name: getattr(args, name)
+        for name in ("budget", "playouts", "horizon", "confidence")
+        if getattr(args, name) is not None
     }
     pairs = [tuple(args.pair)] if args.pair else TABLE
     for first, second in pairs:

@@ -24,12 +24,18 @@ from .determinize import sample_game
 from .faces import COLOR_MASK, COLOR_OF, FACES, IS_WILD, NO_COLOR, RANK_OF, SKIP, W4
 from .game import Game
 from .state import Decision
+from .values import PLAYERS, value
 from .view import PlayerView
 
-#: Seconds of thinking per decision by default: p99 stays well under 150 ms on one core.
-DEFAULT_BUDGET = 0.06
-#: Samples per decision at most (enough when the budget is generous and the choice is easy).
+#: Playouts per decision by default (spread over the candidates): a budget counted in work,
+#: not seconds, so a benchmark gives the same answer for the same seeds on a busy machine.
+DEFAULT_PLAYOUTS = 1200
+#: Seconds per decision at most: a safety net for the bot on a slow or busy machine.
+DEFAULT_BUDGET = 0.12
+#: Samples per decision at most (enough when the choice is between two moves).
 MAX_SAMPLES = 400
+#: Moves a playout plays before it is scored by the value table (values.py) at the next turn.
+HORIZON = 12
 #: See `ExpertPlayer.confidence`.
 CONFIDENCE = 2.0
 #: A playout longer than this is judged by the cards left instead of played to its end.
@@ -44,7 +50,9 @@ class ExpertPlayer:
     #: Its decisions take up to `budget` seconds: the bot runs them off its event loop.
     thinks_long: ClassVar[bool] = True
 
+    playouts: int = DEFAULT_PLAYOUTS
     budget: float = DEFAULT_BUDGET
+    horizon: int = HORIZON
     max_samples: int = MAX_SAMPLES
     rng: random.Random = field(default_factory=random.Random)
     #: The move a careful player would make (the `hard` heuristic) is kept unless another won
@@ -80,7 +88,9 @@ class ExpertPlayer:
         deadline = time.perf_counter() + self.budget
         wins = [0.0] * len(candidates)
         samples = 0
-        while samples < self.max_samples:
+        wanted = min(self.max_samples, max(1, self.playouts // len(candidates)))
+        horizon = self.horizon
+        while samples < wanted:
             game = sample_game(view, self.rng)
             if game is None:
                 break
@@ -89,7 +99,7 @@ class ExpertPlayer:
             for i, code in enumerate(codes):
                 sim = game.copy()
                 sim.make_move(me, code)
-                wins[i] += playout(sim, me, random.Random(luck))
+                wins[i] += playout(sim, me, random.Random(luck), horizon)
             samples += 1
             if time.perf_counter() >= deadline:
                 break
@@ -131,14 +141,23 @@ def _with_uno(legal: list[A.Action], play: A.Action) -> A.Action:
     return play
 
 
-def playout(game: Game, me: int, rng: random.Random) -> float:
-    """Play the round out with `fast_move` for everyone: 1.0 if `me` wins it, else 0.0.
+def playout(game: Game, me: int, rng: random.Random, horizon: int = MAX_PLAYOUT_MOVES) -> float:
+    """Play on with `fast_move` for everyone: 1.0 if `me` wins the round, else 0.0.
 
-    A round cut off after MAX_PLAYOUT_MOVES counts as won by whoever holds the fewest cards.
+    After `horizon` moves the playout stops at the next normal turn and scores `me`'s chance
+    to win from there (values.py): the moves just tried still show, most of the luck of the
+    rest of the round does not. A round cut off after MAX_PLAYOUT_MOVES counts as won by
+    whoever holds the fewest cards.
     """
     player = game.current_player
     moves = 0
+    tables = len(game.seats) in PLAYERS
+    held = game.held
     while player is not None and moves < MAX_PLAYOUT_MOVES:
+        if moves >= horizon and tables and game.decision is Decision.PLAY:
+            mine = held[me].size
+            fewest = min(held[p].size for p in game.seats if p != me)
+            return value(len(game.seats), mine, fewest, player == me)
         player = game.make_move(player, fast_move(game, player, rng))
         moves += 1
     if player is None:
