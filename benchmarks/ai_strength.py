@@ -1,7 +1,8 @@
 """How strong the computer players are: win rates head to head, with 95% Wilson intervals.
 
 Each line gives the share of rounds the first player named wins against the second (official
-rules, one round each, no points), seats alternated every round so neither keeps the first move.
+rules, one round each, no points), seats alternated every round so neither keeps the first move,
+and each deal played from every seat.
 With `--players 4` the first player sits against three of the second (seats rotated; its fair
 share is 25%). For the `expert` the seconds per decision (p50, p99) are printed beside the win
 rate: over all its decisions, and over those it searched (a forced decision costs nothing).
@@ -99,7 +100,10 @@ def _chunk(args: Job) -> tuple[int, list[float], list[float]]:
         table: dict[int, Player] = {
             p: timed if p == seat else _player(second, 7919 * i + p, expert) for p in ids
         }
-        game = Game.new(ids, RULES, seed=i, dealer=ids[-1])
+        # Each deal is played once from every seat (duplicate, as in bridge): the luck of the
+        # deal cancels out of the total, which narrows the true spread (the Wilson interval,
+        # which assumes independent rounds, stays on the safe side).
+        game = Game.new(ids, RULES, seed=i // players, dealer=ids[-1])
         wins += play_round(game, table) == seat
         seconds += timed.seconds
         searched += timed.searched

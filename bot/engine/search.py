@@ -86,7 +86,7 @@ class ExpertPlayer:
         me = view.viewer
         assert me is not None
         deadline = time.perf_counter() + self.budget
-        wins = [0.0] * len(candidates)
+        scores: list[list[float]] = [[] for _ in candidates]
         samples = 0
         wanted = min(self.max_samples, max(1, self.playouts // len(candidates)))
         horizon = self.horizon
@@ -99,12 +99,13 @@ class ExpertPlayer:
             for i, code in enumerate(codes):
                 sim = game.copy()
                 sim.make_move(me, code)
-                wins[i] += playout(sim, me, random.Random(luck), horizon)
+                scores[i].append(playout(sim, me, random.Random(luck), horizon))
             samples += 1
             if time.perf_counter() >= deadline:
                 break
         self.last_samples = samples
-        best = max(range(len(candidates)), key=lambda i: wins[i])
+        totals = [sum(s) for s in scores]
+        best = max(range(len(candidates)), key=lambda i: totals[i])
         sensible = self.prior(view) if self.prior is not None else None
         if sensible is None or samples == 0:
             return candidates[best]
@@ -112,13 +113,22 @@ class ExpertPlayer:
         if sensible not in candidates:
             return candidates[best]
         s = candidates.index(sensible)
-        # Paired samples: the difference of two win counts has at most samples/2 variance. A
-        # challenge and a colour are judged by the samples alone: there the heuristic knows less
-        # than they do (careful players seldom bluff, `determinize.BLUFF_BELIEF`; a player who
-        # drew lacks what was playable, `PlayerView.voids`).
+        # A challenge and a colour are judged by the samples alone: there the heuristic knows
+        # less than they do (careful players seldom bluff, `determinize.BLUFF_BELIEF`; a player
+        # who drew lacks what was playable, `PlayerView.voids`).
         confidence = 0.0 if view.decision in _SAMPLES_KNOW_BETTER else self.confidence
-        margin = confidence * (samples / 2) ** 0.5
-        return candidates[best] if wins[best] - wins[s] > margin else sensible
+        margin = confidence * _spread(scores[best], scores[s])
+        return candidates[best] if totals[best] - totals[s] > margin else sensible
+
+
+def _spread(a: list[float], b: list[float]) -> float:
+    """The standard error of sum(a) - sum(b) over paired samples (same deal, same luck)."""
+    n = len(a)
+    if n < 2:
+        return 0.0
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    return (sum((d - mean) ** 2 for d in diffs) * n / (n - 1)) ** 0.5
 
 
 def _candidates(legal: tuple[A.Action, ...]) -> list[A.Action]:
