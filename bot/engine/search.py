@@ -33,9 +33,7 @@ DEFAULT_PLAYOUTS = 1200
 #: Seconds per decision at most: a safety net for the bot on a slow or busy machine.
 DEFAULT_BUDGET = 0.12
 #: Samples per decision at most (enough when the choice is between two moves).
-MAX_SAMPLES = 1000
-#: Candidates that go on to the second half of the race (see `ExpertPlayer._search`).
-RACE_FINALISTS = 2
+MAX_SAMPLES = 400
 #: Moves a playout plays before it is scored by the value table (values.py) at the next turn.
 HORIZON = 12
 #: See `ExpertPlayer.confidence`.
@@ -88,46 +86,39 @@ class ExpertPlayer:
         me = view.viewer
         assert me is not None
         deadline = time.perf_counter() + self.budget
-        sensible = self.prior(view) if self.prior is not None else None
-        if sensible is not None:
-            sensible = _with_uno(list(view.legal), sensible)
-        s = candidates.index(sensible) if sensible in candidates else -1
         scores: list[list[float]] = [[] for _ in candidates]
-        active = list(range(len(candidates)))
-        # A race: half the playouts go to every candidate, the rest to the RACE_FINALISTS that
-        # did best so far (and the prior's move), where a close call needs the samples.
-        budget = max(self.playouts, len(candidates))
-        cut = max(1, budget // (2 * len(candidates)))
-        spent = samples = 0
+        samples = 0
+        wanted = min(self.max_samples, max(1, self.playouts // len(candidates)))
         horizon = self.horizon
-        while spent < budget and samples < self.max_samples:
-            if samples == cut and len(active) > RACE_FINALISTS:
-                ranked = sorted(active, key=lambda i: -sum(scores[i]))
-                active = sorted({*ranked[:RACE_FINALISTS], *([s] if s >= 0 else [])})
+        while samples < wanted:
             game = sample_game(view, self.rng)
             if game is None:
                 break
+            codes = [M.code_of(a, game.seats) for a in candidates]
             luck = self.rng.getrandbits(32)
-            for i in active:
+            for i, code in enumerate(codes):
                 sim = game.copy()
-                sim.make_move(me, M.code_of(candidates[i], game.seats))
+                sim.make_move(me, code)
                 scores[i].append(playout(sim, me, random.Random(luck), horizon))
-            spent += len(active)
             samples += 1
             if time.perf_counter() >= deadline:
                 break
         self.last_samples = samples
-        if samples == 0:
-            return sensible if sensible is not None else candidates[0]
-        best = max(active, key=lambda i: sum(scores[i]))
-        if s < 0:
+        totals = [sum(s) for s in scores]
+        best = max(range(len(candidates)), key=lambda i: totals[i])
+        sensible = self.prior(view) if self.prior is not None else None
+        if sensible is None or samples == 0:
             return candidates[best]
+        sensible = _with_uno(list(view.legal), sensible)
+        if sensible not in candidates:
+            return candidates[best]
+        s = candidates.index(sensible)
         # A challenge and a colour are judged by the samples alone: there the heuristic knows
         # less than they do (careful players seldom bluff, `determinize.BLUFF_BELIEF`; a player
         # who drew lacks what was playable, `PlayerView.voids`).
         confidence = 0.0 if view.decision in _SAMPLES_KNOW_BETTER else self.confidence
         margin = confidence * _spread(scores[best], scores[s])
-        return candidates[best] if sum(scores[best]) - sum(scores[s]) > margin else candidates[s]
+        return candidates[best] if totals[best] - totals[s] > margin else sensible
 
 
 def _spread(a: list[float], b: list[float]) -> float:
