@@ -5,7 +5,9 @@ rules, one round each, no points), seats alternated every round so neither keeps
 and each deal played from every seat.
 With `--players 4` the first player sits against three of the second (seats rotated; its fair
 share is 25%). For the `expert` the seconds per decision (p50, p99) are printed beside the win
-rate: over all its decisions, and over those it searched (a forced decision costs nothing).
+rate: over all its decisions, and over those it searched (a forced decision costs nothing). Its
+budget is its playouts; its time cap is off unless `--budget`, so the win rates do not depend on
+the machine's load (the times do: measure them on a quiet machine).
 
   .venv/bin/python benchmarks/ai_strength.py [--rounds 2000] [--workers 2]   # the whole table
   .venv/bin/python benchmarks/ai_strength.py --pair expert hard --rounds 2000 --workers 2
@@ -81,6 +83,10 @@ Job = tuple[str, str, int, int, int, dict[str, float]]
 
 def _player(kind: str, seed: int, expert: dict[str, float]) -> Player:
     player = make_player(kind, seed=seed)
+    if hasattr(player, "budget"):
+        # The expert's time cap is the bot's safety net: off here (unless --budget), so the
+        # same seeds give the same answer however busy the machine is.
+        player.budget = 1e9
     for name, value in expert.items():  # --budget, --playouts, ...: the expert's settings
         if hasattr(player, name):
             setattr(player, name, value)
@@ -169,7 +175,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=1, help="processes (2 on this machine)")
     parser.add_argument("--pair", nargs=2, metavar=("FIRST", "SECOND"))
-    parser.add_argument("--budget", type=float, help="the expert's seconds per decision at most")
+    parser.add_argument("--budget", type=float, help="the expert's time cap (default: none)")
     parser.add_argument("--playouts", type=int, help="the expert's playouts per decision")
     parser.add_argument("--horizon", type=int, help="the expert's moves before a playout is scored")
     parser.add_argument("--confidence", type=float, help="the expert's ExpertPlayer.confidence")
