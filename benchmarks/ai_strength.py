@@ -1,10 +1,13 @@
 """How strong the computer players are: win rates head to head, with 95% Wilson intervals.
 
 Each line gives the share of rounds the first player named wins against the second (official
-rules, one round each, no points), seats alternated every round so neither keeps the first move.
+rules, one round each, no points), seats alternated every round so neither keeps the first move,
+and each deal played from every seat.
 With `--players 4` the first player sits against three of the second (seats rotated; its fair
 share is 25%). For the `expert` the seconds per decision (p50, p99) are printed beside the win
-rate: over all its decisions, and over those it searched (a forced decision costs nothing).
+rate: over all its decisions, and over those it searched (a forced decision costs nothing). Its
+budget is its playouts; its time cap is off unless `--budget`, so the win rates do not depend on
+the machine's load (the times do: measure them on a quiet machine).
 
   .venv/bin/python benchmarks/ai_strength.py [--rounds 2000] [--workers 2]   # the whole table
   .venv/bin/python benchmarks/ai_strength.py --pair expert hard --rounds 2000 --workers 2
@@ -80,7 +83,11 @@ Job = tuple[str, str, int, int, int, dict[str, float]]
 
 def _player(kind: str, seed: int, expert: dict[str, float]) -> Player:
     player = make_player(kind, seed=seed)
-    for name, value in expert.items():  # --budget / --confidence: the expert's settings
+    if hasattr(player, "budget"):
+        # The expert's time cap is the bot's safety net: off here (unless --budget), so the
+        # same seeds give the same answer however busy the machine is.
+        player.budget = 1e9
+    for name, value in expert.items():  # --budget, --playouts, ...: the expert's settings
         if hasattr(player, name):
             setattr(player, name, value)
     return player
@@ -99,7 +106,10 @@ def _chunk(args: Job) -> tuple[int, list[float], list[float]]:
         table: dict[int, Player] = {
             p: timed if p == seat else _player(second, 7919 * i + p, expert) for p in ids
         }
-        game = Game.new(ids, RULES, seed=i, dealer=ids[-1])
+        # Each deal is played once from every seat (duplicate, as in bridge): the luck of the
+        # deal cancels out of the total, which narrows the true spread (the Wilson interval,
+        # which assumes independent rounds, stays on the safe side).
+        game = Game.new(ids, RULES, seed=i // players, dealer=ids[-1])
         wins += play_round(game, table) == seat
         seconds += timed.seconds
         searched += timed.searched
@@ -165,13 +175,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=1, help="processes (2 on this machine)")
     parser.add_argument("--pair", nargs=2, metavar=("FIRST", "SECOND"))
-    parser.add_argument("--budget", type=float, help="the expert's seconds per decision")
+    parser.add_argument("--budget", type=float, help="the expert's time cap (default: none)")
+    parser.add_argument("--playouts", type=int, help="the expert's playouts per decision")
+    parser.add_argument("--horizon", type=int, help="the expert's moves before a playout is scored")
     parser.add_argument("--confidence", type=float, help="the expert's ExpertPlayer.confidence")
     args = parser.parse_args()
     expert = {
-        name: value
-        for name, value in (("budget", args.budget), ("confidence", args.confidence))
-        if value is not None
+        name: getattr(args, name)
+        for name in ("budget", "playouts", "horizon", "confidence")
+        if getattr(args, name) is not None
     }
     pairs = [tuple(args.pair)] if args.pair else TABLE
     for first, second in pairs:

@@ -13,7 +13,8 @@ from bot.engine import Color, Game, RuleSet
 from bot.engine import actions as A
 from bot.engine.cards import build_deck
 from bot.engine.determinize import sample_game
-from bot.engine.search import ExpertPlayer
+from bot.engine.search import ExpertPlayer, playout
+from bot.engine.values import PLAYERS, value
 from bot.engine.view import view_for
 from tests.conftest import examples
 
@@ -132,3 +133,30 @@ def test_a_player_who_drew_is_sampled_without_what_they_could_have_played():
         old_cards = sample.hand(1)
         playable_then = [c for c in old_cards if c.color is Color.YELLOW or c.is_wild]
         assert len(playable_then) <= 1  # only the card drawn since may be one of them
+
+
+def test_the_budget_is_counted_in_playouts_not_seconds():
+    """The same seed gives the same search on any machine: the clock only caps it."""
+    game = deal([1, 2], {1: "R1 R7 W", 2: "B1 B2 B3"}, "R5", "G1 G3 G4 " * 5)
+    first = ExpertPlayer(playouts=60, budget=60.0, rng=random.Random(3))
+    second = ExpertPlayer(playouts=60, budget=60.0, rng=random.Random(3))
+    assert first.choose(view_for(game, 1)) == second.choose(view_for(game, 1))
+    assert first.last_samples == second.last_samples == 60 // 4  # R1, R7, W or a draw
+    capped = ExpertPlayer(playouts=60, budget=0.0, rng=random.Random(3))
+    capped.choose(view_for(game, 1))
+    assert capped.last_samples == 1  # a spent time cap still leaves one sample
+
+
+def test_a_playout_cut_short_scores_the_chance_to_win_from_there():
+    game = deal([1, 2], {1: "R1 R2 R3", 2: "B1 B2 B3"}, "R5", "G1 G3 G4 " * 5)
+    cut = playout(game.copy(), 1, random.Random(1), horizon=0)
+    assert cut == value(2, 3, 3, moving=True)
+    played = playout(game.copy(), 1, random.Random(1))
+    assert played in (0.0, 1.0)
+
+
+def test_the_value_table_favours_fewer_cards_and_the_move():
+    assert value(2, 2, 6, moving=False) > value(2, 6, 6, moving=False) > value(2, 6, 2, False)
+    assert value(2, 5, 5, moving=True) > value(2, 5, 5, moving=False)
+    for players in PLAYERS:
+        assert 0.0 < value(players, 7, 7, moving=True) < 1.0
