@@ -5,8 +5,9 @@ interpreter lock against the event loop that answers everyone else.
 A decision is `decide(level, seed, view)`: a fresh player of that level, seeded from the game,
 the seat and the game's version, choosing from the seat's own view. Nothing else crosses over,
 and the expert's budget counts playouts, not seconds, so the process and the thread that stands
-in for it choose alike, and a game resumed after a restart is played on as it would have been. The process starts the first time it is needed: a
-bot whose servers never seat an expert never pays for it.
+in for it choose alike, and a game resumed after a restart is played on as it would have been.
+The process starts the first time it is needed: a bot whose servers never seat an expert never
+pays for it.
 """
 
 from __future__ import annotations
