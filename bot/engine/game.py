@@ -23,12 +23,12 @@ from .errors import GameOver, IllegalAction, NotInGame
 from .faces import CARDS, COLOR_INDEX, COLOR_OF_INDEX, deck_faces
 from .hand import Hand, HandsView
 from .legality import (
-    cached_moves,
     checked_code,
     default_action,
     favourite_color,
     is_playable,
     legal_actions,
+    legal_moves,
     playable_faces,
 )
 from .moves import code_of
@@ -207,10 +207,10 @@ class Game(GameState):
 
     #: `moves(player)`: `legal_actions` as move codes (moves.py), for simulations; do not mutate
     #: the list. The function itself, not a wrapper: simulations ask it once per move.
-    moves = cached_moves
+    moves = legal_moves
 
     def is_legal(self, player: int, action: A.Action) -> bool:
-        return code_of(action, self.seats) in cached_moves(self, player)
+        return code_of(action, self.seats) in legal_moves(self, player)
 
     def default_action(self, player: int) -> A.Action | None:
         """What happens when `player` lets their time run out: draw and pass, accept, a colour."""
@@ -243,7 +243,7 @@ class Game(GameState):
 
         Raises `IllegalAction` for a code that is not among them; the game is then unchanged.
         """
-        legal = self.legal if self.legal_for == player else cached_moves(self, player)
+        legal = self.legal if self.legal_for == player else legal_moves(self, player)
         if code not in legal:
             raise IllegalAction("not_now", action=str(code), decision=self.decision.value)
         perform(self, player, code, None)

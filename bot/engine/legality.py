@@ -138,7 +138,14 @@ def jump_in_mask(g: GameState, player: int) -> int:
 
 
 def legal_moves(g: GameState, player: int) -> list[int]:
-    """Everything `player` may do right now, as move codes (moves.py); `Leave` is not listed."""
+    """Everything `player` may do right now, as move codes (moves.py); `Leave` is not listed.
+
+    Remembered until the state changes (`GameState.legal`; callers must not mutate the list):
+    a simulation asks for the moves and then checks its move against them. The check of that
+    memory is in here rather than in a wrapper, which would cost a call per move.
+    """
+    if g.legal_for == player:
+        return g.legal
     decision = g.decision
     seats = g.seats
     if decision is PLAY and seats[g.turn] == player:
@@ -167,7 +174,19 @@ def legal_moves(g: GameState, player: int) -> list[int]:
             out.append(DRAW if can_draw else PASS)
         if g.at_risk or rules.false_catch_penalty:
             _uno_moves(g, player, out)
+        g.legal = out
+        g.legal_for = player
         return out
+    out = _off_turn_moves(g, player)
+    g.legal = out
+    g.legal_for = player
+    return out
+
+
+def _off_turn_moves(g: GameState, player: int) -> list[int]:
+    """`legal_moves` except on the player's own normal turn."""
+    decision = g.decision
+    seats = g.seats
     if decision is MATCH_OVER or player not in g.totals or player in g.left:
         return []
     if decision is NEXT_ROUND:
@@ -216,19 +235,10 @@ def _uno_moves(g: GameState, player: int, out: list[int]) -> None:
 _COLORS = tuple(M.COLOR + i for i in range(len(COLORS)))
 
 
-def cached_moves(g: GameState, player: int) -> list[int]:
-    """`legal_moves`, remembered until the state changes (callers must not mutate it)."""
-    if g.legal_for == player:
-        return g.legal
-    out = g.legal = legal_moves(g, player)
-    g.legal_for = player
-    return out
-
-
 def legal_actions(g: GameState, player: int) -> list[A.Action]:
     """`legal_moves` as `Action` values."""
     seats = g.seats
-    return [action_of(code, seats) for code in cached_moves(g, player)]
+    return [action_of(code, seats) for code in legal_moves(g, player)]
 
 
 def explain_refusal(g: GameState, player: int, action: A.Action) -> None:
@@ -266,7 +276,7 @@ def checked_code(g: GameState, player: int, action: A.Action) -> int:
     if g.decision is MATCH_OVER:
         raise GameOver()
     code = code_of(action, g.seats)
-    if code >= 0 and code in cached_moves(g, player):
+    if code >= 0 and code in legal_moves(g, player):
         return code
     explain_refusal(g, player, action)
     raise AssertionError("unreachable")  # explain_refusal always raises
@@ -291,7 +301,7 @@ def default_action(g: GameState, player: int) -> A.Action | None:
     if g.seats[g.turn] != player:
         return None
     if decision is PLAY or decision is PLAY_DRAWN:
-        legal = cached_moves(g, player)
+        legal = legal_moves(g, player)
         for preferred in (DRAW, KEEP, PASS):
             if preferred in legal:
                 return action_of(preferred, g.seats)

@@ -17,9 +17,7 @@ from __future__ import annotations
 import hashlib
 import random
 import struct
-from collections.abc import Callable
 from enum import StrEnum
-from operator import itemgetter
 
 from .faces import NO_COLOR
 from .hand import Hand
@@ -33,22 +31,16 @@ MAX_PLAYERS = 10
 _OFFICIAL = RuleSet()
 
 
-class _Lanes(dict[int, int]):
-    """`lanes[n]`: n 64-bit lanes in one integer, lane i holding `lane(i)` (made once per n)."""
+class _KeyLayout(dict[int, tuple[struct.Struct, bytes, bytes]]):
+    """`layout[n]`, for shuffling n items: the struct of n little-endian doubles, and the bytes
+    that make each double's top two bytes those of a float in [1, 2) (made once per n)."""
 
-    def __init__(self, lane: Callable[[int], int]) -> None:
-        super().__init__()
-        self.lane = lane
-
-    def __missing__(self, n: int) -> int:
-        value = self[n] = sum(self.lane(i) << (64 * i) for i in range(n))
+    def __missing__(self, n: int) -> tuple[struct.Struct, bytes, bytes]:
+        value = self[n] = (struct.Struct(f"<{n}d"), b"\xf0" * n, b"\x3f" * n)
         return value
 
 
-# For `GameState.shuffle`: a double's mantissa bits above its lowest byte, and the exponent of
-# 1.0 with the lane's index in that byte.
-_RANDOM_BITS = _Lanes(lambda i: (1 << 52) - 256)
-_ONE_AND_INDEX = _Lanes(lambda i: 0x3FF << 52 | i)
+_KEY_LAYOUT = _KeyLayout()
 
 
 class Decision(StrEnum):
@@ -151,7 +143,7 @@ class GameState:
         self.passes = 0
         self.jump_open = False  # nothing has happened since the top card was played
         self.version = 0
-        # `legal_moves(legal_for)`, kept until the state changes (legality.cached_moves).
+        # What `legal_moves(legal_for)` answered, kept until the state changes (legality.py).
         self.legal_for: int | None = None
         self.legal: list[int] = []
         self.round_outcome: RoundOutcome | None = None
@@ -167,25 +159,27 @@ class GameState:
         return random.Random(f"{self.seed}:{self.random_steps}")
 
     def shuffle(self, items: list[int]) -> None:
-        """Shuffle `items` in place as the next random step.
+        """Shuffle `items` (faces, or any integers below 256) in place as the next random step.
 
         `random.shuffle` runs a Python function per card and was the largest cost of dealing a
-        simulated round, so this one runs no Python code per item: each item gets a random key,
-        a float in [1, 2) with 44 random bits, whose lowest byte is the item's index; sorting
-        the keys sorts the items, and the low bytes of the sorted keys are the new order. As
-        uniform as Fisher-Yates (two keys tie in their random bits about once in 10^9 deals).
+        simulated round, so this one runs no Python code per item: each item becomes a sort
+        key, a double in [1, 2) whose 40 bits above its lowest byte are random and whose lowest
+        byte is the item itself; one sort of the keys, and the lowest bytes of the sorted keys
+        are the shuffled items. As uniform as Fisher-Yates: only two keys with the same 40
+        random bits (about once in 10^8 deals) keep the smaller item first.
         The bits are SHAKE-256 of the seed and the step number: no generator to set up.
         """
         n = len(items)
-        if n > 256:  # (more than a byte can index: never a deck, which holds 112 cards)
+        if n > 256:  # (more cards than any deck: 112 at most; a test shuffles more)
             self.next_random().shuffle(items)
             return
         self.random_steps += 1
-        stream = hashlib.shake_256(f"{self.seed}:{self.random_steps}".encode()).digest(8 * n)
-        bits = int.from_bytes(stream, "little") & _RANDOM_BITS[n] | _ONE_AND_INDEX[n]
-        keys = sorted(struct.unpack(f"<{n}d", bits.to_bytes(8 * n, "little")))
-        order = struct.pack(f"<{n}d", *keys)[::8]  # the low byte of each key
-        items[:] = itemgetter(*order)(items) if n > 1 else items
+        doubles, exponent_low, exponent_high = _KEY_LAYOUT[n]
+        keys = bytearray(hashlib.shake_256(b"%d:%d" % (self.seed, self.random_steps)).digest(8 * n))
+        keys[0::8] = bytes(items)  # (a ValueError for an item outside 0-255)
+        keys[6::8] = exponent_low
+        keys[7::8] = exponent_high
+        items[:] = doubles.pack(*sorted(doubles.unpack(keys)))[::8]
 
     def touch(self) -> None:
         """The state was changed from outside the rules (a test setting up a position)."""
