@@ -214,7 +214,8 @@ class Seat(Base):
 
 
 class GameAction(Base):
-    """Append-only log: one row per engine version, enough to audit or replay a game."""
+    """Append-only log: one row per engine version, enough to audit a game (a replay would also
+    need the engine it was played with: the shuffle is part of the rules' code)."""
 
     __tablename__ = "game_actions"
 
