@@ -4,8 +4,11 @@ The expert cuts its playouts short and scores where they stop by the chance of w
 there. That chance is read from a table by the cards each side holds, fitted here: many rounds
 of `search.fast_move` against itself (official rules), every normal turn recorded from every
 seat as (cards held, fewest cards held by another, whether it is this player's turn), and
-counted against who won the round. Writes bot/engine/value_tables.py; rerun it after
-changing `fast_move`.
+counted against who won the round. A second table corrects the first by the wilds held by
+that player and by the other with the fewest cards: the mean error of the first table in each
+of its cells, shrunk towards 0 by SHRINK pseudo-visits (a rare cell keeps the count-only value).
+Writes bot/engine/value_tables.py (about 10 minutes on one core); rerun it after changing
+`fast_move`.
 
   .venv/bin/python tools/fit_values.py [--rounds 200000] [--out bot/engine/value_tables.py]
 """

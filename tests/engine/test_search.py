@@ -191,3 +191,16 @@ def test_samples_believe_a_plain_wild_was_the_only_play_and_named_the_colour_hel
         for h in hands
     )
     assert blue_most / len(hands) >= 0.7
+
+
+def test_samples_believe_the_last_card_was_the_careful_choice():
+    game = deal([1, 2], {1: "R3 G1 G2 B4 B6 Y7 Y8", 2: "G3 G4 G5 B1 B2 Y1 Y2"}, "R5", "Y3 " * 20)
+    game.apply(1, A.Play(Card.of("R3")))
+    view = view_for(game, 2)
+    rng = random.Random(6)
+    hands = [s.hand(1) for s in (sample_game(view, rng) for _ in range(300)) if s is not None]
+    # A careful player holding a red action card would have played it (it buys a turn); about a
+    # third of random hands of six hold one.
+    actions = (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO)
+    red_action = sum(any(c.color is Color.RED and c.rank in actions for c in h) for h in hands)
+    assert red_action / len(hands) <= 0.15
