@@ -10,12 +10,13 @@ Three inferences from the public history are made. A player who drew instead of 
 of the cards that were playable then (`PlayerView.voids`: the cards they held at the time are
 dealt from the others). Whoever just played a Wild Draw Four most likely held no card of the
 colour before it (careful players do not bluff into a challenge): in all but BLUFF_BELIEF of the
-samples their hand holds none. Whoever just played a plain wild most likely had no coloured card
-to play instead (careful players keep wilds as a way out) and named the colour they hold most:
-in all but WILD_DOUBT of the samples their hand holds no card that matched before the wild, and
-the colour named is (after up to NAMING_TRIES deals) the one they hold most. Known limits (the
-samples ignore the rest of what play revealed): a hand seen in a challenge or given away in a
-swap, and the colours named or cards played before the last.
+samples their hand holds none. Whoever just played the number card or plain wild on top most
+likely chose it as a careful player (the `hard` heuristic) would: in all but PLAY_DOUBT of the
+samples their hand is dealt again (up to PLAY_TRIES times) until it holds no card that
+player would have played instead (no playable coloured card before a wild, which careful players
+keep as a way out) and, after a wild, none of a colour more than of the colour named. Known
+limits (the samples ignore the rest of what play revealed): a hand seen in a challenge or given
+away in a swap, and the colours named or cards played before the last.
 """
 
 from __future__ import annotations
