@@ -48,9 +48,11 @@ from .view import PlayerView
 #: The share of samples in which the player of a pending Wild Draw Four may have bluffed.
 BLUFF_BELIEF = 0.15
 #: The share of samples that ignore what the last card played revealed of its player's hand.
-PLAY_DOUBT = 0.15
+#: Against `hard`, 0.05 with 16 tries beat 0.15 with 8 (2 players, 2,000 rounds: 61.7% against
+#: 59.9%; decision regret 3.26% against 3.31%); a deal that never fits is kept all the same.
+PLAY_DOUBT = 0.05
 #: Deals tried per sample to find a hand that would have played the last card so.
-PLAY_TRIES = 8
+PLAY_TRIES = 16
 #: The face of a plain wild.
 WILD_FACE = Card.of("W").face
 ACTIONS = (SKIP, REVERSE, DRAW_TWO)
