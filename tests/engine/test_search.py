@@ -185,7 +185,7 @@ def test_samples_believe_a_plain_wild_was_the_only_play_and_named_the_colour_hel
     clean = sum(
         all(c.color is not Color.GREEN and c.rank is not Rank.FIVE for c in h) for h in hands
     )
-    assert clean / len(hands) >= 0.85  # only PLAY_DOUBT of them may ignore the wild
+    assert clean / len(hands) >= 0.85  # only a few (PLAY_DOUBT) may ignore the wild
     blue_most = sum(
         all(sum(c.color is Color.BLUE for c in h) >= sum(c.color is k for c in h) for k in Color)
         for h in hands
