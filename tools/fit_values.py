@@ -4,8 +4,11 @@ The expert cuts its playouts short and scores where they stop by the chance of w
 there. That chance is read from a table by the cards each side holds, fitted here: many rounds
 of `search.fast_move` against itself (official rules), every normal turn recorded from every
 seat as (cards held, fewest cards held by another, whether it is this player's turn), and
-counted against who won the round. Writes bot/engine/value_tables.py; rerun it after
-changing `fast_move`.
+counted against who won the round. A second table corrects the first by the wilds held by
+that player and by the other with the fewest cards: the mean error of the first table in each
+of its cells, shrunk towards 0 by SHRINK pseudo-visits (a rare cell keeps the count-only value).
+Writes bot/engine/value_tables.py (about 10 minutes on one core); rerun it after changing
+`fast_move`.
 
   .venv/bin/python tools/fit_values.py [--rounds 200000] [--out bot/engine/value_tables.py]
 """
@@ -20,58 +23,83 @@ from pathlib import Path
 from bot.engine import Game, RuleSet
 from bot.engine.search import fast_move
 from bot.engine.state import Decision
-from bot.engine.values import CAP, PLAYERS, cell
+from bot.engine.values import CAP, FINE_CAP, PLAYERS, WILDS, cell, fine_cell, wilds
 
 RULES = RuleSet(scoring="none")
 #: Pseudo-rounds of a fair share added to every cell: rare cells lean to 1/players.
 PRIOR = 20
+#: Pseudo-visits of no correction added to every cell of the correction: rare cells lean to 0.
+SHRINK = 50
 
 
-def fit(players: int, rounds: int, seed: int) -> list[float]:
-    """P(win) per cell for a table of `players`, from `rounds` rounds of self-play."""
+def fit(players: int, rounds: int, seed: int) -> tuple[list[float], list[float]]:
+    """P(win) per `cell` and the correction per `fine_cell` for a table of `players`, from
+    `rounds` rounds of self-play."""
     size = 2 * (CAP + 1) * (CAP + 1)
     wins = [0] * size
     seen = [0] * size
+    fine_size = 2 * (FINE_CAP + 1) * (FINE_CAP + 1) * WILDS * WILDS
+    fine_wins = [0] * fine_size
+    # How often each fine cell was seen in each coarse cell (they differ above FINE_CAP).
+    pairs: dict[tuple[int, int], int] = {}
     rng = random.Random(seed)
     ids = list(range(1, players + 1))
     for r in range(rounds):
         game = Game.new(ids, RULES, seed=seed * 1_000_003 + r, dealer=ids[r % players])
-        visits: list[tuple[int, int]] = []  # (cell, player)
+        visits: list[tuple[int, int, int]] = []  # (cell, fine cell, player)
         player = game.current_player
         while player is not None:
             if game.decision is Decision.PLAY:
-                sizes = {p: game.held[p].size for p in game.seats}
+                held = game.held
+                sizes = {p: held[p].size for p in game.seats}
                 for p in game.seats:
-                    fewest = min(n for q, n in sizes.items() if q != p)
-                    visits.append((cell(sizes[p], fewest, p == player), p))
+                    # The other player with the fewest cards (the first in seat order on ties).
+                    other = min((q for q in game.seats if q != p), key=sizes.__getitem__)
+                    mine, fewest, moving = sizes[p], sizes[other], p == player
+                    w = fine_cell(mine, fewest, moving, wilds(held[p]), wilds(held[other]))
+                    visits.append((cell(mine, fewest, moving), w, p))
             player = game.make_move(player, fast_move(game, player, rng))
         outcome = game.round_outcome
         winner = outcome.winner if outcome is not None else None
-        for c, p in visits:
+        for c, w, p in visits:
             seen[c] += 1
             wins[c] += p == winner
+            fine_wins[w] += p == winner
+            pairs[w, c] = pairs.get((w, c), 0) + 1
     fair = 1 / players
-    return [(wins[c] + PRIOR * fair) / (seen[c] + PRIOR) for c in range(size)]
+    table = [(wins[c] + PRIOR * fair) / (seen[c] + PRIOR) for c in range(size)]
+    expected = [0.0] * fine_size
+    fine_seen = [0] * fine_size
+    for (w, c), n in pairs.items():
+        expected[w] += n * table[c]
+        fine_seen[w] += n
+    correction = [(fine_wins[w] - expected[w]) / (fine_seen[w] + SHRINK) for w in range(fine_size)]
+    return table, correction
 
 
-def render(tables: dict[int, list[float]], rounds: int) -> str:
-    """value_tables.py: one line of text per (whose turn, cards held), fewest 0..CAP across."""
-    width = CAP + 1
-    parts = []
-    for players, table in tables.items():
-        lines = [
-            " ".join(f"{round(v * 1000):3d}" for v in table[start : start + width])
-            for start in range(0, len(table), width)
-        ]
-        parts.append(f'    {players}: """\n' + "\n".join(lines) + '\n""",')
-    return TEMPLATE.format(rounds=rounds, body="\n".join(parts))
+def _text(players: int, table: list[float], width: int) -> str:
+    lines = [
+        " ".join(f"{round(v * 1000):3d}" for v in table[start : start + width])
+        for start in range(0, len(table), width)
+    ]
+    return f'    {players}: """\n' + "\n".join(lines) + '\n""",'
+
+
+def render(tables: dict[int, tuple[list[float], list[float]]], rounds: int) -> str:
+    """value_tables.py: the coarse tables, one line per (whose turn, cards held), fewest 0..CAP
+    across; the corrections, one line per (whose turn, cards held, fewest), wilds across."""
+    coarse = "\n".join(_text(p, t[0], CAP + 1) for p, t in tables.items())
+    fine = "\n".join(_text(p, t[1], WILDS * WILDS) for p, t in tables.items())
+    return TEMPLATE.format(rounds=rounds, body=coarse, quality=fine)
 
 
 TEMPLATE = '''"""The expert's win-chance tables as text (values.py reads them).
 
 Generated by tools/fit_values.py from {rounds} rounds of self-play per table size: do not edit
-by hand. Thousandths, one line per (whether it is my turn, cards held), the fewest cards held by
-another from 0 to CAP across.
+by hand. Thousandths. TEXT: P(win), one line per (whether it is my turn, cards held), the fewest
+cards held by another from 0 to CAP across. QUALITY: what to add for the wilds held, one line
+per (whether it is my turn, cards held, fewest cards held by another) to FINE_CAP, across
+(my wilds, theirs) as (0, 0), (0, 1), (0, 2+), (1, 0), ... (2+, 2+).
 """
 
 from __future__ import annotations
@@ -80,6 +108,10 @@ from typing import Final
 
 TEXT: Final[dict[int, str]] = {{
 {body}
+}}
+
+QUALITY: Final[dict[int, str]] = {{
+{quality}
 }}
 '''
 

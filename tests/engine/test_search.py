@@ -9,12 +9,12 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Color, Game, RuleSet
+from bot.engine import Card, Color, Game, Rank, RuleSet
 from bot.engine import actions as A
 from bot.engine.cards import build_deck
 from bot.engine.determinize import sample_game
 from bot.engine.search import ExpertPlayer, playout
-from bot.engine.values import PLAYERS, value
+from bot.engine.values import PLAYERS, coarse_value, value
 from bot.engine.view import view_for
 from tests.conftest import examples
 
@@ -150,13 +150,57 @@ def test_the_budget_is_counted_in_playouts_not_seconds():
 def test_a_playout_cut_short_scores_the_chance_to_win_from_there():
     game = deal([1, 2], {1: "R1 R2 R3", 2: "B1 B2 B3"}, "R5", "G1 G3 G4 " * 5)
     cut = playout(game.copy(), 1, random.Random(1), horizon=0)
-    assert cut == value(2, 3, 3, moving=True)
+    assert cut == value(2, 3, 3, True, my_wilds=0, their_wilds=0)
     played = playout(game.copy(), 1, random.Random(1))
     assert played in (0.0, 1.0)
 
 
 def test_the_value_table_favours_fewer_cards_and_the_move():
-    assert value(2, 2, 6, moving=False) > value(2, 6, 6, moving=False) > value(2, 6, 2, False)
-    assert value(2, 5, 5, moving=True) > value(2, 5, 5, moving=False)
+    assert (
+        coarse_value(2, 2, 6, False) > coarse_value(2, 6, 6, False) > coarse_value(2, 6, 2, False)
+    )
+    assert coarse_value(2, 5, 5, moving=True) > coarse_value(2, 5, 5, moving=False)
     for players in PLAYERS:
-        assert 0.0 < value(players, 7, 7, moving=True) < 1.0
+        assert 0.0 < coarse_value(players, 7, 7, moving=True) < 1.0
+
+
+def test_the_value_table_favours_wilds_in_my_hand_not_in_theirs():
+    for players in PLAYERS:
+        plain = value(players, 3, 3, True, my_wilds=0, their_wilds=0)
+        assert value(players, 3, 3, True, my_wilds=1, their_wilds=0) > plain
+        assert value(players, 3, 3, True, my_wilds=0, their_wilds=1) < plain
+        assert 0.0 < value(players, 7, 7, True, my_wilds=2, their_wilds=0) < 1.0
+
+
+def test_samples_believe_a_plain_wild_was_the_only_play_and_named_the_colour_held_most():
+    game = deal([1, 2], {1: "W R1 B1 B2 B3 Y4", 2: "G1 G2 G7 R5 Y5 Y6"}, "G5", "Y1 Y2 Y3 " * 8)
+    first = game.current_player
+    assert first == 1  # the dealer is the last seat: player 1 moves first
+    game.apply(1, A.Play(Card.of("W")))  # on a green 5: no green card, no five
+    game.apply(1, A.ChooseColor(Color.BLUE))
+    view = view_for(game, 2)
+    rng = random.Random(5)
+    samples = [sample_game(view, rng) for _ in range(200)]
+    hands = [s.hand(1) for s in samples if s is not None]
+    clean = sum(
+        all(c.color is not Color.GREEN and c.rank is not Rank.FIVE for c in h) for h in hands
+    )
+    assert clean / len(hands) >= 0.85  # only a few (PLAY_DOUBT) may ignore the wild
+    blue_most = sum(
+        all(sum(c.color is Color.BLUE for c in h) >= sum(c.color is k for c in h) for k in Color)
+        for h in hands
+    )
+    assert blue_most / len(hands) >= 0.7
+
+
+def test_samples_believe_the_last_card_was_the_careful_choice():
+    game = deal([1, 2], {1: "R3 G1 G2 B4 B6 Y7 Y8", 2: "G3 G4 G5 B1 B2 Y1 Y2"}, "R5", "Y3 " * 20)
+    game.apply(1, A.Play(Card.of("R3")))
+    view = view_for(game, 2)
+    rng = random.Random(6)
+    hands = [s.hand(1) for s in (sample_game(view, rng) for _ in range(300)) if s is not None]
+    # A careful player holding a red action card would have played it (it buys a turn); about a
+    # third of random hands of six hold one.
+    actions = (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO)
+    red_action = sum(any(c.color is Color.RED and c.rank in actions for c in h) for h in hands)
+    assert red_action / len(hands) <= 0.15
