@@ -73,7 +73,7 @@ def playable_on_top(g: GameState, hand: Hand) -> int:
     """Every face (held or not) that `hand` could play now: what a player who draws instead
     is believed not to hold."""
     out = MATCH[g.discards[-1] * 5 + g.color_index]
-    if g.rules.challenge_possible or wd4_allowed(g, hand):
+    if g.rules.wd4_challenge or wd4_allowed(g, hand):  # (`challenge_possible`, as in legal_moves)
         out |= W4_BIT
     return out
 
@@ -137,19 +137,18 @@ def jump_in_mask(g: GameState, player: int) -> int:
     return BIT[top]
 
 
-def legal_moves(g: GameState, player: int) -> list[int]:
+def legal_moves(g: GameState, player: int) -> tuple[int, ...]:
     """Everything `player` may do right now, as move codes (moves.py); `Leave` is not listed.
 
-    Remembered until the state changes (`GameState.legal`; callers must not mutate the list):
-    a simulation asks for the moves and then checks its move against them. The check of that
-    memory is in here rather than in a wrapper, which would cost a call per move.
+    Remembered until the state changes (`GameState.legal`): a simulation asks for the moves and
+    then checks its move against them. The check of that memory is in here rather than in a
+    wrapper, which would cost a call per move.
     """
     if g.legal_for == player:
         return g.legal
-    decision = g.decision
-    seats = g.seats
-    if decision is PLAY and seats[g.turn] == player:
-        # The hot path of every simulation: written out, one AND and a walk over the bits.
+    if g.decision is PLAY and g.seats[g.turn] == player:
+        # The hot path of every simulation: one AND, then the answer for that mask and hand
+        # size from `_TURN_MOVES` (the same few masks come back all the time).
         hand = g.held[player]
         mask = hand.mask
         rules = g.rules
@@ -157,23 +156,17 @@ def legal_moves(g: GameState, player: int) -> list[int]:
             playable = 0
         else:
             playable = mask & MATCH[g.discards[-1] * 5 + g.color_index]
-            if mask & W4_BIT and (rules.challenge_possible or wd4_allowed(g, hand)):
+            # (`challenge_possible`, read as the field it comes down to: a property costs a call)
+            if mask & W4_BIT and (rules.wd4_challenge or wd4_allowed(g, hand)):
                 playable |= W4_BIT
-        out = []
-        while playable:
-            low = playable & -playable
-            out.append(low.bit_length() - 1)
-            playable ^= low
-        can_draw = g.pile or len(g.discards) > 1
-        if out:
-            if hand.size == 2:
-                out += [f + PLAY_UNO for f in out]
-            if can_draw and rules.voluntary_draw:
-                out.append(DRAW)
+        if hand.size != 2 and rules.voluntary_draw and g.pile:
+            out = _PLAYS_OR_DRAW.get(playable)
+            if out is None:
+                out = _plays_or_draw(playable)
         else:
-            out.append(DRAW if can_draw else PASS)
+            out = _turn_moves(g, playable, hand.size == 2)
         if g.at_risk or rules.false_catch_penalty:
-            _uno_moves(g, player, out)
+            out = _with_uno_moves(g, player, out)
         g.legal = out
         g.legal_for = player
         return out
@@ -183,56 +176,93 @@ def legal_moves(g: GameState, player: int) -> list[int]:
     return out
 
 
-def _off_turn_moves(g: GameState, player: int) -> list[int]:
+#: `legal_moves` on a normal turn for the usual hand and pile, by playable mask: filled as
+#: positions come up, and emptied when it grows past _PLAYS_OR_DRAW_LIMIT, so a long-running
+#: process keeps only the masks it meets. A dictionary lookup is cheaper than walking the bits.
+_PLAYS_OR_DRAW: dict[int, tuple[int, ...]] = {}
+_PLAYS_OR_DRAW_LIMIT = 1 << 16
+
+
+def _plays_or_draw(playable: int) -> tuple[int, ...]:
+    """The faces of `playable` and drawing (or only drawing); remembered."""
+    if len(_PLAYS_OR_DRAW) >= _PLAYS_OR_DRAW_LIMIT:
+        _PLAYS_OR_DRAW.clear()
+    answer = _PLAYS_OR_DRAW[playable] = (*faces_of(playable), DRAW)
+    return answer
+
+
+def _turn_moves(g: GameState, playable: int, two_held: bool) -> tuple[int, ...]:
+    """`legal_moves` on a normal turn, in general."""
+    plays = faces_of(playable)
+    can_draw = g.pile or len(g.discards) > 1
+    if plays:
+        out = plays + [f + PLAY_UNO for f in plays] if two_held else plays
+        if can_draw and g.rules.voluntary_draw:
+            out.append(DRAW)
+    else:
+        out = [DRAW if can_draw else PASS]
+    return tuple(out)
+
+
+def _off_turn_moves(g: GameState, player: int) -> tuple[int, ...]:
     """`legal_moves` except on the player's own normal turn."""
     decision = g.decision
     seats = g.seats
     if decision is MATCH_OVER or player not in g.totals or player in g.left:
-        return []
+        return ()
     if decision is NEXT_ROUND:
-        return [M.NEXT_ROUND]
+        return _NEXT_ROUND
     hand = g.held.get(player)
     if hand is None:
-        return []
+        return ()
+    out: tuple[int, ...]
     if seats[g.turn] == player:
         if decision is PLAY_DRAWN:
             face = g.drawn_face
-            out = [face, face + PLAY_UNO] if hand.size == 2 else [face]
-            if not g.rules.force_play_drawn:
-                out.append(KEEP)
-        elif decision is CHOOSE_COLOR:
-            out = list(_COLORS)
-        elif decision is CHOOSE_TARGET:
-            out = [M.TARGET + i for i, p in enumerate(seats) if p != player]
-        else:  # RESPOND
-            out = faces_of(response_mask(g, player))
             if hand.size == 2:
-                out += [f + PLAY_UNO for f in out]
-            out.append(M.ACCEPT)
+                out = (face, face + PLAY_UNO)
+                if not g.rules.force_play_drawn:
+                    out += _KEEP
+            else:
+                out = (face,) if g.rules.force_play_drawn else _PLAY_OR_KEEP[face]
+        elif decision is CHOOSE_COLOR:
+            out = _COLORS
+        elif decision is CHOOSE_TARGET:
+            out = tuple(M.TARGET + i for i, p in enumerate(seats) if p != player)
+        else:  # RESPOND
+            faces = faces_of(response_mask(g, player))
+            if hand.size == 2:
+                faces += [f + PLAY_UNO for f in faces]
+            faces.append(M.ACCEPT)
             if can_challenge(g):
-                out.append(M.CHALLENGE)
+                faces.append(M.CHALLENGE)
+            out = tuple(faces)
     else:
         mask = jump_in_mask(g, player)
-        out = faces_of(mask) if mask else []
+        out = tuple(faces_of(mask)) if mask else ()
         if out and hand.size == 2:
-            out.append(out[0] + PLAY_UNO)
+            out += (out[0] + PLAY_UNO,)
     if g.at_risk or g.rules.false_catch_penalty:
-        _uno_moves(g, player, out)
+        out = _with_uno_moves(g, player, out)
     return out
 
 
-def _uno_moves(g: GameState, player: int, out: list[int]) -> None:
-    """Calling UNO for oneself, and catching others (anyone, when a false catch costs)."""
+def _with_uno_moves(g: GameState, player: int, out: tuple[int, ...]) -> tuple[int, ...]:
+    """`out` and calling UNO for oneself, and catching others (anyone, when a false catch
+    costs)."""
     at_risk = g.at_risk
     false_catch = g.rules.false_catch_penalty
-    if player in at_risk:
-        out.append(M.CALL_UNO)
+    extra = [M.CALL_UNO] if player in at_risk else []
     for i, target in enumerate(g.seats):
         if target != player and (false_catch or target in at_risk):
-            out.append(M.CATCH + i)
+            extra.append(M.CATCH + i)
+    return out + tuple(extra) if extra else out
 
 
 _COLORS = tuple(M.COLOR + i for i in range(len(COLORS)))
+_KEEP = (KEEP,)
+_PLAY_OR_KEEP = tuple((face, KEEP) for face in range(FACES))
+_NEXT_ROUND = (M.NEXT_ROUND,)
 
 
 def legal_actions(g: GameState, player: int) -> list[A.Action]:

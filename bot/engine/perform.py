@@ -29,7 +29,8 @@ def perform(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> N
             play(g, player, code - PLAY_UNO, True, ev)
     elif code == DRAW:
         g.jump_open = False
-        close_uno_window(g)
+        if g.at_risk:  # (`close_uno_window`, written out)
+            g.at_risk.clear()
         draw_turn(g, player, ev)
     elif code < TARGET:
         _simple(g, player, code, ev)

@@ -169,45 +169,47 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
     face = g.discards[-1]
     rank = RANK_OF[face]
     seat = g.turn
+    seats = g.seats
+    if rank == REVERSE:
+        g.direction = -g.direction
+        if ev is not None:
+            ev.append(E.DirectionChanged(g.direction))
+    # (`g.next_seat(seat)` written out: a method call costs more than the arithmetic)
+    following = (seat + g.direction) % len(seats)
     if rank < SKIP:  # a number: the turn passes on
-        start_turn(g, (seat + g.direction) % len(g.seats), ev)
+        start_turn(g, following, ev)
     elif rank == SKIP:
-        victim_seat = g.next_seat(seat)
-        victim = g.seats[victim_seat]
+        victim = seats[following]
         if g.rules.deflect_skip and g.held[victim].counts[face]:
             g.penalty_kind = "S"
-            g.turn = victim_seat
+            g.turn = following
             g.decision = RESPOND
             return
         if ev is not None:
             ev.append(E.TurnSkipped(victim))
-        start_turn(g, g.next_seat(victim_seat), ev)
+        start_turn(g, g.next_seat(following), ev)
     elif rank == REVERSE:
-        g.direction = -g.direction
-        if ev is not None:
-            ev.append(E.DirectionChanged(g.direction))
-        if len(g.seats) == 2 and g.rules.two_player_reverse == "skip":
+        if len(seats) == 2 and g.rules.two_player_reverse == "skip":
             if ev is not None:
-                ev.append(E.TurnSkipped(g.seats[g.next_seat(seat)]))
+                ev.append(E.TurnSkipped(seats[following]))
             start_turn(g, seat, ev)
         else:
-            start_turn(g, g.next_seat(seat), ev)
+            start_turn(g, following, ev)
     elif rank in (DRAW_TWO, WILD_DRAW_FOUR):
         g.penalty = penalty_after(g, rank)
-        victim_seat = g.next_seat(seat)
         g.penalty_kind = "D" if rank == DRAW_TWO else "W4"
-        g.turn = victim_seat
-        if response_mask(g, g.seats[victim_seat]) or can_challenge(g):
+        g.turn = following
+        if response_mask(g, seats[following]) or can_challenge(g):
             g.decision = RESPOND
             return
         g.turn = seat
-        take_penalty(g, victim_seat, ev)
+        take_penalty(g, following, ev)
     elif rank == CUSTOMIZABLE and g.rules.custom_effect == "play_again":
         if ev is not None:
             ev.append(E.PlayAgain(actor))
         start_turn(g, seat, ev)
     else:
-        start_turn(g, g.next_seat(seat), ev)
+        start_turn(g, following, ev)
 
 
 def take_penalty(g: GameState, victim_seat: int, ev: list[E.Event] | None) -> None:
@@ -222,7 +224,7 @@ def take_penalty(g: GameState, victim_seat: int, ev: list[E.Event] | None) -> No
             ev.append(E.PenaltyAccepted(victim, amount))
     if ev is not None:
         ev.append(E.TurnSkipped(victim))
-    start_turn(g, g.next_seat(victim_seat), ev)
+    start_turn(g, (victim_seat + g.direction) % len(g.seats), ev)
 
 
 def challenge(g: GameState, challenger: int, ev: list[E.Event] | None) -> None:

@@ -145,7 +145,7 @@ class GameState:
         self.version = 0
         # What `legal_moves(legal_for)` answered, kept until the state changes (legality.py).
         self.legal_for: int | None = None
-        self.legal: list[int] = []
+        self.legal: tuple[int, ...] = ()
         self.round_outcome: RoundOutcome | None = None
         self.outcome: Outcome | None = None
         # Positions seen this round while the draw pile was empty, by digest (rounds.py).
