@@ -57,13 +57,20 @@ def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
     may then be played or kept. The caller has closed the UNO window."""
     g.passes = 0
     hand = g.held[player]
-    g.voids[player] = (playable_on_top(g, hand), hand.size)
+    rules = g.rules
     pile = g.pile
-    if g.rules.draw_until_playable or not pile:
+    if rules.draw_until_playable or not pile:
+        g.voids[player] = (playable_on_top(g, hand), hand.size)
         _draw_turn_slowly(g, player, hand, ev)
         return
     # The usual case, written out (a random playout draws on about a quarter of its moves):
-    # one card off the pile, playable by `is_playable(..., drawn=True)` or not.
+    # what the table learns (`playable_on_top`), then one card off the pile, playable by
+    # `is_playable(..., drawn=True)` or not.
+    matching = MATCH[g.discards[-1] * 5 + g.color_index]
+    if rules.wd4_challenge or wd4_allowed(g, hand):
+        g.voids[player] = (matching | W4_BIT, hand.size)
+    else:
+        g.voids[player] = (matching, hand.size)
     face = pile.pop()
     hand.counts[face] += 1
     bit = BIT[face]
@@ -71,11 +78,8 @@ def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
     hand.size += 1
     if ev is not None:
         ev.append(E.CardsDrawn(player, (CARDS[face],), E.DrawReason.CHOICE))
-    if bit == W4_BIT:
-        playable = wd4_allowed(g, hand)
-    else:
-        playable = MATCH[g.discards[-1] * 5 + g.color_index] & bit
-    if playable and (hand.size > 1 or g.rules.go_out_on_action or IS_NUMBER[face]):
+    playable = wd4_allowed(g, hand) if bit == W4_BIT else matching & bit
+    if playable and (hand.size > 1 or rules.go_out_on_action or IS_NUMBER[face]):
         g.drawn_face = face
         g.decision = PLAY_DRAWN
     else:

@@ -146,9 +146,10 @@ def legal_moves(g: GameState, player: int) -> tuple[int, ...]:
     """
     if g.legal_for == player:
         return g.legal
-    if g.decision is PLAY and g.seats[g.turn] == player:
+    decision = g.decision
+    if decision is PLAY and g.seats[g.turn] == player:
         # The hot path of every simulation: one AND, then the answer for that mask and hand
-        # size from `_TURN_MOVES` (the same few masks come back all the time).
+        # size from `_PLAYS_OR_DRAW` (the same masks keep coming back).
         hand = g.held[player]
         mask = hand.mask
         rules = g.rules
@@ -170,7 +171,19 @@ def legal_moves(g: GameState, player: int) -> tuple[int, ...]:
         g.legal = out
         g.legal_for = player
         return out
-    out = _off_turn_moves(g, player)
+    if decision is PLAY_DRAWN and g.seats[g.turn] == player:  # next in line: a card just drawn
+        face = g.drawn_face
+        rules = g.rules
+        if g.held[player].size == 2:
+            out = (face, face + PLAY_UNO)
+            if not rules.force_play_drawn:
+                out += _KEEP
+        else:
+            out = (face,) if rules.force_play_drawn else _PLAY_OR_KEEP[face]
+        if g.at_risk or rules.false_catch_penalty:
+            out = _with_uno_moves(g, player, out)
+    else:
+        out = _off_turn_moves(g, player)
     g.legal = out
     g.legal_for = player
     return out
@@ -205,7 +218,7 @@ def _turn_moves(g: GameState, playable: int, two_held: bool) -> tuple[int, ...]:
 
 
 def _off_turn_moves(g: GameState, player: int) -> tuple[int, ...]:
-    """`legal_moves` except on the player's own normal turn."""
+    """`legal_moves` except on the player's own normal turn or with a card just drawn."""
     decision = g.decision
     seats = g.seats
     if decision is MATCH_OVER or player not in g.totals or player in g.left:
@@ -217,15 +230,7 @@ def _off_turn_moves(g: GameState, player: int) -> tuple[int, ...]:
         return ()
     out: tuple[int, ...]
     if seats[g.turn] == player:
-        if decision is PLAY_DRAWN:
-            face = g.drawn_face
-            if hand.size == 2:
-                out = (face, face + PLAY_UNO)
-                if not g.rules.force_play_drawn:
-                    out += _KEEP
-            else:
-                out = (face,) if g.rules.force_play_drawn else _PLAY_OR_KEEP[face]
-        elif decision is CHOOSE_COLOR:
+        if decision is CHOOSE_COLOR:
             out = _COLORS
         elif decision is CHOOSE_TARGET:
             out = tuple(M.TARGET + i for i, p in enumerate(seats) if p != player)
