@@ -42,8 +42,13 @@ def draw(
         return
     faces = take(g, count, ev)
     hand = g.held[player]
+    counts = hand.counts  # (`Hand.add` for each, written out: penalties draw two or four)
+    mask = hand.mask
     for f in faces:
-        hand.add(f)
+        counts[f] += 1
+        mask |= BIT[f]
+    hand.mask = mask
+    hand.size += len(faces)
     if ev is not None:
         ev.append(E.CardsDrawn(player, tuple(CARDS[f] for f in faces), reason))
         if len(faces) < count:

@@ -19,7 +19,7 @@ from . import actions as A
 from . import events as E
 from . import snapshot
 from .cards import Card, Color
-from .errors import GameOver, IllegalAction, NotInGame
+from .errors import GameOver, NotInGame
 from .faces import CARDS, COLOR_INDEX, COLOR_OF_INDEX, deck_faces
 from .hand import Hand, HandsView
 from .legality import (
@@ -32,7 +32,7 @@ from .legality import (
     playable_faces,
 )
 from .moves import code_of
-from .perform import perform
+from .perform import make_move
 from .rounds import deal_round, end_round, finish_match, unseat
 from .rules import InvalidRules, RuleSet
 from .scoring import Outcome, RoundEnd, Termination
@@ -230,28 +230,19 @@ class Game(GameState):
         nothing is recorded and an empty list comes back.
         """
         if type(action) is A.Leave:
+            version = self.version
             ev = self._leave(player)
-        else:
-            ev = [] if events else None
-            perform(self, player, checked_code(self, player, action), ev)
-        self.version += 1
+            self.version = version + 1  # one change, whatever the leaver still owed
+            return ev
+        ev = [] if events else None
+        make_move(self, player, checked_code(self, player, action), ev)
         return ev if ev is not None else []
 
-    def make_move(self, player: int, code: int) -> int | None:
-        """Apply a move code from `moves(player)` without recording events (simulations), and
-        return who must decide next (None when the round or the match is over).
-
-        Raises `IllegalAction` for a code that is not among them; the game is then unchanged.
-        """
-        legal = self.legal if self.legal_for == player else legal_moves(self, player)
-        if code not in legal:
-            raise IllegalAction("not_now", action=str(code), decision=self.decision.value)
-        perform(self, player, code, None)
-        self.version += 1
-        decision = self.decision
-        if decision is NEXT_ROUND or decision is MATCH_OVER:
-            return None
-        return self.seats[self.turn]
+    #: `make_move(player, code)`: apply a move code from `moves(player)` without recording
+    #: events (simulations) and return who must decide next (None when the round or the match
+    #: is over); raises `IllegalAction` for a code that is not among them, changing nothing.
+    #: The function itself (perform.py), not a wrapper: simulations call it once per move.
+    make_move = make_move
 
     # ----------------------------------------------------------------- leaving
 
@@ -269,7 +260,7 @@ class Game(GameState):
         ):
             action = self.default_action(player)
             assert action is not None
-            perform(self, player, checked_code(self, player, action), ev)
+            make_move(self, player, checked_code(self, player, action), ev)
         self.legal_for = None
         self.left.append(player)
         ev.append(E.PlayerLeft(player))

@@ -1,6 +1,8 @@
-"""One move applied: the dispatch from a legal move code to the rules that carry it out.
+"""One move applied: the check of a move code against the legal moves, and the dispatch to the
+rules that carry it out.
 
-The caller has checked the move (`legality.checked_code` or `Game.make_move`); `ev` collects
+`make_move` is the one way in, for the bot (`Game.apply`, with events) and for simulations
+(`Game.make_move`, without): a call less per move is worth having in a playout. `ev` collects
 events, or is None on the event-free path of simulations.
 """
 
@@ -10,15 +12,26 @@ from . import events as E
 from . import moves as M
 from .cards import COLORS
 from .drawing import catch, draw_turn
+from .errors import IllegalAction
+from .legality import legal_moves
 from .moves import ACCEPT, CALL_UNO, CATCH, CHALLENGE, COLOR, DRAW, KEEP, PASS, PLAY_UNO, TARGET
 from .resolve import challenge, continue_card, play, someone_out, swap, take_penalty
 from .rounds import blocked_winner, end_round, next_round, note_position
 from .scoring import RoundEnd
-from .state import PLAY, GameState
+from .state import MATCH_OVER, NEXT_ROUND, PLAY, GameState
 from .turns import close_uno_window, start_turn
 
 
-def perform(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> None:
+def make_move(g: GameState, player: int, code: int, ev: list[E.Event] | None = None) -> int | None:
+    """Apply the move `code` for `player`, add one to `version`, and return who must decide
+    next (None when the round or the match is over).
+
+    Raises `IllegalAction` for a code that is not in `legal_moves(g, player)`; the game is then
+    unchanged (the bot has already explained the refusal: `legality.checked_code`).
+    """
+    legal = g.legal if g.legal_for == player else legal_moves(g, player)
+    if code not in legal:
+        raise IllegalAction("not_now", action=str(code), decision=g.decision.value)
     g.legal_for = None
     if code < DRAW:
         if g.at_risk:
@@ -41,8 +54,14 @@ def perform(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> N
             continue_card(g, ev)
     else:
         catch(g, player, g.seats[code - CATCH], ev)
-    if not g.pile and g.decision is PLAY:
+    decision = g.decision
+    if not g.pile and decision is PLAY:
         note_position(g, ev)
+        decision = g.decision
+    g.version += 1
+    if decision is NEXT_ROUND or decision is MATCH_OVER:
+        return None
+    return g.seats[g.turn]
 
 
 def _simple(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> None:
