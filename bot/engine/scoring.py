@@ -105,9 +105,9 @@ def round_points(
     number of the cards each player still holds."""
     points = dict.fromkeys(hand_points, 0)
     if rules.scoring == "standard":
-        points[winner] = sum(v for p, v in hand_points.items() if p != winner)
+        points[winner] = sum(hand_points.values()) - hand_points[winner]
     elif rules.scoring == "cards_count":
-        points[winner] = sum(n for p, n in cards_left.items() if p != winner)
+        points[winner] = sum(cards_left.values()) - cards_left[winner]
     elif rules.scoring in ("penalty", "elimination"):
         for p, v in hand_points.items():
             if p != winner:
@@ -133,7 +133,8 @@ def match_outcome(
     final = dict(totals)
     if rules.scoring == "none":
         return Outcome(Termination.SINGLE_ROUND, (round_winner,), final), []
-    reached = [p for p in active if totals[p] >= rules.target]
+    target = rules.target
+    reached = [p for p in active if totals[p] >= target]
     if rules.scoring in ("standard", "cards_count"):
         if reached:
             return Outcome(Termination.TARGET_REACHED, (round_winner,), final), []
