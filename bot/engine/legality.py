@@ -160,10 +160,11 @@ def legal_moves(g: GameState, player: int) -> tuple[int, ...]:
             # (`challenge_possible`, read as the field it comes down to: a property costs a call)
             if mask & W4_BIT and (rules.wd4_challenge or wd4_allowed(g, hand)):
                 playable |= W4_BIT
-        if hand.size != 2 and rules.voluntary_draw and g.pile:
-            out = _PLAYS_OR_DRAW.get(playable)
+        if rules.voluntary_draw and g.pile:
+            known = _HOLDING_TWO if hand.size == 2 else _PLAYS_OR_DRAW
+            out = known.get(playable)
             if out is None:
-                out = _plays_or_draw(playable)
+                out = _remember_turn_moves(known, playable)
         else:
             out = _turn_moves(g, playable, hand.size == 2)
         if g.at_risk or rules.false_catch_penalty:
@@ -189,18 +190,23 @@ def legal_moves(g: GameState, player: int) -> tuple[int, ...]:
     return out
 
 
-#: `legal_moves` on a normal turn for the usual hand and pile, by playable mask: filled as
-#: positions come up, and emptied when it grows past _PLAYS_OR_DRAW_LIMIT, so a long-running
-#: process keeps only the masks it meets. A dictionary lookup is cheaper than walking the bits.
+#: `legal_moves` on a normal turn while drawing is possible, by playable mask, for a hand of
+#: other than two cards and (`_HOLDING_TWO`) of two, whose plays may call UNO. Filled as
+#: positions come up and emptied when one grows past _KNOWN_LIMIT (about 8 MB), so a
+#: long-running process keeps only the masks it meets: a lookup is cheaper than the bit walk.
 _PLAYS_OR_DRAW: dict[int, tuple[int, ...]] = {}
-_PLAYS_OR_DRAW_LIMIT = 1 << 16
+_HOLDING_TWO: dict[int, tuple[int, ...]] = {}
+_KNOWN_LIMIT = 1 << 16
 
 
-def _plays_or_draw(playable: int) -> tuple[int, ...]:
-    """The faces of `playable` and drawing (or only drawing); remembered."""
-    if len(_PLAYS_OR_DRAW) >= _PLAYS_OR_DRAW_LIMIT:
-        _PLAYS_OR_DRAW.clear()
-    answer = _PLAYS_OR_DRAW[playable] = (*faces_of(playable), DRAW)
+def _remember_turn_moves(known: dict[int, tuple[int, ...]], playable: int) -> tuple[int, ...]:
+    """The faces of `playable` (and with UNO called, for `_HOLDING_TWO`), then drawing."""
+    if len(known) >= _KNOWN_LIMIT:
+        known.clear()
+    plays = faces_of(playable)
+    if known is _HOLDING_TWO:
+        plays += [f + PLAY_UNO for f in plays]
+    answer = known[playable] = (*plays, DRAW)
     return answer
 
 
