@@ -95,9 +95,11 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
             g.at_risk.append(player)
 
     if IS_WILD[face]:
-        if rank in (WILD_DRAW_FOUR, WILD):
-            g.steps = ["color", "effect"]
-        elif rank == SWAP_HANDS:
+        if rank in (WILD_DRAW_FOUR, WILD):  # ["color", "effect"], its first step taken here
+            g.steps = ["effect"]
+            g.decision = CHOOSE_COLOR
+            return
+        if rank == SWAP_HANDS:
             g.steps = ["target", "color", "effect"]
         elif rank == SHUFFLE_HANDS:
             shuffle_hands(g, player, ev)
