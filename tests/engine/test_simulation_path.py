@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import Game, IllegalAction, RuleSet
+from bot.engine import Decision, Game, IllegalAction, RuleSet, legality
 from bot.engine import moves as M
 from tests.conftest import examples
 
@@ -64,3 +65,37 @@ def test_events_off_changes_the_state_alike():
         assert with_events.apply(player, action)  # something happened
         assert without.apply(player, action, events=False) == []
     assert with_events.to_dict() == without.to_dict()
+
+
+def _turn_moves_by_the_card(game: Game, player: int) -> list[int]:
+    """A normal turn's moves built card by card from `playable_cards` (no remembered answers)."""
+    plays = [card.face for card in game.playable_cards(player)]
+    if game.card_count(player) == 2:
+        plays += [face + M.PLAY_UNO for face in plays]
+    if not plays:
+        return [M.DRAW if game.can_draw() else M.PASS]
+    return [*plays, M.DRAW] if game.can_draw() and game.rules.voluntary_draw else plays
+
+
+@pytest.mark.parametrize(
+    "rules", [RuleSet(), RuleSet(voluntary_draw=False)], ids=["official", "no_voluntary_draw"]
+)
+def test_remembered_turn_moves_are_the_rules_answer(monkeypatch, rules: RuleSet):
+    # A tiny memory, emptied over and over, as a long-running bot's would be.
+    monkeypatch.setattr(legality, "_KNOWN_LIMIT", 5)
+    checked = holding_two = 0
+    for seed in range(40):
+        game = Game.new(list(range(1, 3 + seed % 3)), rules, seed=seed)
+        rng = random.Random(seed)
+        player = game.current_player
+        while player is not None:
+            moves = game.moves(player)
+            assert isinstance(moves, tuple)  # shared between games: nobody may change it
+            if game.decision is Decision.PLAY:
+                expected = _turn_moves_by_the_card(game, player)
+                assert list(moves)[: len(expected)] == expected
+                checked += 1
+                holding_two += game.card_count(player) == 2
+            options = [m for m in moves if m < M.CALL_UNO or M.COLOR <= m < M.CATCH]
+            player = game.make_move(player, rng.choice(options or list(moves)))
+    assert checked > 1000 and holding_two > 50
