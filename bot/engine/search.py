@@ -35,7 +35,8 @@ from .view import PlayerView
 #: not seconds, so a benchmark gives the same answer for the same seeds on a busy machine.
 DEFAULT_PLAYOUTS = 800
 #: Seconds per decision at most: a safety net for the bot on a slow or busy machine (800
-#: playouts take about 67 ms at p50 and 100 ms at p99 on one core).
+#: playouts take about 63 ms at p50 and 96 ms at p99 on one core with 2 players, 73 and 98 ms
+#: with 4).
 DEFAULT_BUDGET = 0.15
 #: Samples per decision at most (enough when the choice is between two moves).
 MAX_SAMPLES = 400
