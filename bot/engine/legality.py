@@ -203,19 +203,21 @@ def _remember_turn_moves(known: dict[int, tuple[int, ...]], playable: int) -> tu
     """The faces of `playable` (and with UNO called, for `_HOLDING_TWO`), then drawing."""
     if len(known) >= _KNOWN_LIMIT:
         known.clear()
-    plays = faces_of(playable)
-    if known is _HOLDING_TWO:
-        plays += [f + PLAY_UNO for f in plays]
-    answer = known[playable] = (*plays, DRAW)
+    answer = known[playable] = (*_plays(playable, known is _HOLDING_TWO), DRAW)
     return answer
+
+
+def _plays(faces: int, two_held: bool) -> list[int]:
+    """Playing each face of the mask `faces`, and, holding two cards, each with UNO called."""
+    plays = faces_of(faces)
+    return plays + [f + PLAY_UNO for f in plays] if two_held else plays
 
 
 def _turn_moves(g: GameState, playable: int, two_held: bool) -> tuple[int, ...]:
     """`legal_moves` on a normal turn, in general."""
-    plays = faces_of(playable)
+    out = _plays(playable, two_held)
     can_draw = g.pile or len(g.discards) > 1
-    if plays:
-        out = plays + [f + PLAY_UNO for f in plays] if two_held else plays
+    if out:
         if can_draw and g.rules.voluntary_draw:
             out.append(DRAW)
     else:
@@ -241,9 +243,7 @@ def _off_turn_moves(g: GameState, player: int) -> tuple[int, ...]:
         elif decision is CHOOSE_TARGET:
             out = tuple(M.TARGET + i for i, p in enumerate(seats) if p != player)
         else:  # RESPOND
-            faces = faces_of(response_mask(g, player))
-            if hand.size == 2:
-                faces += [f + PLAY_UNO for f in faces]
+            faces = _plays(response_mask(g, player), hand.size == 2)
             faces.append(M.ACCEPT)
             if can_challenge(g):
                 faces.append(M.CHALLENGE)
