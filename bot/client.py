@@ -124,7 +124,7 @@ class UnoBotMixin:
         started = loop.time()
         service = self.components
         if service is not None:
-            await service.autoplay.close()
+            await service.stop_clocks()
         in_flight = set(self._in_flight)
         if in_flight:
             _, late = await asyncio.wait(in_flight, timeout=SHUTDOWN_INTERACTIONS_GRACE)

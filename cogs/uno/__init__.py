@@ -1,21 +1,34 @@
 """The `/uno` game on Discord: one module per flow, arrows one way (tests/test_layers.py).
 
+Who owns what at run time (docs/architecture.md draws it):
+  running.py      RunningGames: every running game of this process; a RunningGame owns one:
+                  its state as last saved (live.py), its lock, its clock (turn timer, computer
+                  moves, retries) and `commit` + `publish`, the one way a game changes and is
+                  shown. publish: results.py -> tables.py -> live_hands.py -> pings.py -> clock.
+A click's path: components.py (router, re-checks) -> moves.py (plan) -> running.py `commit`
+(lock, copy, engine, saving.py, adopt) -> the answer (deadline.py, callback.py, pictures.py)
+-> live_hands.py `register` -> running.py `publish`.
+
 commands.py     slash commands (entry points) -> the flow that owns each one
 components.py   the click router (every DynamicItem) with its re-checks -> the flows
 app.py          composition root: builds every flow once; installed as `bot.components`
-house.py        shared state: bot, database, live games, channel locks, server settings
+house.py        shared: bot, database, channel locks, server settings, public posting
+live.py         a running game's saved state (engine Game, names, log, timeouts, deadline)
+running.py      the owner of each running game (above); saving.py: the per-change transaction
+moves.py        a move (click or command) -> a plan committed -> the player's answer
+autoplay.py     what the timer plays for an absent player, what a computer chooses
+hands.py        a player's private hand;  hand_view.py: what a hand message shows
+live_hands.py   each player's latest hand, edited through its token as their view changes
+results.py      a change in public: log lines and round results;  pings.py: turn reminders
+table_posts.py  the table's rendering and `/uno table` (tables.py coalesces the edits)
 lobby.py        new lobby, join/leave/kick/computers, Start, End, lobby expiry (dealing.py)
 lobby_rules.py  a lobby's rules (its panel and `/uno setrule`); config_panel.py: the selects
-moves.py        a move (click or command) -> engine -> save -> the player's answer
-hands.py        a player's private hand;  saving.py: the per-move transaction
-live_hands.py   each player's latest hand, edited through its token as their view changes
-results.py      after a save, in public: log, round results, table, end of the game
-table_posts.py  the table's rendering and `/uno table` (tables.py coalesces the edits)
-autoplay.py     timers, computer players, lobby expiry (turn_clock.py: deadlines)
-pings.py        the public reminder that mentions whose turn it is
-resume.py       running games loaded again at start-up;  deadline.py + callback.py: answers
+lobby_view.py   the lobby message;  rematch.py: Rematch on a finished match
+resume.py       running games loaded again at start-up;  turn_clock.py: turn deadlines
+deadline.py     answers within Discord's 3 s (defer when slow);  callback.py: answers sent raw
 pictures.py     card pictures rendered off the loop and attached; card_emojis.py: emoji upload
 workers.py      a worker process with a thread as fallback; thinking.py: computers think there
+scheduler.py    delayed jobs by key (lobby expiry); inputs.py: typed card names
 """
 
 from __future__ import annotations

@@ -85,13 +85,10 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         DRAWING.start()  # the picture process, likewise
         self._old_on_error = self.bot.tree.on_error
         self.bot.tree.on_error = self.on_app_command_error
-        settings = getattr(self.bot, "settings", None)
+        settings = self.bot.settings
         try:
             await resume_running_games(
-                self.app.house,
-                self.app.tables,
-                shard_count=getattr(settings, "shard_count", None),
-                shard_ids=getattr(settings, "shard_ids", None),
+                self.app.games, shard_count=settings.shard_count, shard_ids=settings.shard_ids
             )
         except Exception:
             log.exception("could not resume the running games")
@@ -106,10 +103,11 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         # Once per process: re-arm stored turn deadlines, lobby expiry and computer players.
         if not getattr(self, "_timers_resumed", False):
             self._timers_resumed = True
+            self.app.games.arm_all()
             try:
-                await self.app.autoplay.resume()
+                await self.app.lobby.resume_expiry()
             except Exception:
-                log.exception("could not re-arm the timers")
+                log.exception("could not re-arm the lobbies' expiry")
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -279,7 +277,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     ) -> list[app_commands.Choice[str]]:
         try:
             record = await self.app.house.channel_game(interaction.channel_id or 0)
-            live = await self.app.house.get_live(record.id)
+            live = (await self.app.games.get(record.id)).live
         except UserError:
             return []
         locale = interaction.locale
@@ -320,7 +318,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     @app_commands.command(name=cmd_name("table"), description=cmd_text("cmd.table"))
     async def table(self, interaction: discord.Interaction[Any]) -> None:
-        await self.app.table_posts.repost_table(interaction)
+        await self.app.table_posts.repost_table(interaction, self.app.games)
 
     # ------------------------------------------------------------------ information
 

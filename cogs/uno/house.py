@@ -1,22 +1,23 @@
 """The shared state every flow of the game receives: one small object, built once per cog.
 
-It holds the bot, the database, the live games (a cache of their snapshots), one lock per
-channel (it serialises everything that happens in a channel), and the per-server settings the
-flows read on every move (language, turn timer). The helpers here are the ones every flow needs:
-finding a channel's game, loading a running one, and posting in public.
+It holds the bot, the database, one lock per channel (it serialises everything that happens in
+a channel: a lobby, its start, the game, a rematch), the per-server settings the flows read on
+every move (language, turn timer), and a read-only view of the running games' saved states
+(`live`, kept by running.py's RunningGames) for the publishers. The helpers here are the ones
+every flow needs: finding a channel's game and posting in public.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from bot.engine import Game
 from bot.i18n import AUTO, resolve_locale
-from bot.store import Database, GameNotFound, GameRecord, GameStatus, WrongStatus
+from bot.store import Database, GameNotFound, GameRecord
 from bot.ui.errors import UserError
 from cogs.uno.live import LiveGame
 
@@ -27,7 +28,8 @@ class House:
     def __init__(self, bot: Any, database: Database) -> None:
         self.bot = bot
         self.db = database
-        self.live: dict[int, LiveGame] = {}
+        # game id -> the running game's saved state; installed by RunningGames, read-only here.
+        self.live: Mapping[int, LiveGame] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._languages: dict[int, str] = {}
         self.turn_seconds: dict[int, int] = {}  # guild id -> the server's turn timer (0: off)
@@ -88,30 +90,6 @@ class House:
         if record is None:
             raise UserError("error.no_game_here")
         return record
-
-    async def get_live(self, game_id: int) -> LiveGame:
-        """The running game from the cache, or loaded from its snapshot."""
-        live = self.live.get(game_id)
-        if live is not None:
-            return live
-        try:
-            async with self.db.read() as unit:
-                saved = await unit.games.load(game_id)
-        except GameNotFound:
-            raise UserError("error.game_not_found") from None
-        except WrongStatus:
-            raise UserError("error.game_not_started") from None
-        if saved.game.status is not GameStatus.RUNNING:
-            raise UserError("error.game_ended")
-        live = self.live.get(game_id)  # loaded meanwhile by another task
-        if live is None:
-            live = LiveGame.from_record(saved.game, Game.from_dict(saved.state))
-            self.live[game_id] = live
-            await self.load_settings(live.guild_id)
-        return live
-
-    def forget(self, game_id: int) -> None:
-        self.live.pop(game_id, None)
 
     @staticmethod
     def require_channel(interaction: discord.Interaction[Any], channel_id: int) -> None:

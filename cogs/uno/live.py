@@ -1,7 +1,8 @@
 """A running game held in memory: the engine object, who plays, and what the table shows.
 
-The database snapshot is the truth; this is a cache of it that every action updates after the
-snapshot is saved. Staleness: a click rendered before the clicker's own last action (or before
+The database snapshot is the truth; this is a copy of it as last saved: a change is worked out on
+a copy of `game` and replaces it only once saved (running.py), so nothing unsaved is ever here.
+Staleness: a click rendered before the clicker's own last action (or before
 this round, or before the bot loaded the game) is stale; clicks on hands that are merely older
 than other players' moves are still fine, so nobody needs to refresh just because others played.
 """
@@ -55,6 +56,15 @@ class LiveGame:
             deadline=record.turn_deadline,
             turn_key=(game.current_player, game.round_number),
         )
+
+    def reload(self, record: GameRecord, game: Game) -> None:
+        """Take the database's state in place (another save came first): the same object, so
+        whoever holds it sees the fresh state; the log and who acted when are kept."""
+        fresh = LiveGame.from_record(record, game)
+        self.game, self.names, self.baseline = fresh.game, fresh.names, fresh.baseline
+        self.table_message_id, self.levels = fresh.table_message_id, fresh.levels
+        self.timeouts, self.deadline, self.turn_key = fresh.timeouts, fresh.deadline, fresh.turn_key
+        self.computers.clear()
 
     def level(self, player: int) -> str:
         """The level of the computer in this seat (a bad stored level plays at the default)."""

@@ -33,7 +33,7 @@ from discord.webhook.async_ import async_context
 from bot.engine import events as E
 from bot.engine import view_for
 from bot.ui.story import personal_notice
-from cogs.uno.hands import hand_kwargs
+from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.pictures import attach, images_on

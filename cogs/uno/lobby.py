@@ -1,8 +1,11 @@
 """A game before and at its start: opening a lobby, its buttons, who sits at the table (people
-and computers), Start, End, and a lobby nobody started closing itself."""
+and computers), Start (the running game's owner takes over: running.py), End, and a lobby
+nobody started closing itself."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import discord
@@ -22,7 +25,7 @@ from bot.store import (
 from bot.ui.errors import UserError
 from bot.ui.rule_errors import rules_error
 from bot.ui.table import is_computer, render_table
-from cogs.uno.autoplay import Autoplay, computer_name
+from cogs.uno.autoplay import computer_name
 from cogs.uno.deadline import answers_in_time, respond
 from cogs.uno.dealing import deal_options
 from cogs.uno.house import House
@@ -31,9 +34,11 @@ from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.lobby_view import lobby_kwargs
 from cogs.uno.moves import Moves
 from cogs.uno.pictures import attach
+from cogs.uno.running import RunningGames
+from cogs.uno.scheduler import Scheduler
 from cogs.uno.table_posts import table_kwargs
 from cogs.uno.tables import TableUpdater
-from cogs.uno.turn_clock import next_deadline
+from cogs.uno.turn_clock import next_deadline, now
 
 MIN_SEATS, MAX_SEATS = 2, 10
 
@@ -50,16 +55,37 @@ class Lobby:
     def __init__(
         self,
         house: House,
+        games: RunningGames,
         tables: TableUpdater,
-        autoplay: Autoplay,
         moves: Moves,
         rules: LobbyRules,
     ) -> None:
         self.house = house
+        self.games = games
         self.tables = tables
-        self.autoplay = autoplay
         self.moves = moves  # a running game's leave and kick
         self.rules = rules
+        self.expiry = Scheduler()  # lobby id -> its closing
+        self.close_after = float(house.bot.settings.lobby_close_after)
+
+    # ------------------------------------------------------------------ expiry
+
+    def arm_expiry(self, game_id: int, created_at: datetime) -> None:
+        """Close the lobby `close_after` seconds after it opened, unless it starts."""
+        closes = created_at + timedelta(seconds=self.close_after)
+        delay = (closes - now()).total_seconds()
+        self.expiry.at(game_id, delay, partial(self.expire_lobby, game_id))
+
+    async def resume_expiry(self) -> None:
+        """At start-up: every open lobby of this process's shards closes when it should."""
+        settings = self.house.bot.settings
+        shard_count = settings.shard_count or 1
+        shard_ids = settings.shard_ids
+        async with self.house.db.read() as unit:
+            lobbies = await unit.games.lobbies()
+        for record in lobbies:
+            if shard_ids is None or (record.guild_id >> 22) % shard_count in shard_ids:
+                self.arm_expiry(record.id, record.created_at)
 
     @answers_in_time(ephemeral=False)
     async def new_lobby(
@@ -109,7 +135,7 @@ class Lobby:
                 message_id = (await interaction.original_response()).id
             async with house.db.write() as unit:
                 await unit.games.set_table_message(record.id, message_id)
-        self.autoplay.arm_lobby(record.id, record.created_at)
+        self.arm_expiry(record.id, record.created_at)
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, verb: str
@@ -305,7 +331,7 @@ class Lobby:
             await house.load_settings(record.guild_id)
             live = LiveGame.from_record(record, game)
             live.turn_key = None
-            _, deadline = next_deadline(live, None, house.turn_seconds)
+            _, deadline = next_deadline(live, game, None, house.turn_seconds)
             try:
                 async with house.db.write() as unit:
                     record = await unit.games.start(
@@ -317,9 +343,9 @@ class Lobby:
                     )
             except WrongStatus:
                 raise UserError("error.already_started") from None
-            live = LiveGame.from_record(record, game)
-            house.live[record.id] = live
-            self.autoplay.lobby_gone(record.id)
+            running = self.games.hold(record, game)
+            self.expiry.cancel(record.id)
+            live = running.live
             locale = house.public_locale(record.guild_id)
             live.log.record(events, live.names, locale)
             kwargs = table_kwargs(house, live)  # with the first turn's countdown
@@ -331,8 +357,7 @@ class Lobby:
             await respond(
                 interaction, content=t("notice.started", interaction.locale), ephemeral=True
             )
-            self.tables.request(record.id)
-        self.autoplay.after_change(live)
+        await running.started(table_shown=edit)
 
     @answers_in_time(ephemeral=False)
     async def end(
@@ -354,10 +379,12 @@ class Lobby:
                 record = await unit.games.get(record.id)
             if not done:
                 raise UserError("error.game_ended")
-            live = house.live.pop(record.id, None)
-            self.autoplay.lobby_gone(record.id)
-            if live is not None:
-                self.autoplay.after_change(live)  # the game is gone: cancels its timers
+            running = self.games.peek(record.id)
+            self.expiry.cancel(record.id)
+            live = None
+            if running is not None:
+                running.stop()  # no clock, no ping, no more moves
+                live = running.live
             locale = house.public_locale(record.guild_id)
             closed = t(reason, locale, name=f"<@{user}>")
             if live is not None:

@@ -1,8 +1,9 @@
 """Moves in a running game: a click or command becomes a saved engine action, then an answer.
 
-Under the channel's lock: load the live game, check the click is not stale, `Game.apply`, save
-(saving.py), and only then answer with the player's fresh hand; the public side follows
-(results.py). A player leaving or kicked from a running game is the engine's Leave, saved alike.
+The move is committed through the game's owner (running.py: checked against a stale click,
+applied to a copy, saved, adopted), and only then does the player get their fresh hand; the
+public side follows (`publish`). A player leaving or kicked from a running game is the engine's
+Leave, committed alike.
 """
 
 from __future__ import annotations
@@ -12,19 +13,29 @@ from typing import Any
 
 import discord
 
-from bot.engine import Action, Catch, ChooseColor, Color, GameError, Leave, NextRound, parse_action
+from bot.engine import (
+    Action,
+    Catch,
+    ChooseColor,
+    Color,
+    Game,
+    GameError,
+    Leave,
+    NextRound,
+    parse_action,
+)
 from bot.engine import events as E
 from bot.i18n import t
 from bot.store import GameRecord
 from bot.ui.errors import UserError, game_error_text
 from bot.ui.story import personal_notice
 from cogs.uno.deadline import answers_in_time, reply_error, respond
-from cogs.uno.hands import HandQuiet, HandShown, hand_kwargs, no_hand_kept, nothing_in_flight
-from cogs.uno.house import House
+from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
+from cogs.uno.live_hands import LiveHands
 from cogs.uno.pictures import attach, images_on
-from cogs.uno.results import Results
-from cogs.uno.saving import Saving
+from cogs.uno.running import RunningGame, RunningGames
+from cogs.uno.saving import Change
 
 
 def play_texts(code: str, color: str | None) -> list[str]:
@@ -35,23 +46,26 @@ def play_texts(code: str, color: str | None) -> list[str]:
     return texts
 
 
-class Moves:
-    def __init__(
-        self,
-        house: House,
-        saving: Saving,
-        results: Results,
-        shown: HandShown = no_hand_kept,
-        quiet: HandQuiet = nothing_in_flight,
-    ) -> None:
-        self.house = house
-        self.saving = saving
-        self.results = results
-        self.shown = shown  # every answer with a hand becomes the player's live hand
-        self.quiet = quiet  # ...and must not be overtaken by an older edit of it
+class _Stale(Exception):
+    """The click was rendered before the clicker's own last action: answered with a fresh hand."""
 
-    def _resolve(self, live: LiveGame, user: int, text: str) -> Action:
-        game = live.game
+
+class _Refused(Exception):
+    """The engine refused the first action: nothing to save."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class Moves:
+    def __init__(self, games: RunningGames, live_hands: LiveHands) -> None:
+        self.games = games
+        self.house = games.house
+        self.live_hands = live_hands  # every answer with a hand becomes the player's live hand
+
+    @staticmethod
+    def _resolve(live: LiveGame, game: Game, user: int, text: str) -> Action:
         if text == "catch":
             targets = [p for p in game.at_risk if p != user]
             if not targets:
@@ -83,62 +97,71 @@ class Moves:
         if game_id is None:
             game_id = (await house.channel_game(interaction.channel_id or 0)).id
         texts = [text] if isinstance(text, str) else list(text)
-        live = await house.get_live(game_id)
+        running = await self.games.get(game_id)
+        live = running.live
         house.require_channel(interaction, live.channel_id)
-        async with house.lock(live.channel_id):
-            live = await house.get_live(game_id)  # it may have ended while we waited
-            game = live.game
-            if user not in game.players:
+        error: str | None = None
+
+        def plan(draft: Game) -> Change:
+            nonlocal error
+            if user not in draft.players:
                 raise UserError("error.not_a_player")
-
-            def hand_with(notice: str) -> dict[str, Any]:
-                pictures = images_on(house, live.guild_id)
-                return hand_kwargs(live, user, locale, notice=notice, pictures=pictures)
-
             if version is not None and live.is_stale(user, version):
-                stale = hand_with(t("notice.stale", locale))
-                await self._answer(interaction, stale, edit, game_id)
-                self.shown(interaction, live, user)
-                return
-            before = game.version
+                raise _Stale
             applied: list[Action] = []
             events: list[E.Event] = []
-            error: str | None = None
             for item in texts:
                 try:
-                    action = self._resolve(live, user, item)
-                    events += game.apply(user, action)
+                    action = self._resolve(live, draft, user, item)
+                    events += draft.apply(user, action)
                     applied.append(action)
                 except GameError as exc:
                     error = game_error_text(exc, locale, live.names)
                     break
             if not applied:
-                if edit:
-                    await self._answer(interaction, hand_with(f"⚠️ {error}"), True, game_id)
-                    self.shown(interaction, live, user)
-                else:
-                    await reply_error(interaction, error or "?")
-                return
-            live.acted(user, events)
-            await self.saving.save(live, before, user, applied, events)
-            notice = personal_notice(events, user, live.names, locale)
-            if error:
-                notice += f"\n⚠️ {error}"
-            kwargs = hand_with(notice)
-        await self._answer(interaction, kwargs, edit, game_id)
-        if user in game.players and user not in game.left:
-            self.shown(interaction, live, user)
-        await self.results.after(live, events)
+                raise _Refused(error or "?")
+            return Change(applied, events, actor=user)
+
+        def hand_with(notice: str) -> dict[str, Any]:
+            pictures = images_on(house, live.guild_id)
+            return hand_kwargs(live, user, locale, notice=notice, pictures=pictures)
+
+        try:
+            change = await running.commit(plan)
+        except _Stale:
+            await self._answer(interaction, hand_with(t("notice.stale", locale)), edit, running)
+            return
+        except _Refused as refused:
+            if edit:
+                await self._answer(interaction, hand_with(f"⚠️ {refused.text}"), True, running)
+            else:
+                await reply_error(interaction, refused.text)
+            return
+        notice = personal_notice(change.events, user, live.names, locale)
+        if error:
+            notice += f"\n⚠️ {error}"
+        await self._answer(interaction, hand_with(notice), edit, running)
+        await running.publish()
 
     async def _answer(
-        self, interaction: discord.Interaction[Any], kwargs: dict[str, Any], edit: bool, game: int
+        self,
+        interaction: discord.Interaction[Any],
+        kwargs: dict[str, Any],
+        edit: bool,
+        running: RunningGame,
     ) -> None:
+        """Answer with the player's hand (no lock held: its picture may take a while), which
+        then becomes their live hand, unless they are no longer in the game."""
+        user = interaction.user.id
         kwargs = await attach(kwargs, edit=edit)  # the hand's picture, drawn off the loop
-        await self.quiet(game, interaction.user.id)
+        await self.live_hands.quiet(running.game_id, user)
         if edit:
             await respond(interaction, edit=True, **kwargs)
         else:
             await respond(interaction, ephemeral=True, **kwargs)
+        game = running.live.game
+        if user in game.players and user not in game.left:
+            self.live_hands.register(interaction, running.live, user)
 
     async def remove_player(
         self,
@@ -149,27 +172,26 @@ class Moves:
         kicked: bool = False,
     ) -> None:
         """A player leaves (or is kicked from) a running game: the engine's Leave, saved."""
-        house = self.house
-        live = await house.get_live(record.id)
-        async with house.lock(live.channel_id):
-            live = await house.get_live(record.id)
-            game = live.game
-            if player not in game.players or player in game.left:
+        running = await self.games.get(record.id)
+
+        def plan(draft: Game) -> Change:
+            if player not in draft.players or player in draft.left:
                 raise UserError("error.target_not_player" if kicked else "error.not_a_player")
-            before = game.version
             try:
-                events = game.apply(player, Leave())
+                events = draft.apply(player, Leave())
             except GameError as exc:
                 raise UserError(
                     "error.engine", text=game_error_text(exc, interaction.locale)
                 ) from None
-            await self.saving.save(
-                live, before, interaction.user.id, [Leave()], events, unseat=player, kicked=kicked
+            return Change(
+                [Leave()], events, actor=interaction.user.id, unseat=player, kicked=kicked
             )
+
+        await running.commit(plan)
         key = "notice.kicked" if kicked else "notice.you_left"
         await respond(
             interaction,
-            content=t(key, interaction.locale, name=live.names.get(player, "?")),
+            content=t(key, interaction.locale, name=running.live.names.get(player, "?")),
             ephemeral=True,
         )
-        await self.results.after(live, events)
+        await running.publish()

@@ -15,7 +15,6 @@ import discord
 from bot.i18n import t
 from bot.store import AlreadySeated, ChannelBusy, GameRecord, GameStatus, TableFull, WrongStatus
 from bot.ui.errors import UserError
-from cogs.uno.autoplay import Autoplay
 from cogs.uno.deadline import answers_in_time, respond
 from cogs.uno.house import House
 from cogs.uno.lobby import MAX_SEATS, Lobby, display_name
@@ -23,10 +22,9 @@ from cogs.uno.lobby_view import lobby_kwargs
 
 
 class Rematch:
-    def __init__(self, house: House, lobby: Lobby, autoplay: Autoplay) -> None:
+    def __init__(self, house: House, lobby: Lobby) -> None:
         self.house = house
         self.lobby = lobby
-        self.autoplay = autoplay
 
     @answers_in_time()
     async def rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -77,6 +75,6 @@ class Rematch:
         if message is not None:
             async with house.db.write() as unit:
                 await unit.games.set_table_message(record.id, message.id)
-        self.autoplay.arm_lobby(record.id, record.created_at)
+        self.lobby.arm_expiry(record.id, record.created_at)
         text = t("notice.rematch_opened", interaction.locale)
         await respond(interaction, content=text, ephemeral=True)

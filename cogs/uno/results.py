@@ -1,41 +1,37 @@
-"""What follows a saved move in public: log lines, round results, the table, the game's end.
+"""What a saved change says in public before the table moves: log lines and round results.
 
-The timers and computer players must hear of every change; they are woken through the `wake`
-callback given here (autoplay imports nothing of the flows, and nothing here imports it).
+The first step of a running game's publication (running.py): the change's events become the
+table's log lines, and a round's end is announced with its results (and, at the match's end, a
+Rematch button). Also the closed table that ends a game nobody plays on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from bot.engine import events as E
-from bot.i18n import t
 from bot.ui.table import rematch_view, render_round_result, render_table
-from cogs.uno.hands import host_for_next
+from cogs.uno.hand_view import host_for_next
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
-from cogs.uno.tables import TableUpdater
 
 
 class Results:
-    def __init__(
-        self,
-        house: House,
-        tables: TableUpdater,
-        wake: Callable[[LiveGame], None],
-        hands: Callable[[LiveGame, list[E.Event]], None] = lambda live, events: None,
-    ) -> None:
+    def __init__(self, house: House) -> None:
         self.house = house
-        self.tables = tables
-        self.wake = wake  # arm the turn timer and wake the computers, as the new state requires
-        self.hands = hands  # edit the players' open hands whose view changed (live_hands.py)
 
-    async def after(self, live: LiveGame, events: list[E.Event]) -> None:
-        """Public consequences of an action: log lines, results, the table."""
+    async def announce(
+        self, live: LiveGame, events: list[E.Event], note: tuple[int, str] | None = None
+    ) -> bool:
+        """Log the change (`note`: a clause opening a player's line, e.g. the timer's "ran out
+        of time") and post any round's results; whether a new round began (its table is then
+        posted anew)."""
         house = self.house
         locale = house.public_locale(live.guild_id)
+        if note is not None:
+            live.log.note_for(note[0], note[1], live.names, locale)
         live.log.record(events, live.names, locale)
-        repost = False
+        new_round = False
         for e in events:
             if isinstance(e, E.RoundEnded):
                 match = live.game.outcome
@@ -49,38 +45,14 @@ class Results:
                 extra = {"view": rematch_view(live.game_id, locale)} if match else {}
                 await house.send_public(live.channel_id, embed=embed, **extra)
             elif isinstance(e, E.RoundStarted) and e.round_number > 1:
-                repost = True
-        self.tables.request(live.game_id, repost=repost)
-        self.hands(live, events)
-        if live.game.outcome is not None:
-            await self.tables.flush(live.game_id)
-            house.forget(live.game_id)
-        elif live.levels and not live.humans:
-            await self._abandon_without_humans(live)
-        self.wake(live)
+                new_round = True
+        return new_round
 
-    async def after_moves(self, live: LiveGame, events: list[E.Event]) -> None:
-        """`after` for moves made without a click, unless the game was forgotten meanwhile."""
-        if self.house.live.get(live.game_id) is live:
-            await self.after(live, events)
-
-    async def _abandon_without_humans(self, live: LiveGame) -> None:
-        """Computer players do not play on among themselves: the game ends, uncounted."""
-        house = self.house
-        async with house.lock(live.channel_id):
-            async with house.db.write() as unit:
-                done = await unit.games.abandon(live.game_id)
-            house.live.pop(live.game_id, None)
-        if done:
-            await self.tables.flush(live.game_id)
-            locale = house.public_locale(live.guild_id)
-            kwargs = render_table(
-                live.game,
-                live.game_id,
-                live.names,
-                locale,
-                log=live.log.lines(),
-                closed=t("notice.no_humans_left", locale),
-            )
-            kwargs["attachments"] = []  # a closed table shows no picture
-            await house.edit_public(live.channel_id, live.table_message_id, **kwargs)
+    def closed_table(self, live: LiveGame, closed: str) -> dict[str, Any]:
+        """The table of a game that ended without a winner, saying why (`closed`)."""
+        locale = self.house.public_locale(live.guild_id)
+        kwargs = render_table(
+            live.game, live.game_id, live.names, locale, log=live.log.lines(), closed=closed
+        )
+        kwargs["attachments"] = []  # a closed table shows no picture
+        return kwargs

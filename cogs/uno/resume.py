@@ -12,9 +12,7 @@ from collections.abc import Collection
 
 from bot.engine import Game
 from bot.i18n import t
-from cogs.uno.house import House
-from cogs.uno.live import LiveGame
-from cogs.uno.tables import TableUpdater
+from cogs.uno.running import RunningGames
 
 log = logging.getLogger(__name__)
 
@@ -29,13 +27,14 @@ def shard_filter(
 
 
 async def resume_running_games(
-    house: House,
-    tables: TableUpdater,
+    games: RunningGames,
     *,
     shard_count: int | None = None,
     shard_ids: Collection[int] | None = None,
 ) -> int:
-    """Load the running games this process owns and refresh their tables; how many resumed."""
+    """Load the running games this process owns and refresh their tables; how many resumed.
+    Their clocks are armed once the gateway is up (`RunningGames.arm_all`)."""
+    house = games.house
     ids, count = shard_filter(shard_count, shard_ids)
     async with house.db.read() as unit:
         saved = await unit.games.running_games(shard_ids=ids, shard_count=count)
@@ -47,14 +46,13 @@ async def resume_running_games(
         except Exception:
             log.exception("game %s has an unreadable snapshot: not resumed", game_id)
             continue
-        if game_id in house.live:  # a click loaded it first: that copy is as fresh or newer
+        if games.peek(game_id) is not None:  # a click loaded it first: as fresh or newer
             continue
-        live = LiveGame.from_record(item.game, game)
-        house.live[game_id] = live
+        live = games.hold(item.game, game).live
         await house.load_settings(live.guild_id)
         locale = house.public_locale(live.guild_id)
         live.log.note(t("log.resumed", locale))
-        tables.request(game_id)  # re-posted instead when old or gone
+        games.tables.request(game_id)  # re-posted instead when old or gone
         resumed += 1
     log.info("resumed %d running games", resumed)
     return resumed

@@ -18,6 +18,7 @@ from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.lobby_view import lobby_kwargs
 from cogs.uno.pictures import attach, images_on
+from cogs.uno.running import RunningGames
 from cogs.uno.tables import TableUpdater
 from cogs.uno.turn_clock import MAX_TIMEOUTS
 
@@ -64,7 +65,9 @@ class TablePosts:
         async with self.house.db.write() as unit:
             await unit.games.set_table_message(game_id, message_id)
 
-    async def repost_table(self, interaction: discord.Interaction[Any]) -> None:
+    async def repost_table(
+        self, interaction: discord.Interaction[Any], games: RunningGames
+    ) -> None:
         house = self.house
         record = await house.channel_game(interaction.channel_id or 0)
         if record.status is GameStatus.LOBBY:
@@ -77,17 +80,16 @@ class TablePosts:
                 await unit.games.set_table_message(record.id, message_id)
             await house.edit_public(record.channel_id, record.table_message_id, view=None)
             return
-        live = await house.get_live(record.id)
-        async with house.lock(live.channel_id):
-            kwargs = table_kwargs(house, live)
-            picture = kwargs.get("picture")
-            response = await interaction.response.send_message(**await attach(kwargs, edit=False))
-            self.updater.showing(live.game_id, picture.key if picture else None)
-            old = live.table_message_id
-            message_id = (
-                getattr(response, "message_id", None) or (await interaction.original_response()).id
-            )
-            await self._posted(live.game_id, message_id)
+        live = (await games.get(record.id)).live
+        kwargs = table_kwargs(house, live)  # the saved state: no lock needed to read it
+        picture = kwargs.get("picture")
+        response = await interaction.response.send_message(**await attach(kwargs, edit=False))
+        self.updater.showing(live.game_id, picture.key if picture else None)
+        old = live.table_message_id
+        message_id = (
+            getattr(response, "message_id", None) or (await interaction.original_response()).id
+        )
+        await self._posted(live.game_id, message_id)
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await (

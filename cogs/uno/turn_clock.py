@@ -1,6 +1,6 @@
 """When the current turn times out: a deadline computed with each save, from the server's timer.
 
-Kept apart from the timers that fire (autoplay.py) so that saving a move needs only this.
+Kept apart from the clock that fires them (running.py) so that saving a move needs only this.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import os
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
+from bot.engine import Game
 from bot.ui.table import is_computer
 from cogs.uno.live import LiveGame
 
@@ -27,11 +28,11 @@ def now() -> datetime:
 
 
 def next_deadline(
-    live: LiveGame, actor: int | None, turn_seconds: Mapping[int, int]
+    live: LiveGame, game: Game, actor: int | None, turn_seconds: Mapping[int, int]
 ) -> tuple[bool, datetime | None]:
-    """(changed, deadline) after a state change by `actor`: a new turn gets a new deadline.
-    `turn_seconds` is each server's turn timer (guild id -> seconds, 0 or missing: off)."""
-    game = live.game
+    """(changed, deadline) when `live` (as last saved) becomes `game` by `actor`'s action: a new
+    turn gets a new deadline. `turn_seconds` is each server's turn timer (guild id -> seconds,
+    0 or missing: off)."""
     current = game.current_player
     key = (current, game.round_number)
     if key == live.turn_key and actor != current:

@@ -4,7 +4,7 @@ and a computer whose choice fails plays the engine's default move instead."""
 from __future__ import annotations
 
 from bot.engine import Game, RuleSet
-from cogs.uno.autoplay import Autoplay
+from cogs.uno.autoplay import computer_choice
 from cogs.uno.live import LiveGame
 
 COMPUTER, PERSON = -1, 11
@@ -34,14 +34,14 @@ class _Broken:
 def test_an_unknown_stored_level_plays_at_the_default_level() -> None:
     live = _live("godlike")
     assert live.game.current_player == COMPUTER
-    action = Autoplay._computer_choice(live, COMPUTER)
+    action = computer_choice(live, COMPUTER)
     assert action in live.game.legal_actions(COMPUTER)
 
 
 def test_a_failing_computer_plays_the_engines_default_move() -> None:
     live = _live("normal")
     live.computers[COMPUTER] = _Broken()  # type: ignore[assignment]
-    action = Autoplay._computer_choice(live, COMPUTER)
+    action = computer_choice(live, COMPUTER)
     assert action == live.game.default_action(COMPUTER)
     live.game.apply(COMPUTER, action)  # and the game goes on
     assert live.game.current_player is not None

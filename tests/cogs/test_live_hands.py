@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from bot.engine import Game, RuleSet
-from cogs.uno.hands import hand_kwargs
+from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
 from cogs.uno.live_hands import LiveHands
 

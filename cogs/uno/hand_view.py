@@ -1,0 +1,37 @@
+"""What a player's private hand message shows, for every flow that sends or edits one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.ui.hand import render_hand
+from cogs.uno.live import LiveGame
+
+
+def host_for_next(live: LiveGame) -> int | None:
+    """Who may start the next round: the host, or anyone once the host has left."""
+    return live.host_id if live.host_present else None
+
+
+def hand_kwargs(
+    live: LiveGame,
+    user: int,
+    locale: object,
+    *,
+    page: int = 0,
+    notice: str | None = None,
+    pictures: bool = False,
+) -> dict[str, Any]:
+    """Keyword arguments for the message showing `user` their hand (`pictures`: with its
+    picture under "picture", for `pictures.attach`, and card emojis on the buttons)."""
+    return render_hand(
+        live.game,
+        live.game_id,
+        user,
+        live.names,
+        locale,
+        page=page,
+        notice=notice,
+        host_id=host_for_next(live),
+        pictures=pictures,
+    )

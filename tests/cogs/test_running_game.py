@@ -1,0 +1,206 @@
+"""The running game's owner (cogs/uno/running.py) on a real SQLite file: a change is saved, then
+adopted, then shown in one fixed order; a change that cannot be saved leaves the game exactly
+as saved and shows nothing (the round-winning play a failed save must not leak into any hand).
+
+The publishers here are recorders (they note what they were asked to show, in order); the
+game, the engine, the save and the database are the real ones. Faults are real SQLite faults:
+a trigger refuses the rows of the change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.engine import Card, Game, Play, RuleSet
+from bot.engine import events as E
+from bot.settings import Settings
+from bot.store import Database, NewAction, create_engine
+from bot.ui.errors import UserError
+from cogs.uno.house import House
+from cogs.uno.running import RunningGame, RunningGames
+from cogs.uno.saving import Change, Saving
+
+GUILD, CHANNEL = 1_000_000_000_000_000_001, 2_000_000_000_000_000_002
+ALICE, BOB = 3_000_000_000_000_000_003, 4_000_000_000_000_000_004
+
+
+class _Shown:
+    """Every publisher in one: notes what each step of a publication was asked to show."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[str, Any]] = []
+
+    # Results
+    async def announce(self, live: Any, events: list[E.Event], note: Any = None) -> bool:
+        self.steps.append(("results", [type(e).__name__ for e in events]))
+        return False
+
+    # TableUpdater
+    def request(self, game_id: int, *, repost: bool = False) -> None:
+        self.steps.append(("table", game_id))
+
+    async def flush(self, game_id: int, timeout: float | None = None) -> bool:
+        return True
+
+    # LiveHands
+    def refresh(self, live: Any, events: Any = ()) -> None:
+        self.steps.append(("hands", live.game.to_dict()))
+
+    # TurnPings
+    def after_change(self, live: Any) -> None:
+        self.steps.append(("pings", live.game.version))
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[tuple[RunningGames, _Shown, Path]]:
+    path = tmp_path / "uno.db"
+    db = Database(create_engine(f"sqlite+aiosqlite:///{path}"))
+    await db.migrate()
+    bot = SimpleNamespace(settings=Settings(_env_file=None, discord_token=None))
+    house = House(bot, db)
+    house.remember_settings(GUILD, "en", 0)
+    shown = _Shown()
+    games = RunningGames(house, Saving(house), shown, shown, shown, shown)  # type: ignore[arg-type]
+    try:
+        yield games, shown, path
+    finally:
+        await games.close()
+        await db.close()
+
+
+async def _running(games: RunningGames, hands: list[str], starter: str) -> RunningGame:
+    """A started two-player game; Alice is to play first with `hands[0]`."""
+    rules = RuleSet().with_options(hand_size=len(hands[0].split()))
+    deck = [Card.of(c) for c in _deck(hands, starter)]
+    game, _ = Game.start([ALICE, BOB], rules, seed=1, dealer=BOB, deck=deck)
+    async with games.house.db.write() as unit:
+        lobby = await unit.games.open_lobby(
+            guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="Alice", rules=rules
+        )
+        await unit.games.seat(lobby.id, BOB, "Bob")
+        record = await unit.games.start(lobby.id, state=game.to_dict(), version=game.version)
+    return games.hold(record, game)
+
+
+def _deck(hands: list[str], starter: str) -> list[str]:
+    from bot.engine import build_deck
+
+    rest = [c.code for c in build_deck("classic108")]
+    order = []
+    for code in [*" ".join(hands).split(), starter]:
+        rest.remove(code)
+        order.append(code)
+    return order + rest
+
+
+def _play(user: int, code: str) -> Any:
+    def plan(draft: Game) -> Change:
+        action = Play(Card.of(code))
+        return Change([action], draft.apply(user, action), actor=user)
+
+    return plan
+
+
+async def _stored(games: RunningGames, game_id: int) -> dict[str, Any]:
+    async with games.house.db.read() as unit:
+        return (await unit.games.load(game_id)).state
+
+
+@contextlib.contextmanager
+def _refused(path: Path, table: str) -> Any:
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute(
+            f"CREATE TRIGGER injected BEFORE INSERT ON {table} "
+            "BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
+        )
+        try:
+            yield
+        finally:
+            conn.execute("DROP TRIGGER injected")
+
+
+@pytest.mark.parametrize("table", ["rounds", "game_actions"])
+async def test_a_round_winning_play_that_cannot_be_saved_changes_and_shows_nothing(
+    world: tuple[RunningGames, _Shown, Path], table: str
+) -> None:
+    games, shown, path = world
+    running = await _running(games, ["R1", "B7"], "R5")  # Alice's last card wins the round
+    saved = running.live.game.to_dict()
+    with _refused(path, table), pytest.raises(Exception, match="injected fault"):
+        await running.commit(_play(ALICE, "R1"))
+    # Memory is the database: the game is exactly as saved, and nothing was shown.
+    assert running.live.game.to_dict() == saved == await _stored(games, running.game_id)
+    assert running.live.game.round_over is False
+    await running.publish()
+    assert shown.steps == []
+    # Once saving works, the same play goes through, and is shown in the fixed order.
+    change = await running.commit(_play(ALICE, "R1"))
+    assert any(isinstance(e, E.RoundEnded) for e in change.events)
+    assert running.live.game.to_dict() == await _stored(games, running.game_id)
+    await running.publish()
+    assert [step for step, _ in shown.steps] == ["results", "table", "hands", "pings"]
+    assert shown.steps[2][1] == running.live.game.to_dict()  # the hands saw the saved state
+
+
+async def test_a_conflicting_save_reloads_the_saved_state_and_asks_to_try_again(
+    world: tuple[RunningGames, _Shown, Path],
+) -> None:
+    games, shown, path = world
+    running = await _running(games, ["R1 R2", "B7 B8"], "R5")
+    other = running.live.game.copy()  # another process plays Alice's R1 first
+    action = Play(Card.of("R1"))
+    other.apply(ALICE, action)
+    async with games.house.db.write() as unit:
+        await unit.games.save_action(
+            running.game_id,
+            expected_version=running.live.game.version,
+            state=other.to_dict(),
+            actions=[NewAction(version=other.version, action=action.code, actor_id=ALICE)],
+        )
+    with pytest.raises(UserError) as refused:
+        await running.commit(_play(ALICE, "R2"))
+    assert refused.value.key == "error.conflict"
+    assert running.live.game.to_dict() == other.to_dict()  # reloaded in place
+    await running.publish()
+    assert shown.steps == []
+
+
+async def test_changes_are_shown_in_the_order_they_were_saved(
+    world: tuple[RunningGames, _Shown, Path],
+) -> None:
+    games, shown, _ = world
+    running = await _running(games, ["R1 R2 R3", "R7 R8 R9"], "R5")
+    await running.commit(_play(ALICE, "R1"))
+    await running.commit(_play(BOB, "R7"))
+    await running.publish()  # one call shows both, the older first
+    versions = [v for step, v in shown.steps if step == "pings"]
+    assert len(versions) == 2
+    assert [step for step, _ in shown.steps] == ["results", "table", "hands", "pings"] * 2
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_change_worked_on_a_copy_saves_what_the_game_itself_would(seed: int) -> None:
+    """The owner applies every change to `Game.copy()` and saves the copy: the copy must be the
+    game, bit for bit, for every kind of move (shuffles included)."""
+    rng = random.Random(seed)
+    rules = RuleSet.preset(rng.choice(["official", "party", "norway"]))
+    game = Game.new([1, 2, 3], rules, seed=seed)
+    for _ in range(300):
+        player = game.current_player
+        actors = [p for p in game.players if game.legal_actions(p)]
+        if not actors:
+            break
+        actor = player if player in actors else rng.choice(actors)
+        action = rng.choice(game.legal_actions(actor))
+        draft = game.copy()
+        draft.apply(actor, action)
+        game.apply(actor, action)
+        assert draft.to_dict() == game.to_dict()
