@@ -183,7 +183,7 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[UnitOfWork]:
-        async with self._guarded():
+        async with self._guarded(writing=False):
             if self._sqlite_writer is not None:
                 # A reader on a deleted file's path would create an empty database there, or
                 # read a file that replaced ours: refuse as the writer does.
@@ -204,9 +204,10 @@ class Database:
             return await once()
 
     @asynccontextmanager
-    async def _guarded(self) -> AsyncIterator[None]:
+    async def _guarded(self, *, writing: bool = True) -> AsyncIterator[None]:
         """Expected driver faults out as `StorageBusy`/`StorageUnavailable`, logged once per
-        episode; the transaction inside has been rolled back by the time they get here."""
+        episode; the transaction inside has been rolled back by the time they get here. Only a
+        write ends an episode: a full disk still lets reads through."""
         try:
             yield
         except Exception as error:
@@ -217,7 +218,8 @@ class Database:
                 self._faults.failed(fault)
                 raise fault from error
             raise  # StorageUnavailable from the file guard, which logs for itself
-        self._faults.succeeded()
+        if writing:
+            self._faults.succeeded()
 
     @asynccontextmanager
     async def _write_unit(self) -> AsyncIterator[UnitOfWork]:
