@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -28,12 +29,22 @@ from sqlalchemy.ext.asyncio import (
 
 from bot.store.click_save import ClickSave, ClickStatements
 from bot.store.errors import StorageUnavailable
+from bot.store.faults import FaultLog, is_retryable, reason, storage_fault
 from bot.store.games import GameRepository, refusal
 from bot.store.guild_settings import SettingsRepository
 from bot.store.history import HistoryRepository
 from bot.store.json_codec import JSON_CODEC
-from bot.store.sqlite_writer import SQLITE_BEGIN, SQLiteWriter, configure_sqlite, is_sqlite_file
-from bot.store.stats import StatsRepository
+from bot.store.sqlite_writer import (
+    SQLITE_BEGIN,
+    SQLiteWriter,
+    configure_sqlite,
+    is_sqlite_file,
+)
+from bot.store.stats import StatsRepository, write_totals
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
@@ -83,16 +94,26 @@ class Database:
     raises; `read()` is for queries. Do not nest them in one task, and do not share a unit of work
     between tasks. Keep a write unit to store calls: on SQLite it holds the file's only writer
     from its first line to its commit (`SQLiteWriter`), so awaiting anything else inside it
-    makes every other save wait too.
+    makes every other save wait too. `transact(work)` is a write unit that PostgreSQL may run
+    twice: use it for saves, so a deadlock or serialization failure is retried, not reported.
+
+    Expected driver faults (a locked, full or failing SQLite file, a lost or deadlocked
+    PostgreSQL connection) leave every one of these as `StorageBusy` or `StorageUnavailable`,
+    rolled back and logged once per episode (`faults`); anything else propagates unchanged.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, busy_timeout_ms: int | None = None) -> None:
         self.engine = engine
         self.is_sqlite = engine.dialect.name == "sqlite"
         self._read_sessions = async_sessionmaker(engine, expire_on_commit=False)
         # A SQLite file gets its single, queued, inline write connection; PostgreSQL writes
         # through the pool like it reads. (An in-memory SQLite database has one connection.)
-        self._sqlite_writer = SQLiteWriter(engine) if is_sqlite_file(engine) else None
+        self._sqlite_writer = (
+            SQLiteWriter(engine, busy_timeout_ms=busy_timeout_ms)
+            if is_sqlite_file(engine)
+            else None
+        )
+        self._faults = FaultLog()
         writer = (
             engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"}) if self.is_sqlite else engine
         )
@@ -113,15 +134,22 @@ class Database:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[UnitOfWork]:
-        if self._sqlite_writer is not None:
-            async with self._sqlite_writer.transaction() as session:
-                yield UnitOfWork.on(session)
-            return
-        async with (
-            self._write_lock or nullcontext(),
-            self._transaction(self._write_sessions) as unit,
-        ):
+        async with self._guarded(), self._write_unit() as unit:
             yield unit
+
+    async def transact(self, work: Callable[[UnitOfWork], Awaitable[T]]) -> T:
+        """`await work(unit)` in a write unit, committed if it returns; its result.
+
+        On PostgreSQL a unit the server rolled back for a deadlock or a serialization failure
+        is run once more from the start (so `work` must only touch the store), and the caller
+        sees only the outcome of that second run.
+        """
+
+        async def once() -> T:
+            async with self._write_unit() as unit:
+                return await work(unit)
+
+        return await self._retried(once)
 
     async def save_click(self, click: ClickSave) -> None:
         """Store one click (snapshot, action log, counters, timeouts) in one transaction.
@@ -131,6 +159,9 @@ class Database:
         On a SQLite file the statements run on the writer's sqlite3 connection; elsewhere on
         the unit of work's connection (see `click_save` for why not through the ORM).
         """
+        await self._retried(lambda: self._save_click_once(click))
+
+    async def _save_click_once(self, click: ClickSave) -> None:
         (update, update_args), batches = self._click_statements.plan(click)
         if self._sqlite_writer is not None:
             async with self._sqlite_writer.raw_transaction() as connection:
@@ -140,7 +171,7 @@ class Database:
                 for batch in batches:
                     connection.executemany(batch.sql, batch.rows)
             return
-        async with self.write() as unit:
+        async with self._write_unit() as unit:
             connection = await unit.session.connection()
             result = await connection.exec_driver_sql(update, update_args)
             if result.rowcount != 1:
@@ -152,12 +183,59 @@ class Database:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[UnitOfWork]:
+        async with self._guarded(writing=False):
+            if self._sqlite_writer is not None:
+                # A reader on a deleted file's path would create an empty database there, or
+                # read a file that replaced ours: refuse as the writer does.
+                self._sqlite_writer.guard.check()
+            async with self._transaction(self._read_sessions) as unit:
+                yield unit
+
+    async def _retried(self, once: Callable[[], Awaitable[T]]) -> T:
+        """`once()` (one whole transaction), run again if PostgreSQL rolled it back for a
+        deadlock or serialization failure; faults translated as in `write`."""
+        async with self._guarded():
+            try:
+                return await once()
+            except DBAPIError as error:
+                if self.is_sqlite or not is_retryable(error):
+                    raise
+                log.info("a save was rolled back (%s); running it again", reason(error))
+            return await once()
+
+    @asynccontextmanager
+    async def _guarded(self, *, writing: bool = True) -> AsyncIterator[None]:
+        """Expected driver faults out as `StorageBusy`/`StorageUnavailable`, logged once per
+        episode; the transaction inside has been rolled back by the time they get here. Only a
+        write ends an episode: a full disk still lets reads through."""
+        try:
+            yield
+        except Exception as error:
+            fault = storage_fault(error)
+            if fault is None:
+                raise  # a bug, or one of the store's own refusals: as it is
+            if fault is not error:
+                self._faults.failed(fault)
+                raise fault from error
+            raise  # StorageUnavailable from the file guard, which logs for itself
+        if writing:
+            self._faults.succeeded()
+
+    @asynccontextmanager
+    async def _write_unit(self) -> AsyncIterator[UnitOfWork]:
+        """One write transaction, untranslated; the totals it added are written last (in one
+        sorted statement, see `stats.add_to_totals`), just before it commits."""
         if self._sqlite_writer is not None:
-            # A reader on a deleted file's path would create an empty database there, or read a
-            # file that replaced ours: refuse as the writer does.
-            self._sqlite_writer.guard.check()
-        async with self._transaction(self._read_sessions) as unit:
+            async with self._sqlite_writer.transaction() as session:
+                yield UnitOfWork.on(session)
+                await write_totals(session)
+            return
+        async with (
+            self._write_lock or nullcontext(),
+            self._transaction(self._write_sessions) as unit,
+        ):
             yield unit
+            await write_totals(unit.session)
 
     @staticmethod
     @asynccontextmanager
@@ -189,8 +267,8 @@ async def open_database(url: str, *, migrate: bool = True, **engine_kwargs: Any)
             database._sqlite_writer.probe()
         if migrate:
             await database.migrate()
-        async with database.write():
-            pass  # on SQLite, BEGIN IMMEDIATE: the file can be written
+        async with database._write_unit():
+            pass  # on SQLite, BEGIN IMMEDIATE: the file can be written (untranslated: see below)
     except BaseException as error:
         await database.close()
         if isinstance(error, OSError | DBAPIError | sqlite3.Error):
@@ -206,5 +284,4 @@ def _reason(error: BaseException) -> str:
     if isinstance(error, OSError) and error.strerror:
         where = error.filename or ""
         return f"{error.strerror}: {where}" if where else error.strerror
-    text = str(error).strip() or type(error).__name__
-    return text.splitlines()[0]
+    return reason(error)

@@ -70,3 +70,9 @@ class TableFull(StoreError):
 class StorageUnavailable(StoreError):
     """The database cannot be used now (unopenable, unwritable, or its file was deleted or
     replaced while the bot runs): nothing was saved, and the caller must not claim otherwise."""
+
+
+class StorageBusy(StorageUnavailable):
+    """The database refused this transaction for a passing reason (another writer holds the lock,
+    a deadlock or serialization failure, a lost connection): nothing was saved; trying again in
+    a moment may work."""

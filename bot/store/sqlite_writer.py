@@ -158,7 +158,12 @@ class SQLiteWriter:
     CHECKPOINT_EVERY units on a worker thread (PASSIVE: they never block a writer).
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, busy_timeout_ms: int | None = None) -> None:
+        #: How long a BEGIN waits for another process's write lock before the unit fails
+        #: (default SQLITE_BUSY_TIMEOUT_MS).
+        self.busy_timeout_ms = (
+            SQLITE_BUSY_TIMEOUT_MS if busy_timeout_ms is None else busy_timeout_ms
+        )
         # Made from the read engine's URL and echo flag; its other options apply to reads only.
         self.engine = create_async_engine(
             engine.url,
@@ -229,11 +234,10 @@ class SQLiteWriter:
                 inline = self._inline = raw.driver_connection
         return inline.sqlite3_connection
 
-    @staticmethod
-    async def _begin_raw(connection: sqlite3.Connection) -> None:
+    async def _begin_raw(self, connection: sqlite3.Connection) -> None:
         """BEGIN IMMEDIATE, waiting without blocking the loop while another process writes."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + SQLITE_BUSY_TIMEOUT_MS / 1000
+        deadline = loop.time() + self.busy_timeout_ms / 1000
         pause = 0.001
         while True:
             try:
@@ -245,11 +249,10 @@ class SQLiteWriter:
             await asyncio.sleep(pause)
             pause = min(2 * pause, 0.05)
 
-    @staticmethod
-    async def _begin(session: AsyncSession) -> None:
+    async def _begin(self, session: AsyncSession) -> None:
         """Take the write lock, waiting without blocking the loop while someone else holds it."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + SQLITE_BUSY_TIMEOUT_MS / 1000
+        deadline = loop.time() + self.busy_timeout_ms / 1000
         pause = 0.001
         while True:
             try:

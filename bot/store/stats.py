@@ -51,17 +51,46 @@ def _build_totals_upsert(insert: Callable[[Any], Any]) -> Any:
 _TOTALS_UPSERT = PerDialect(_build_totals_upsert)
 
 
+#: Where a session keeps the totals added in its transaction until they are written.
+_PENDING = "uno_pending_totals"
+
+#: {(guild, user): (display name, {summed column: amount}, updated_at)}
+_Pending = dict[tuple[int, int], tuple[str, dict[str, int], datetime]]
+
+
 async def add_to_totals(
     session: AsyncSession, guild_id: int, changes: TotalChanges, now: datetime | None = None
 ) -> None:
-    """Add to the totals of human players (callers pass humans only), creating rows as needed."""
+    """Add to the totals of human players (callers pass humans only), creating rows as needed.
+
+    Nothing is written yet: the additions of the whole transaction are summed and written by
+    `write_totals` in one statement, just before the unit of work commits. A totals row is a
+    lock on PostgreSQL; a unit that added the mover's counters (the winner's row), then the
+    round and the match (everyone's) took them in a different order from another game's unit
+    sharing players, and the two deadlocked. One sorted statement per transaction cannot.
+    """
     if not changes:
         return
     now = now or utcnow()
-    # A stable order, so two transactions touching the same players cannot deadlock.
+    pending: _Pending = session.info.setdefault(_PENDING, {})
+    for user_id, (name, increments) in changes.items():
+        _, summed, _ = pending.get((guild_id, user_id), ("", {}, now))
+        for key, amount in increments.items():
+            summed[key] = summed.get(key, 0) + amount
+        pending[(guild_id, user_id)] = (name, summed, now)
+
+
+async def write_totals(session: AsyncSession) -> None:
+    """Write the transaction's pending additions (`add_to_totals`): one upsert, rows sorted by
+    (guild, user), so every writer locks totals rows in the same order (as `click_save` does).
+
+    `Database` calls it before every commit, and the readers below before they read.
+    """
+    pending: _Pending | None = session.info.pop(_PENDING, None)
+    if not pending:
+        return
     rows = []
-    for user_id in sorted(changes):
-        name, increments = changes[user_id]
+    for (guild_id, user_id), (name, increments, now) in sorted(pending.items()):
         row: dict[str, Any] = dict.fromkeys(SUMMED, 0)
         row.update(increments)
         row.update(guild_id=guild_id, user_id=user_id, display_name=name, updated_at=now)
@@ -156,6 +185,7 @@ class StatsRepository:
         """One page (1-based) of a server's leaderboard; ties are ordered by user id."""
         if page < 1 or per_page < 1:
             raise ValueError("page and per_page start at 1")
+        await write_totals(self._session)  # this unit's own additions count too
         where = [PlayerTotal.guild_id == guild_id, PlayerTotal.games_played >= min_games]
         total = await self._session.scalar(select(func.count()).where(*where)) or 0
         order = [
@@ -173,6 +203,7 @@ class StatsRepository:
         self, guild_id: int, user_id: int, *, rank_by: LeaderboardSort = "points"
     ) -> PlayerStats | None:
         """A player's totals in a server and their leaderboard place; None if they never played."""
+        await write_totals(self._session)  # this unit's own additions count too
         row = await self._session.get(PlayerTotal, (guild_id, user_id), populate_existing=True)
         if row is None:
             return None

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
-from sqlalchemy.exc import OperationalError
 
 from bot.settings import Settings
-from bot.store import Database, create_engine, open_database, sqlite_writer
+from bot.store import Database, StorageBusy, create_engine, open_database, sqlite_writer
 from bot.store.sqlite_writer import SQLiteWriter
 
 
@@ -131,7 +130,7 @@ async def test_a_writer_gives_up_after_the_busy_timeout(
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
-        with pytest.raises(OperationalError, match="locked"):
+        with pytest.raises(StorageBusy, match="locked"):
             async with db.write() as unit:
                 await unit.settings.set_value("k", "v")
         other.execute("ROLLBACK")
