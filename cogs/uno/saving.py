@@ -14,7 +14,7 @@ from datetime import datetime
 
 from bot.engine import Action, Game
 from bot.engine import events as E
-from bot.store import UNCHANGED, ClickSave, NewAction
+from bot.store import UNCHANGED, ClickSave, NewAction, UnitOfWork
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame, stat_counters
 from cogs.uno.turn_clock import next_deadline
@@ -82,10 +82,12 @@ class Saving:
         return Saved(deadline, timeouts)
 
     async def _save_with_results(self, click: ClickSave, change: Change) -> None:
-        """A move that ends a round or the match, or unseats a player: one unit of work."""
+        """A move that ends a round or the match, or unseats a player: one unit of work (run
+        again from the start on PostgreSQL after a deadlock or serialization failure)."""
         game_id = click.game_id
         events = change.events
-        async with self.house.db.write() as unit:
+
+        async def work(unit: UnitOfWork) -> None:
             await unit.games.save_action(
                 game_id,
                 expected_version=click.expected_version,
@@ -112,3 +114,5 @@ class Saving:
                         winner_id=winners[0] if len(winners) == 1 else None,
                         walkover=any(isinstance(x, E.PlayerLeft) for x in events),
                     )
+
+        await self.house.db.transact(work)

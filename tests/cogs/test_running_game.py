@@ -153,7 +153,7 @@ async def test_a_round_winning_play_that_cannot_be_saved_changes_and_shows_nothi
 async def test_a_conflicting_save_reloads_the_saved_state_and_asks_to_try_again(
     world: tuple[RunningGames, _Shown, Path],
 ) -> None:
-    games, shown, path = world
+    games, shown, _ = world
     running = await _running(games, ["R1 R2", "B7 B8"], "R5")
     other = running.live.game.copy()  # another process plays Alice's R1 first
     action = Play(Card.of("R1"))
