@@ -12,6 +12,7 @@ import discord
 from bot.engine import Card, GameError
 from bot.i18n import has_key, t
 from bot.ui.cards import card_name
+from bot.ui.names import literal
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +36,10 @@ def game_error_text(
         with contextlib.suppress(ValueError):
             params["card"] = card_name(Card.of(code), locale)
     for field in ("player", "target"):
-        if isinstance(params.get(field), int):
-            params[field] = (names or {}).get(params[field], f"<@{params[field]}>")
+        user = params.get(field)
+        if isinstance(user, int):
+            known = (names or {}).get(user)
+            params[field] = f"<@{user}>" if known is None else literal(known)
     key = f"error.{error.key}"
     if not has_key(key):
         key = "error.illegal_action"

@@ -44,6 +44,7 @@ from bot.ui.cards import (
     hand_summary,
 )
 from bot.ui.ids import game_id_for, target_select_id
+from bot.ui.names import literal_name
 from bot.ui.pictures import hand_picture
 from bot.ui.plain_view import PlainView, button, select
 
@@ -74,6 +75,7 @@ class HandLayout:
 
 
 def _name(names: Mapping[int, str], user: int) -> str:
+    """A name for a button label or a select option: exact, as Discord reads no markdown there."""
     return names.get(user, str(user))
 
 
@@ -214,7 +216,7 @@ def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: obje
     if not view.my_turn:
         if view.viewer not in game.hands:
             return t("hand.status.spectating", locale)
-        return t("hand.status.waiting", locale, name=_name(names, current or 0))
+        return t("hand.status.waiting", locale, name=literal_name(names, current or 0))
     decision = view.decision
     if decision is Decision.PLAY_DRAWN and view.drawn is not None:
         return t("hand.status.drawn", locale, card=card_text(view.drawn, locale))
@@ -230,7 +232,7 @@ def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: obje
                 count=view.penalty,
                 fail=view.penalty + game.rules.challenge_fail_draw - 4,
                 color=color_name(view.wd4_color_before, locale),
-                name=_name(names, view.wd4_offender),
+                name=literal_name(names, view.wd4_offender),
             )
         return t("hand.status.respond", locale, count=view.penalty)
     return t("hand.status.your_turn", locale)

@@ -48,7 +48,8 @@ class Picture:
 
 
 def table_state(game: Game, names: Mapping[int, str]) -> TableState | None:
-    """What the table picture shows; None before there is a top card."""
+    """What the table picture shows; None before there is a top card. Names stay exact here:
+    drawn as pixels and read as alt text, where Discord reads no markdown (names.py)."""
     view = view_for(game, None)
     if view.top_card is None:
         return None

@@ -8,6 +8,7 @@ from typing import Protocol
 import discord
 
 from bot.i18n import t
+from bot.ui.names import literal
 
 
 class PlayerStats(Protocol):
@@ -91,7 +92,7 @@ def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord
                 key,
                 locale,
                 rank=entry.rank,
-                name=entry.display_name,
+                name=literal(entry.display_name),
                 points=t("count.pts", locale, count=entry.points),
                 wins=entry.games_won,
                 rate=round(entry.win_rate * 100),
@@ -112,7 +113,7 @@ def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord
 
 
 def render_stats(stats: PlayerStats | None, name: str, locale: object = None) -> discord.Embed:
-    embed = discord.Embed(title=t("stats.title", locale, name=name[:200]), colour=0x0956BF)
+    embed = discord.Embed(title=t("stats.title", locale, name=literal(name[:200])), colour=0x0956BF)
     if stats is None:
         embed.description = t("stats.none", locale)
         return embed

@@ -17,6 +17,7 @@ from bot.engine import events as E
 from bot.engine.events import DrawReason
 from bot.i18n import t
 from bot.ui.cards import card_text, color_text, hand_summary
+from bot.ui.names import literal_name
 
 #: Events that are consequences of one already told (or that nobody needs to read).
 _SILENT = (E.DirectionChanged, E.PenaltyAccepted, E.StarterReturned, E.DebtCancelled)
@@ -64,7 +65,7 @@ def tell(
             if about == viewer:
                 key += "_you"
             else:
-                params["name"] = names.get(about, str(about))
+                params["name"] = literal_name(names, about)
         text = t(f"{person}.{key}", locale, **params)
         if groups and groups[-1].subject == subject and subject is not None:
             groups[-1].clauses.append(text)
@@ -139,7 +140,7 @@ def sentence(
         elif group.subject == viewer:
             parts.append(t("story.you", locale, clauses=clauses))
         else:
-            name = names.get(group.subject, str(group.subject))
+            name = literal_name(names, group.subject)
             parts.append(t("story.subject", locale, name=name, clauses=clauses))
     return t("story.then", locale).join(parts)
 

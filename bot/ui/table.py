@@ -15,6 +15,7 @@ from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
 from bot.ui.items import GameButton, HandButton, LobbyButton, RematchButton
+from bot.ui.names import literal, literal_name
 from bot.ui.rules_text import difference_lines, rules_summary
 
 MAX_PLAYERS = 10
@@ -23,9 +24,10 @@ MAX_LOBBY_RULE_LINES = 12
 
 
 def _name(names: Mapping[int, str], user: int | None) -> str:
+    """A player's name as markdown that shows it exactly (see names.py)."""
     if user is None:
         return "-"
-    return names.get(user, str(user))
+    return literal_name(names, user)
 
 
 def is_computer(user: int) -> bool:
@@ -67,7 +69,7 @@ def render_lobby(
     ]
     lines += difference_lines(rules, locale)[:MAX_LOBBY_RULE_LINES]
     lines += ["", t("lobby.players", locale, count=len(players), max=MAX_PLAYERS)]
-    lines += [f"{i + 1}. {name}" for i, (_, name) in enumerate(players)]
+    lines += [f"{i + 1}. {literal(name)}" for i, (_, name) in enumerate(players)]
     if closed:
         lines += ["", closed]
     else:

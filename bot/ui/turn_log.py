@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from bot.engine import events as E
 from bot.i18n import t
 from bot.ui.cards import card_text
+from bot.ui.names import literal_name
 from bot.ui.story import Group, sentence, tell, turn_starter
 
 #: Lines kept: a lap of the largest table (10 players) and a round's start and end.
@@ -124,7 +125,7 @@ def _round_end(event: E.RoundEnded, names: Mapping[int, str], locale: object) ->
     outcome = event.outcome
     if outcome.winner is None:
         return t("log.round_ended_nobody", locale, round=outcome.round_number)
-    winner = names.get(outcome.winner, str(outcome.winner))
+    winner = literal_name(names, outcome.winner)
     return t("log.round_ended", locale, round=outcome.round_number, name=winner)
 
 

@@ -28,6 +28,7 @@ from bot.engine import events as E
 from bot.i18n import t
 from bot.store import GameRecord
 from bot.ui.errors import UserError, game_error_text
+from bot.ui.names import literal
 from bot.ui.story import personal_notice
 from cogs.uno.deadline import answers_in_time, reply_error, respond
 from cogs.uno.hand_view import hand_kwargs
@@ -73,7 +74,9 @@ class Moves:
             return Catch(targets[0])
         if text == "next":
             if live.host_present and user != live.host_id:
-                raise UserError("error.host_only_next", host=live.names.get(live.host_id, "?"))
+                raise UserError(
+                    "error.host_only_next", host=literal(live.names.get(live.host_id, "?"))
+                )
             return NextRound()
         try:
             return parse_action(text)
@@ -191,7 +194,7 @@ class Moves:
         key = "notice.kicked" if kicked else "notice.you_left"
         await respond(
             interaction,
-            content=t(key, interaction.locale, name=running.live.names.get(player, "?")),
+            content=t(key, interaction.locale, name=literal(running.live.names.get(player, "?"))),
             ephemeral=True,
         )
         await running.publish()

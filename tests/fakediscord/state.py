@@ -366,6 +366,31 @@ def walk_components(components: list[JSON]) -> list[JSON]:
     return out
 
 
+def visible_text(content: str, embeds: list[JSON], components: list[JSON] | None) -> str:
+    """All human-visible text of a message's state: content, embeds, V2 text displays, labels."""
+    parts = [content]
+    for e in embeds:
+        parts += [e.get("title") or "", e.get("description") or ""]
+        parts += [(e.get("author") or {}).get("name") or ""]
+        for f in e.get("fields") or []:
+            parts += [f.get("name") or "", f.get("value") or ""]
+        parts += [(e.get("footer") or {}).get("text") or ""]
+    for c in walk_components(components or []):
+        parts += [c.get("content") or "", c.get("label") or "", c.get("placeholder") or ""]
+    return "\n".join(p for p in parts if p)
+
+
+def markdown_texts(content: str, embeds: list[JSON], components: list[JSON] | None) -> list[str]:
+    """The texts of a message's state that Discord renders as markdown."""
+    parts = [content]
+    for e in embeds:
+        parts += [e.get("title") or "", e.get("description") or ""]
+        for f in e.get("fields") or []:
+            parts += [f.get("name") or "", f.get("value") or ""]
+    parts += [c.get("content") or "" for c in walk_components(components or [])]
+    return [p for p in parts if p]
+
+
 #: A user mention in message content: <@id> or the legacy nickname form <@!id>.
 USER_MENTION = re.compile(r"<@!?(\d+)>")
 
@@ -465,16 +490,17 @@ class Message:
     @property
     def text(self) -> str:
         """All human-visible text: content, embeds, V2 text displays, button labels."""
-        parts = [self.content]
-        for e in self.embeds:
-            parts += [e.get("title") or "", e.get("description") or ""]
-            parts += [(e.get("author") or {}).get("name") or ""]
-            for f in e.get("fields") or []:
-                parts += [f.get("name") or "", f.get("value") or ""]
-            parts += [(e.get("footer") or {}).get("text") or ""]
-        for c in self.all_components:
-            parts += [c.get("content") or "", c.get("label") or "", c.get("placeholder") or ""]
-        return "\n".join(p for p in parts if p)
+        return visible_text(self.content, self.embeds, self.components)
+
+    @property
+    def markdown_versions(self) -> list[list[str]]:
+        """Every version of the message, oldest first (each edit keeps the one before it in
+        ``history``): its texts that Discord reads as markdown (content, embed titles,
+        descriptions and fields, V2 text displays; not footers, authors or labels)."""
+        return [
+            markdown_texts(v.get("content") or "", v.get("embeds") or [], v.get("components"))
+            for v in [*self.history, self.snapshot()]
+        ]
 
     @property
     def notified(self) -> set[int]:
