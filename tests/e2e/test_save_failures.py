@@ -109,6 +109,8 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Fault
     try:
         await emu.wait_for_bot(timeout=30)
         await emu.wait_for_commands(guild, timeout=30)
+        # Start-up re-arms every game's clock once (on_ready): the faults come after it.
+        await emu.wait_for(lambda: "ready as" in proc.output, 30, what="the bot's on_ready")
         yield FaultWorld(emu, guild, proc, tmp)
         assert not emu.violations, emu.violations
     finally:
@@ -130,8 +132,8 @@ async def test_a_computer_whose_move_failed_to_save_moves_once_saving_works(
     (alice,) = world.users("alice")
     await world.turn_timer(channel, 600)  # Alice's own turns never time out here
     lobby = await answer(await emu.slash(alice, channel, "uno new"))
-    added = await answer(await emu.slash(alice, channel, "uno addbot", level="normal"))
-    assert "took a seat" in added.text
+    lobby = await answer(await emu.click(alice, lobby, label="Add computer"))
+    assert "🤖" in lobby.text, lobby.text
     world.fix_deal(
         channel,
         {
@@ -140,9 +142,8 @@ async def test_a_computer_whose_move_failed_to_save_moves_once_saving_works(
             "rules": {"hand_size": 4},
         },
     )
-    table = await answer(await emu.click(alice, Table(emu, channel).message(), label="Start"))
+    table = await answer(await emu.click(alice, lobby, label="Start"))
     game_id = Table(emu, channel).game_id
-    assert lobby.message_id == table.message_id
     hand = await show_hand(emu, alice, table)
     since = len(world.bot_log())
     with refused_rows(world.db, "NEW.actor_id < 0"):  # computers have negative ids
