@@ -152,7 +152,11 @@ async def test_stopped_picture_processes_stall_nothing(tmp_path: Path) -> None:
         started = loop.time()
         code = await bot.stop(timeout=15)
         seconds = loop.time() - started
-        print("\n".join(ln for ln in bot.lines if "picture" in ln or "shutdown" in ln))
+        print(
+            "\n".join(
+                ln for ln in bot.lines if "picture" in ln or "shutdown" in ln or "worker" in ln
+            )
+        )
         print(f"exit code {code} after {seconds:.1f} s")
         assert seconds < 10, f"SIGTERM took {seconds:.1f} s\n{bot.output[-3000:]}"
         assert code == 0, bot.output[-3000:]
