@@ -130,16 +130,19 @@ class WorkerProcess:
             finished = self._finished
             future = loop.run_in_executor(pool, fn, *args)
             try:
-                done, _ = await asyncio.wait({future}, timeout=deadline)
+                try:
+                    done, _ = await asyncio.wait({future}, timeout=deadline)
+                except asyncio.CancelledError:  # (the caller gave up: so does the work)
+                    _abandon(future)
+                    raise
                 if not done:
-                    future.cancel()  # (still queued: it never runs)
+                    _abandon(future)
                     if self._pool is pool and self._finished == finished:
                         self._replace(pool, f"answered nothing in {deadline:g} s: killed")
                     raise WorkerLate(f"{self.name}: no result within {deadline:g} s")
-                result = future.result()
                 if self._pool is pool:
-                    self._finished += 1
-                return result
+                    self._finished += 1  # (an answer, even `fn`'s own error, is a sign of life)
+                return future.result()
             except BrokenProcessPool:
                 if self._pool is pool:  # the process died (killed, out of memory): a new one
                     self._replace(pool, "died")
@@ -151,7 +154,7 @@ class WorkerProcess:
         thread = asyncio.ensure_future(asyncio.to_thread(fn, *args))
         done, _ = await asyncio.wait({thread}, timeout=max(0.0, left))
         if not done:  # (a thread cannot be stopped: its result is dropped when it comes)
-            thread.add_done_callback(_drop_result)
+            _abandon(thread)
             raise WorkerLate(f"{self.name}: no result within {deadline:g} s (in a thread)")
         return thread.result()
 
@@ -184,7 +187,13 @@ class WorkerProcess:
             kill(pool)
 
 
-def _drop_result(future: asyncio.Future[Any]) -> None:
-    """Read a late thread's outcome, so an error it raised is not reported as never retrieved."""
+def _abandon(future: asyncio.Future[Any]) -> None:
+    """Give up on work: cancelled if it has not started; else its outcome, when it comes, is
+    read and dropped (a killed process's BrokenProcessPool is no error worth a log line)."""
+    future.cancel()
+    future.add_done_callback(_drop_outcome)
+
+
+def _drop_outcome(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
