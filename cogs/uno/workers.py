@@ -89,6 +89,7 @@ class WorkerProcess:
     def start(self) -> None:
         """Start the process in the background (the bot answers meanwhile)."""
         if self._starting is None:
+            log.info("starting the %s process", self.name)
             self._starting = asyncio.create_task(self._start(), name=f"{self.name}-start")
 
     async def wait_ready(self) -> bool:

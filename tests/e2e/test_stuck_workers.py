@@ -1,7 +1,8 @@
-"""Stuck picture processes do not stall the bot: with both of its picture workers stopped
+"""Stuck worker processes do not stall the bot: with both of its picture workers stopped
 (SIGSTOP), a move is answered (without its picture if need be), another channel's Show my hand
 is answered, the table is updated and, once the stuck processes are replaced, gets its picture
 back; and SIGTERM still ends the bot within 10 s, its new picture processes stopped as well.
+With the thinking process stopped, an expert computer plays on (its late decision is `hard`'s).
 
 The workers are found as the bot process's children started by multiprocessing's "spawn"
 (/proc/<pid>/task/*/children and their command lines): no expert is seated here, so those are
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 from pathlib import Path
@@ -19,8 +21,18 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import Table, actions, open_game, show_hand, version_of
+from tests.e2e.helpers import (
+    Table,
+    actions,
+    answer,
+    open_game,
+    show_hand,
+    table_with,
+    take_turn,
+    version_of,
+)
 from tests.fakediscord import FakeDiscord, InteractionResult, Message, User
+from tests.fakediscord.process import BotProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -169,4 +181,101 @@ async def test_stopped_picture_processes_stall_nothing(tmp_path: Path) -> None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         await bot.stop()
+        await emu.stop()
+
+
+async def _started_bot(emu: FakeDiscord, tmp_path: Path) -> tuple[int, BotProcess]:
+    """A bot process of its own (it gets SIGTERM), its picture processes up: (guild, bot)."""
+    guild = emu.add_guild("Stuck")
+    bot = emu.bot_process(env=bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id)))
+    await bot.start()
+    await emu.wait_for_bot(timeout=30)
+    await emu.wait_for_commands(guild, timeout=30)
+    await emu.wait_for(
+        lambda: (
+            "background picture process ready" in bot.output
+            and "] cogs.uno.workers: picture process ready" in bot.output
+        ),
+        30,
+        what="both picture processes",
+    )
+    return guild, bot
+
+
+async def _play_until(emu: FakeDiscord, channel: int, human: User, done: object) -> None:
+    """The human plays each of their turns (the computer plays the others) until `done()` is
+    true at one of them; their turns are where the game waits, so nothing races."""
+    table = Table(emu, channel)
+    for _ in range(200):
+        msg = await emu.wait_for(
+            lambda: (
+                (m := table.message()) is not None
+                and ("match is over" in m.text or table.current_player(m) == human.id)
+                and m
+            ),
+            30,
+            what="the human's turn",
+        )
+        if done():  # type: ignore[operator]
+            return
+        assert "match is over" not in msg.text, "the game ended first"
+        hand = await show_hand(emu, human, msg)
+        if "Your turn" in hand.text or actions(hand).keys() & {"accept", "keep", "color:R"}:
+            hand = await take_turn(emu, human, hand)
+            if "keep" in actions(hand):
+                await answer(await emu.click(human, hand, actions(hand)["keep"]))
+        version = version_of(msg) or 0
+        await emu.wait_for(
+            lambda v=version: (version_of(table.message()) or 0) > v, 30, what="the move shown"
+        )
+    raise AssertionError("200 turns and still not there")
+
+
+async def test_a_stopped_thinking_process_leaves_the_expert_playing(tmp_path: Path) -> None:
+    emu = FakeDiscord()
+    await emu.start()
+    bot: BotProcess | None = None
+    stopped: list[int] = []
+    try:
+        guild, bot = await _started_bot(emu, tmp_path)
+        assert bot.pid is not None
+        pictures = set(_spawned_workers(bot.pid))
+        channel = emu.add_channel(guild, "expert")
+        alice = emu.add_user("alice", guild)
+        await answer(await emu.slash(alice, channel, "uno new"))
+        await answer(await emu.slash(alice, channel, "uno addbot", level="expert"))
+        deal = {str(channel): {"rules": {"scoring": "none"}, "seed": 5}}
+        (tmp_path / "decks.json").write_text(json.dumps(deal))
+        lobby = await emu.wait_for(table_with(emu, channel, "(expert)"), 10, what="the seat")
+        await answer(await emu.click(alice, lobby, label="Start"))
+
+        # Once the expert has thought (its process started), the game waits for the process.
+        def thinking_started() -> bool:
+            return "starting the thinking process" in bot.output
+
+        await _play_until(emu, channel, alice, thinking_started)
+        await emu.wait_for(lambda: "thinking process ready" in bot.output, 30, what="thinking")
+        (thinking,) = [p for p in _spawned_workers(bot.pid) if p not in pictures]
+        os.kill(thinking, signal.SIGSTOP)
+        stopped.append(thinking)
+
+        await _play_until(emu, channel, alice, lambda: "expert decision late" in bot.output)
+        # (_play_until returned at the human's turn: the expert's late move was played.)
+        lines = [ln for ln in bot.lines if "thinking" in ln]
+        assert any("thinking process answered nothing" in ln for ln in lines), lines
+
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        code = await bot.stop(timeout=15)
+        seconds = loop.time() - started
+        print("\n".join(lines), f"\nexit code {code} after {seconds:.1f} s")
+        assert seconds < 10 and code == 0, bot.output[-3000:]
+        assert not [pid for pid in stopped if _running(pid)], "the bot left workers behind"
+        assert not emu.violations, [str(v) for v in emu.violations]
+    finally:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if bot is not None:
+            await bot.stop()
         await emu.stop()
