@@ -118,7 +118,8 @@ class WorkerProcess:
             return
         self._finished = 0
         self._pool = pool
-        log.info("%s process ready (%s)", self.name, warmed)
+        pid = ", ".join(map(str, process_ids(pool)))
+        log.info("%s process ready (pid %s; %s)", self.name, pid, warmed)
 
     async def run(self, fn: Callable[..., T], *args: Any, deadline: float) -> T:
         """`fn(*args)` in the process (`fn` and the arguments are pickled), or in a thread while

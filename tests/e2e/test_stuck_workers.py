@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import signal
 from pathlib import Path
 
@@ -271,6 +272,51 @@ async def test_a_stopped_thinking_process_leaves_the_expert_playing(tmp_path: Pa
         print("\n".join(lines), f"\nexit code {code} after {seconds:.1f} s")
         assert seconds < 10 and code == 0, bot.output[-3000:]
         assert not [pid for pid in stopped if _running(pid)], "the bot left workers behind"
+        assert not emu.violations, [str(v) for v in emu.violations]
+    finally:
+        for pid in stopped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if bot is not None:
+            await bot.stop()
+        await emu.stop()
+
+
+async def test_sigterm_shows_a_table_waiting_for_a_stopped_picture_process(tmp_path: Path) -> None:
+    """The table of the last move waits for its picture (its deadline: 3 s) when SIGTERM comes:
+    the shutdown waits for it, and the table shows the move, text-only, before the bot ends."""
+    emu = FakeDiscord()
+    await emu.start()
+    bot: BotProcess | None = None
+    stopped: list[int] = []
+    try:
+        guild, bot = await _started_bot(emu, tmp_path)
+        ready = re.search(r"background picture process ready \(pid (\d+)", bot.output)
+        assert ready is not None, bot.output[-2000:]
+        channel = emu.add_channel(guild, "last-move")
+        host, guest = emu.add_user("host", guild), emu.add_user("guest", guild)
+        table = await open_game(emu, channel, host, [guest])
+        player = host if Table(emu, channel).current_player(table) == host.id else guest
+        hand = await show_hand(emu, player, table)
+        version = version_of(hand)
+        assert version is not None
+
+        stopped.append(int(ready[1]))
+        os.kill(stopped[0], signal.SIGSTOP)  # the background one: tables, not answers
+        result = await _move(emu, player, hand)
+        await emu.wait_for(
+            lambda: (m := result.message) is not None and (version_of(m) or 0) > version,
+            ANSWERED_WITHIN,
+            what="the move's answer",
+        )
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        code = await bot.stop(timeout=15)
+        seconds = loop.time() - started
+        assert seconds < 10 and code == 0, bot.output[-3000:]
+        shown = Table(emu, channel).message()
+        assert shown is not None and (version_of(shown) or 0) > version, bot.output[-3000:]
+        assert not _embed_points_at_nothing(shown)
         assert not emu.violations, [str(v) for v in emu.violations]
     finally:
         for pid in stopped:
