@@ -8,7 +8,7 @@ and the expert's budget counts playouts, not seconds, so the process and the thr
 in for it choose alike, and a game resumed after a restart is played on as it would have been.
 The process starts the first time it is needed: a bot whose servers never seat an expert never
 pays for it. A decision has a deadline (`DEADLINE`): a late one is the `hard` player's choice,
-made here (a heuristic, well under a millisecond), so a stuck process never holds a game.
+made here (a heuristic: tens of microseconds), so a stuck process never holds a game.
 """
 
 from __future__ import annotations
