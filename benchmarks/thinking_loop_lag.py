@@ -51,7 +51,7 @@ async def run(mode: str, views: list[tuple[object, int]], worker: WorkerProcess)
             if mode == "thread":
                 await asyncio.to_thread(decide, "expert", seed, view)
             else:
-                await worker.run(decide, "expert", seed, view)
+                await worker.run(decide, "expert", seed, view, deadline=60.0)
 
     work = asyncio.ensure_future(think_all())
     late = await lateness_while(work)

@@ -10,8 +10,10 @@ import asyncio
 import contextlib
 import gc
 import logging
+import multiprocessing
 import signal
 import sys
+import time
 from typing import Any
 
 import discord
@@ -22,6 +24,9 @@ from bot.settings import Settings
 from bot.store.errors import StorageUnavailable
 
 log = logging.getLogger("bot")
+
+#: Seconds the worker processes killed at close have to be gone before any left is killed here.
+EXIT_GRACE = 0.5
 
 
 def apply_endpoints(settings: Settings) -> None:
@@ -49,7 +54,21 @@ async def run(settings: Settings, token: str) -> None:
         async with bot:
             await bot.start(token)
     finally:
+        _kill_worker_processes()
         await database.close()
+
+
+def _kill_worker_processes() -> None:
+    """SIGKILL the worker processes still alive once the client is closed. Closing the cogs
+    kills them (cogs/uno/workers.py); this is for a close that failed midway, since a stopped or
+    stuck worker would hold the exit (the interpreter waits for its process pool). Those just
+    killed get `EXIT_GRACE` seconds to be gone first (blocking: the bot is ending)."""
+    until = time.monotonic() + EXIT_GRACE
+    for child in multiprocessing.active_children():
+        child.join(max(0.0, until - time.monotonic()))
+    for child in multiprocessing.active_children():
+        log.warning("worker process %s still running at exit: killed", child.pid)
+        child.kill()
 
 
 def _stop_on_signals(bot: Any) -> None:

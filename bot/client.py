@@ -38,10 +38,13 @@ COMMAND_KEYS = (
     "leaderboard.sort.",
     "computer.level.",
 )
-#: Seconds a shutdown waits for the interactions being processed, then for the pending tables.
+#: Seconds a shutdown waits for the interactions being processed, then for the pending tables:
+#: at least SHUTDOWN_TABLES_GRACE, else what the interactions left of SHUTDOWN_GRACE (a table
+#: whose picture is late waits for that picture's deadline, 3 s, before it goes text-only).
 #: Together well under the 10 s a process manager gives before SIGKILL.
 SHUTDOWN_INTERACTIONS_GRACE = 6.0
 SHUTDOWN_TABLES_GRACE = 2.0
+SHUTDOWN_GRACE = 8.0
 
 
 class UnoBotMixin:
@@ -131,7 +134,8 @@ class UnoBotMixin:
             if late:
                 log.warning("shutdown: %d interactions still running, abandoned", len(late))
         if service is not None:
-            if not await service.tables.flush_all(SHUTDOWN_TABLES_GRACE):
+            left = SHUTDOWN_GRACE - (loop.time() - started)
+            if not await service.tables.flush_all(max(SHUTDOWN_TABLES_GRACE, left)):
                 log.warning("shutdown: some tables could not be brought up to date")
             await service.tables.close()
         log.info(

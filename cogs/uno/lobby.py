@@ -33,7 +33,7 @@ from cogs.uno.live import LiveGame
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.lobby_view import lobby_kwargs
 from cogs.uno.moves import Moves
-from cogs.uno.pictures import attach
+from cogs.uno.pictures import attach, has_picture
 from cogs.uno.running import RunningGames
 from cogs.uno.scheduler import Scheduler
 from cogs.uno.table_posts import table_kwargs
@@ -351,8 +351,12 @@ class Lobby:
             kwargs = table_kwargs(house, live)  # with the first turn's countdown
         if edit:
             picture = kwargs.get("picture")
-            await respond(interaction, edit=True, **await attach(kwargs, edit=True))
-            self.tables.showing(record.id, picture.key if picture else None)
+            sent = await attach(kwargs, edit=True)
+            await respond(interaction, edit=True, **sent)
+            if picture is not None and not has_picture(sent):
+                self.tables.picture_missing(record.id)  # late: the next update brings it
+            else:
+                self.tables.showing(record.id, picture.key if picture else None)
         else:
             await respond(
                 interaction, content=t("notice.started", interaction.locale), ephemeral=True

@@ -11,6 +11,12 @@ in the background (the table, hands edited as the game goes on), so an answer ne
 behind a table. Until they are up, and whenever one fails, a thread draws. Files
 already drawn are kept by what they show (`Picture.key`): the same picture is never drawn twice
 while it is in the cache, and a cached one costs no round trip.
+
+A picture has a deadline (`URGENT_DEADLINE`, `BACKGROUND_DEADLINE`); a late one is left out
+(`PictureLate`): `attach` sends the message text-only, its embed pointing at no image, and the
+next edit brings the picture (a stuck process is replaced meanwhile, see workers.py). While no
+process is up a thread draws, as before the first one starts: a picture is 1-8 ms of holding the
+interpreter lock, cheaper for everyone than answers without their picture.
 """
 
 from __future__ import annotations
@@ -26,12 +32,24 @@ import discord
 from bot.ui.art.encode import warm_up
 from bot.ui.pictures import Picture
 from cogs.uno.house import House
-from cogs.uno.workers import WorkerProcess
+from cogs.uno.workers import WorkerLate, WorkerProcess
 
 log = logging.getLogger(__name__)
 
 #: Encoded pictures kept by what they show (~10 KB each).
 CACHE_SIZE = 512
+#: Seconds an answer waits for its picture. Drawing takes 1-8 ms, so a second is a process that
+#: is stuck, not busy; and Discord wants the answer within 3 s of the click, of which the save
+#: and the upload need their share.
+URGENT_DEADLINE = 1.0
+#: Seconds a picture drawn in the background (a table, a hand edited as the game goes on) may
+#: take. Nobody waits on it, but its table waits: a few seconds allow a queue of a hundred
+#: busy tables (under a second) and keep the table, text-only, at most this much behind.
+BACKGROUND_DEADLINE = 3.0
+
+
+class PictureLate(Exception):
+    """The picture was not drawn within its deadline: the message goes without it."""
 
 
 class Drawing:
@@ -61,7 +79,7 @@ class Drawing:
 
     async def render(self, picture: Picture, *, urgent: bool = False) -> bytes:
         """The encoded picture: from the cache, else drawn in a worker (or a thread);
-        `urgent`: an answer waits for it."""
+        `urgent`: an answer waits for it. `PictureLate` past its deadline."""
         cached = self._cache.get(picture.key)
         if cached is not None:
             self._cache.move_to_end(picture.key)
@@ -69,7 +87,12 @@ class Drawing:
         worker = self._workers[urgent]
         if not worker.ready and self._workers[not urgent].ready:
             worker = self._workers[not urgent]
-        data = await worker.run(picture.render)
+        try:
+            data = await worker.run(
+                picture.render, deadline=URGENT_DEADLINE if urgent else BACKGROUND_DEADLINE
+            )
+        except WorkerLate as exc:
+            raise PictureLate(picture.filename) from exc
         self._cache[picture.key] = data
         if len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -86,7 +109,8 @@ def images_on(house: House, guild_id: int) -> bool:
 
 
 async def picture_file(picture: Picture, *, urgent: bool = False) -> discord.File:
-    """The encoded picture as a file with its alt text, drawn off the event loop."""
+    """The encoded picture as a file with its alt text, drawn off the event loop;
+    `PictureLate` past its deadline."""
     data = await DRAWING.render(picture, urgent=urgent)
     return discord.File(io.BytesIO(data), picture.filename, description=picture.description)
 
@@ -96,7 +120,8 @@ async def attach(
 ) -> dict[str, Any]:
     """`kwargs` ready for discord.py: its "picture" drawn and attached; `keep` (an edit of a
     message that already shows this picture): nothing sent, the message keeps its file;
-    `urgent` (the default): an interaction's answer waits for it."""
+    `urgent` (the default): an interaction's answer waits for it. A picture not drawn in time
+    is left out: no file, and the embed shows no image (`has_picture` tells)."""
     out = dict(kwargs)
     picture: Picture | None = out.pop("picture", None)
     if keep and edit:
@@ -105,6 +130,39 @@ async def attach(
         if edit:
             out["attachments"] = []
         return out
-    file = await picture_file(picture, urgent=urgent)
+    try:
+        file = await picture_file(picture, urgent=urgent)
+    except PictureLate:
+        log.info("%s left out: not drawn in time", picture.filename)
+        out = without_picture(out, picture)
+        if edit:
+            out["attachments"] = []  # not the old picture, which shows an older state
+        return out
     out["attachments" if edit else "files"] = [file]
+    return out
+
+
+def has_picture(kwargs: dict[str, Any]) -> bool:
+    """Whether `attach`'s result uploads a picture ("files", "file" or "attachments"): False
+    when the picture was left out (late), so the caller knows the message shows none."""
+    return bool(kwargs.get("files") or kwargs.get("file") or kwargs.get("attachments"))
+
+
+def without_picture(kwargs: dict[str, Any], picture: Picture) -> dict[str, Any]:
+    """`kwargs` whose embeds no longer show `picture` (`Picture.point` undone, on copies: the
+    caller's embeds stay as they were), for a message sent without its file."""
+    url = f"attachment://{picture.filename}"
+    out = dict(kwargs)
+
+    def unpointed(embed: discord.Embed) -> discord.Embed:
+        if embed.image.url != url:
+            return embed
+        embed = embed.copy()
+        embed.set_image(url=None)
+        return embed
+
+    if isinstance(out.get("embed"), discord.Embed):
+        out["embed"] = unpointed(out["embed"])
+    if out.get("embeds"):
+        out["embeds"] = [unpointed(e) for e in out["embeds"]]
     return out

@@ -17,7 +17,7 @@ from bot.ui.table import render_table
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.lobby_view import lobby_kwargs
-from cogs.uno.pictures import attach, images_on
+from cogs.uno.pictures import attach, has_picture, images_on
 from cogs.uno.running import RunningGames
 from cogs.uno.tables import TableUpdater
 from cogs.uno.turn_clock import MAX_TIMEOUTS
@@ -83,8 +83,12 @@ class TablePosts:
         live = (await games.get(record.id)).live
         kwargs = table_kwargs(house, live)  # the saved state: no lock needed to read it
         picture = kwargs.get("picture")
-        response = await interaction.response.send_message(**await attach(kwargs, edit=False))
-        self.updater.showing(live.game_id, picture.key if picture else None)
+        sent = await attach(kwargs, edit=False)
+        response = await interaction.response.send_message(**sent)
+        if picture is not None and not has_picture(sent):
+            self.updater.picture_missing(live.game_id)  # late: the next update brings it
+        else:
+            self.updater.showing(live.game_id, picture.key if picture else None)
         old = live.table_message_id
         message_id = (
             getattr(response, "message_id", None) or (await interaction.original_response()).id

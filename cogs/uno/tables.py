@@ -18,7 +18,9 @@ Interaction tokens are never used here: only the channel endpoints.
 The table's picture (kwargs "picture", see pictures.py) is uploaded only when what it shows
 changed: an edit that leaves it as it was sends no file and no `attachments`, which keeps the
 message's attachment (Discord keeps attachments an edit does not list), and the embed's
-`attachment://table.png` still points at it. It is rendered in a worker thread.
+`attachment://table.png` still points at it. It is drawn in a worker process; a picture not
+drawn in time (pictures.py, `PictureLate`) is left out: the table goes text-only, its picture
+is marked unknown, and another update `PICTURE_RETRY` seconds later brings it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.ui.pictures import Picture
-from cogs.uno.pictures import picture_file
+from cogs.uno.pictures import PictureLate, picture_file, without_picture
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,9 @@ RETRY_FIRST = 1.0
 RETRY_MAX = 30.0
 #: How long `flush` waits for a failing table before leaving it to heal in the background.
 FLUSH_TIMEOUT = 30.0
+#: Seconds after a table went out without its (late) picture until an update brings it: time
+#: for a stuck picture process to be replaced (a fresh one is up in about a second).
+PICTURE_RETRY = 2.0
 
 #: A table as rendered: (channel id, message id or None, send/edit kwargs).
 Rendered = tuple[int, int | None, dict[str, Any]]
@@ -77,6 +82,7 @@ class TableUpdater:
         # game id -> what the table message's picture shows (None: it has none); absent: not
         # known (after a restart), so the next update uploads it.
         self._pictured: dict[int, Hashable | None] = {}
+        self._picture_retries: dict[int, asyncio.TimerHandle] = {}
         self._closed = False
 
     @property
@@ -87,6 +93,20 @@ class TableUpdater:
     def showing(self, game_id: int, key: Hashable | None) -> None:
         """The table message was just sent elsewhere with the picture `key` (None: none)."""
         self._pictured[game_id] = key
+
+    def picture_missing(self, game_id: int) -> None:
+        """The table message went out without its picture (late): it is uploaded by an update
+        `PICTURE_RETRY` seconds from now."""
+        self._pictured.pop(game_id, None)
+        if self._closed or game_id in self._picture_retries:
+            return
+
+        def retry() -> None:
+            del self._picture_retries[game_id]
+            self.request(game_id)
+
+        loop = asyncio.get_running_loop()
+        self._picture_retries[game_id] = loop.call_later(PICTURE_RETRY, retry)
 
     def request(self, game_id: int, *, repost: bool = False) -> None:
         if self._closed:
@@ -128,6 +148,9 @@ class TableUpdater:
     async def close(self) -> None:
         """Stop every table task (pending edits are dropped) and wait until they have ended."""
         self._closed = True
+        for handle in self._picture_retries.values():
+            handle.cancel()
+        self._picture_retries.clear()
         tasks = list(self._tasks.values())
         self._tasks.clear()
         for task in tasks:
@@ -225,11 +248,17 @@ class TableUpdater:
         )
         if game_id not in self._repost and message_id is not None and not old:
             edit = dict(kwargs)
+            late = False
             if game_id not in self._pictured or self._pictured[game_id] != key:
-                edit["attachments"] = [await picture_file(picture)] if picture else []
+                edit["attachments"], late = await self._files(picture)
+                if late and picture is not None:
+                    edit = without_picture(edit, picture)
             try:
                 await self._edit(channel_id, message_id, edit)
-                self._pictured[game_id] = key
+                if late:
+                    self.picture_missing(game_id)
+                else:
+                    self._pictured[game_id] = key
                 return
             except discord.NotFound:
                 pass
@@ -238,10 +267,16 @@ class TableUpdater:
                     raise
         self._repost.add(game_id)  # until the new table is posted and stored
         new = {k: v for k, v in kwargs.items() if v is not None}
-        if picture is not None:
-            new["file"] = await picture_file(picture)
+        files, late = await self._files(picture)
+        if files:
+            new["file"] = files[0]
+        elif late and picture is not None:
+            new = without_picture(new, picture)
         message = await channel.send(**new)
-        self._pictured[game_id] = key
+        if late:
+            self.picture_missing(game_id)
+        else:
+            self._pictured[game_id] = key
         try:
             await self._on_posted(game_id, message.id)
         except Exception:
@@ -251,6 +286,17 @@ class TableUpdater:
         self._repost.discard(game_id)
         if message_id is not None:
             await self._delete(channel, message_id, game_id)
+
+    @staticmethod
+    async def _files(picture: Picture | None) -> tuple[list[discord.File], bool]:
+        """The table's picture as the files to upload, and whether it was left out (late)."""
+        if picture is None:
+            return [], False
+        try:
+            return [await picture_file(picture)], False
+        except PictureLate:
+            log.info("table picture left out: not drawn in time")
+            return [], True
 
     @staticmethod
     async def _delete(channel: discord.PartialMessageable, message_id: int, game_id: int) -> None:

@@ -7,14 +7,26 @@ the seat and the game's version, choosing from the seat's own view. Nothing else
 and the expert's budget counts playouts, not seconds, so the process and the thread that stands
 in for it choose alike, and a game resumed after a restart is played on as it would have been.
 The process starts the first time it is needed: a bot whose servers never seat an expert never
-pays for it.
+pays for it. A decision has a deadline (`DEADLINE`): a late one is the `hard` player's choice,
+made here (a heuristic: tens of microseconds), so a stuck process never holds a game.
 """
 
 from __future__ import annotations
 
+import logging
+
 from bot.engine import Action, Game, PlayerView, view_for
 from bot.engine.ai import make_player
-from cogs.uno.workers import WorkerProcess
+from cogs.uno.workers import WorkerLate, WorkerProcess
+
+log = logging.getLogger(__name__)
+
+#: Seconds a decision may take in the process. The expert's budget is 150 ms of search; its
+#: slowest decisions, with pickling both ways and a busy machine, stay well under a second.
+#: Later than this the process is stuck, not thinking, and the game moves on with `FALLBACK`.
+DEADLINE = 1.5
+#: The level whose choice stands in for a late decision (the expert's own prior).
+FALLBACK = "hard"
 
 
 def decide(level: str, seed: int, view: PlayerView) -> Action | None:
@@ -40,6 +52,11 @@ THINKING = WorkerProcess("thinking", warm_up)
 
 
 async def think(level: str, seed: int, view: PlayerView) -> Action | None:
-    """`decide` in the worker process (started now if it is not yet; a thread meanwhile)."""
+    """`decide` in the worker process (started now if it is not yet; a thread meanwhile); the
+    `FALLBACK` level's choice, made here, if it is not there within `DEADLINE` seconds."""
     THINKING.start()
-    return await THINKING.run(decide, level, seed, view)
+    try:
+        return await THINKING.run(decide, level, seed, view, deadline=DEADLINE)
+    except WorkerLate:
+        log.warning("%s decision late (over %g s): %s chooses", level, DEADLINE, FALLBACK)
+        return decide(FALLBACK, seed, view)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import threading
+import time
 
+import discord
 import pytest
 from PIL import Image
 
@@ -13,7 +15,8 @@ from bot.engine import Game, RuleSet
 from bot.ui.art.encode import shared_palette
 from bot.ui.art.table import HEIGHT, WIDTH
 from bot.ui.pictures import Picture, table_picture
-from cogs.uno.pictures import Drawing, attach
+from cogs.uno import pictures
+from cogs.uno.pictures import Drawing, attach, has_picture
 
 NAMES = {1: "Ann", 2: "Ben"}
 
@@ -68,3 +71,32 @@ async def test_attach_files_a_new_message_and_replaces_or_keeps_on_an_edit() -> 
     assert [f.filename for f in edited["attachments"]] == ["table.png"]
     assert "attachments" not in await attach(kwargs, edit=True, keep=True)
     assert (await attach({"content": "x"}, edit=True))["attachments"] == []  # removed
+
+
+def _slow(picture: Picture, seconds: float) -> Picture:
+    def render() -> bytes:
+        time.sleep(seconds)
+        return picture.render()
+
+    return Picture(picture.filename, picture.key, picture.description, render)
+
+
+@pytest.mark.asyncio
+async def test_a_late_picture_is_left_out_and_the_embed_shows_no_image(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = Game.new([1, 2], RuleSet(), seed=4, dealer=2)
+    picture = table_picture(game, NAMES, None)
+    assert picture is not None
+    monkeypatch.setattr(pictures, "DRAWING", Drawing())  # not started: a thread draws
+    monkeypatch.setattr(pictures, "URGENT_DEADLINE", 0.05)
+    embed = discord.Embed(description="x")
+    picture.point(embed)
+    kwargs = {"embed": embed, "picture": _slow(picture, 0.5)}
+    new = await attach(kwargs, edit=False)
+    assert "files" not in new and not has_picture(new) and "picture" not in new
+    assert new["embed"].image.url is None and new["embed"].description == "x"
+    assert embed.image.url == f"attachment://{picture.filename}"  # the caller's is untouched
+    edited = await attach(kwargs, edit=True)
+    assert edited["attachments"] == [] and edited["embed"].image.url is None  # no stale one
+    assert has_picture(await attach({"embed": embed, "picture": picture}, edit=False))

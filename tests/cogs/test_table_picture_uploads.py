@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from types import SimpleNamespace
 from typing import Any
@@ -12,6 +13,8 @@ import pytest
 from bot.engine import Card, Color
 from bot.ui.art import SeatState, TableState, table_file
 from bot.ui.pictures import TABLE_FILE, Picture
+from cogs.uno import tables
+from cogs.uno.pictures import PictureLate
 from cogs.uno.tables import TableUpdater
 
 CHANNEL, GAME = 10, 7
@@ -75,4 +78,42 @@ async def test_an_edit_that_does_not_change_the_picture_uploads_nothing() -> Non
     assert "attachments" not in payloads[4]
     for payload in payloads[:3]:
         assert payload["embeds"][0]["image"]["url"] == f"attachment://{TABLE_FILE}"
+    await updater.close()
+
+
+@pytest.mark.asyncio
+async def test_a_late_picture_goes_text_only_and_a_later_update_brings_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    http = _Http()
+    bot = SimpleNamespace(
+        http=http, allowed_mentions=None, settings=None, get_partial_messageable=lambda c: None
+    )
+    late = [True]
+    real = tables.picture_file
+
+    async def drawn_late_once(picture: Picture) -> discord.File:
+        if late.pop() if late else False:
+            raise PictureLate(picture.filename)
+        return await real(picture)
+
+    monkeypatch.setattr(tables, "picture_file", drawn_late_once)
+    monkeypatch.setattr(tables, "PICTURE_RETRY", 0.01)
+    kwargs = _kwargs("first", _picture("R7", 3))
+    updater = TableUpdater(bot, lambda g: (CHANNEL, MESSAGE, kwargs), lambda g, m: None)  # type: ignore[arg-type]
+    updater.interval = 0
+    updater.request(GAME)
+    assert await updater.flush(GAME, timeout=5)
+    (names, payload), *_ = http.edits
+    assert names == [] and payload["attachments"] == []  # text-only, no stale picture
+    assert "image" not in payload["embeds"][0]  # pointing at no missing file
+    assert kwargs["embed"].image.url == f"attachment://{TABLE_FILE}"  # the render untouched
+    for _ in range(500):  # the retry, PICTURE_RETRY later (bounded: 5 s)
+        if len(http.edits) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert await updater.flush(GAME, timeout=5)
+    names, payload = http.edits[1]
+    assert names == [TABLE_FILE]
+    assert payload["embeds"][0]["image"]["url"] == f"attachment://{TABLE_FILE}"
     await updater.close()
