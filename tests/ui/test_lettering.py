@@ -4,11 +4,17 @@ the alt text keeps the exact name."""
 
 from __future__ import annotations
 
-import pytest
-from PIL import Image, ImageChops
+import logging
+import unicodedata
+from pathlib import Path
 
-from bot.engine import Card, Color
-from bot.ui.art import SeatState, TableState, describe_table, table_picture
+import pytest
+from PIL import Image, ImageChops, ImageFont
+
+from bot.engine import Card, Color, Game, RuleSet
+from bot.ui import pictures
+from bot.ui.art import SeatState, TableState, describe_table, lettering, table_picture
+from bot.ui.art.lettering import TOFU, drawable, has_glyph, name_font
 
 # Names an ASCII fold would draw alike: each pair must give different pictures.
 LOOK_ALIKES = [
@@ -21,6 +27,12 @@ LOOK_ALIKES = [
     ("François Gonçalves", "Francois Goncalves"),
 ]
 NAMES = sorted({n for pair in LOOK_ALIKES for n in pair} | {"山田太郎", "Ωмега"})
+# Every letter of the alphabets of the bot's languages and their neighbours, both cases.
+ALPHABETS = (
+    "ÆØÅ ÄÖÜẞß ĄĆĘŁŃÓŚŹŻ ÀÂÇÉÈÊËÎÏÔŒÙÛÜŸ ÁÉÍÑÓÚÜ¿¡ ÃÕÀÁÂÇÉÊÍÓÔÚ ÀÈÉÌÍÎÒÓÙÚ IJ "
+    "ÞÐÝ ČĎĚŇŘŠŤŮŽ ŐŰ ĞİŞ ĂȘȚ ĀĒĪŪĢĶĻŅ ĖĮŲ ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ ΆΈΉΊΌΎΏΪΫ "
+    "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ ЄІЇҐЎЂЈЉЊЋЏ"
+)
 NAME_BOX = (330, 480)  # the seat list's name column, in x
 
 
@@ -74,3 +86,46 @@ def test_the_alt_text_keeps_the_exact_names() -> None:
     for name in NAMES:
         text = describe_table(_table(name))
         assert f"{name} 5 cards" in text, (name, text)
+
+
+def test_names_are_drawn_in_the_packaged_font() -> None:
+    f = name_font(18)
+    assert isinstance(f, ImageFont.FreeTypeFont) and f.getname() == ("Roboto", "Regular")
+
+
+def test_every_letter_of_every_catalogue_and_alphabet_is_drawn() -> None:
+    catalogues = Path(lettering.__file__).parents[2] / "i18n"
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(catalogues.glob("*.json")))
+    text += ALPHABETS + ALPHABETS.lower()
+    letters = {c for c in text if unicodedata.category(c)[0] == "L"}
+    assert len(letters) > 250
+    assert sorted(c for c in letters if not has_glyph(c)) == []
+
+
+def test_without_the_font_package_the_built_in_font_draws_and_it_is_logged_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caches = (lettering.font_path, lettering.name_font, lettering._notdef, lettering.has_glyph)
+    monkeypatch.setattr(lettering, "FONT_PACKAGE", "no_such_font_package")
+    for cached in caches:
+        cached.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, "bot.ui.art.lettering"):
+            assert drawable("Bjørn") == f"Bj{TOFU}rn"
+            assert name_font(16).getname()[0] != "Roboto"
+            name_font(12)
+        assert len(caplog.records) == 1
+    finally:
+        monkeypatch.undo()
+        for cached in caches:
+            cached.cache_clear()
+    assert drawable("Bjørn") == "Bjørn"
+
+
+@pytest.mark.parametrize("locale", ["de", "no"])
+def test_the_table_picture_s_alt_text_keeps_the_exact_names(locale: str) -> None:
+    names = {1: "Bjørn Ødegård", 2: "Jürgen Weiß", 3: "山田太郎"}
+    picture = pictures.table_picture(Game.new([1, 2, 3], RuleSet(), seed=3), names, locale)
+    assert picture is not None
+    for name in names.values():
+        assert name in picture.description, (name, picture.description)
