@@ -108,6 +108,7 @@ def drawable(text: str) -> str:
     return " ".join("".join(out).split())
 
 
+@cache
 def _box(size: int) -> tuple[int, int, int, int]:
     """A box's advance, its stroke, and its top and bottom against the text's middle: as high as
     a capital letter, a little narrower."""
