@@ -2,9 +2,10 @@
 
     .venv/bin/python benchmarks/render_samples.py OUT_DIR
 
-Writes table.png (4 seats), table10.png (10 seats, awkward names), hand7.png, hand30_page1.png,
-deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png (every face 48 px wide,
-the back, the chosen-colour wilds and the swatches) and a greyscale copy of each.
+Writes table.png (4 seats), table10.png (10 seats, awkward names), table_scripts.png (10 seats,
+names in our players' alphabets: Norwegian, German, Polish, Cyrillic, Greek, CJK), hand7.png,
+hand30_page1.png, deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png (every
+face 48 px wide, the back, the chosen-colour wilds and the swatches) and a greyscale copy of each.
 """
 
 from __future__ import annotations
@@ -43,15 +44,28 @@ NAMES = (
     "Fay",
 )
 
+SCRIPT_NAMES = (
+    "Bjørn Ødegård",
+    "Jürgen Weiß",
+    "Алёна",
+    "Σοφία",
+    "山田太郎",
+    "Zofia Łąckaś-Żółtowska",
+    "Søren Ærø",
+    "François Gonçalves",
+    "Ægir Åsmund Øvrebø-Wißmann",
+    "ШШШШШШШШШШШШШШШШ",
+)
 
-def sample_table(seats: int) -> TableState:
+
+def sample_table(seats: int, names: tuple[str, ...] = NAMES) -> TableState:
     counts = (7, 3, 1, 12, 25, 5, 2, 9, 4, 6)
     return TableState(
         top=Card.of("W4") if seats > 4 else Card.of("G7"),
         color=Color.BLUE if seats > 4 else Color.GREEN,
         clockwise=seats > 4,
         seats=tuple(
-            SeatState(NAMES[i] if seats > 4 else ("Ann", "Ben", "Cat", "Dan")[i], counts[i], i == 1)
+            SeatState(names[i] if seats > 4 else ("Ann", "Ben", "Cat", "Dan")[i], counts[i], i == 1)
             for i in range(seats)
         ),
         draw_pile=42,
@@ -85,6 +99,7 @@ def main(out: Path) -> None:
     pictures = {
         "table": table_picture(sample_table(4)),
         "table10": table_picture(sample_table(10)),
+        "table_scripts": table_picture(sample_table(10, SCRIPT_NAMES)),
         "hand7": hand_picture(hand7, playable7),
         "hand30_page1": hand_picture(hand30, playable30, 0),
         "deck_classic108": deck_sheet("classic108"),

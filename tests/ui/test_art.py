@@ -34,12 +34,24 @@ from bot.ui.art import (
     table_picture,
 )
 from bot.ui.art import faces as faces_module
-from bot.ui.art.palette import drawable
+from bot.ui.art.lettering import TOFU, drawable
 from bot.ui.art.table import HEIGHT, WIDTH
 
 DECKS = ("classic108", "swap112", "shuffle112")
 WILDS = [c for c in ALL_CARDS if c.is_wild]
-ODD_NAMES = ("Zoë", "名前", "𝓐𝓷𝓷𝓪", "Z̴̢̛̛̛̛̛̛̛a̴̢̛̛̛̛̛̛l̴̢̛̛̛̛̛g̴̢̛o" * 20, "😀" * 40, "\u202e\u0000\t", "x" * 300)
+ODD_NAMES = (
+    "Zoë",
+    "名前",
+    "𝓐𝓷𝓷𝓪",
+    "Z̴̢̛̛̛̛̛̛̛a̴̢̛̛̛̛̛̛l̴̢̛̛̛̛̛g̴̢̛o" * 20,
+    "😀" * 40,
+    "\u202e\u0000\t",
+    "x" * 300,
+    "Ø" * 100,
+    "Ш" * 100,
+    "W" * 100,
+    "山" * 100,
+)
 
 
 def _digest(image: Image.Image) -> str:
@@ -131,11 +143,12 @@ def test_a_name_never_spills_out_of_its_box() -> None:
         assert box is None or (box[0] >= 330 and box[2] <= 480), (name, box)
 
 
-def test_names_are_folded_to_what_the_font_draws() -> None:
-    assert drawable("Zoë") == "Zoe"
-    assert drawable("𝓐𝓷𝓷𝓪") == "Anna"
-    assert drawable("名前") == ""
-    assert drawable("a\u0000\tb  c") == "ab c"
+def test_names_keep_their_letters_and_box_what_the_font_lacks() -> None:
+    assert drawable("Zoe\u0308 Bjørn Weiß Алёна Σοφία") == "Zoë Bjørn Weiß Алёна Σοφία"
+    assert drawable("𝓐𝓷𝓷𝓪 Ｂｅｎ") == "Anna Ben"  # styled letters are letters
+    assert drawable("名前") == TOFU * 2
+    assert drawable("😀\u0301\ufe0f Emo") == TOFU + " Emo"  # no accent on a box
+    assert drawable("a\u0000\tb  c\u202e") == "a b c"
 
 
 def test_hand_picture_sizes_and_budget() -> None:

@@ -28,6 +28,7 @@ from PIL import Image
 from bot.engine import COLORS, Card
 from bot.ui.art.faces import face
 from bot.ui.art.hand import deck_faces, deck_sheet, hand_picture
+from bot.ui.art.lettering import font_path
 from bot.ui.art.table import SeatState, TableState, table_picture
 
 EXTENSION: Final = "png"
@@ -66,7 +67,9 @@ def use_shared_palette() -> None:
 
 def warm_up() -> int:
     """For a process that will draw many pictures: draw every face and the shared palette now,
-    so its first pictures are quick; the number of faces."""
+    so its first pictures are quick, and open the names' font (a missing one is logged at start,
+    not at the first table); the number of faces."""
+    font_path()
     cards = {c for deck in ("classic108", "swap112", "shuffle112") for c in deck_faces(deck)}
     for card in cards:
         face(card)

@@ -1,4 +1,5 @@
-"""Colours, per-colour shapes and the font of the card art, in one place so every picture agrees.
+"""Colours, per-colour shapes and the font of the art's own marks, in one place so every
+picture agrees.
 
 Each card colour has its own shape (red circle, yellow triangle, green square, blue diamond) that
 appears wherever the colour does, so no card is ever told apart by colour alone.
@@ -6,7 +7,6 @@ appears wherever the colour does, so no card is ever told apart by colour alone.
 
 from __future__ import annotations
 
-import unicodedata
 from enum import Enum
 from functools import cache
 from typing import Final
@@ -59,28 +59,6 @@ MUTED: Final[RGB] = (170, 190, 180)
 
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's built-in scalable font (Aileron, Pillow >= 10.1): nothing to ship or download."""
+    """Pillow's built-in scalable font (Aileron, Pillow >= 10.1), for the marks and numbers of
+    the art itself (ASCII); players' names have a font of their own (lettering.py)."""
     return ImageFont.load_default(size=size)
-
-
-@cache
-def _notdef_mask(size: int) -> bytes:
-    return bytes(font(size).getmask("\U0010fffd"))
-
-
-@cache
-def has_glyph(char: str, size: int = 20) -> bool:
-    """Whether the built-in font draws `char` (it covers ASCII only; others render as a box)."""
-    if char == " ":
-        return True
-    if not char.isprintable():
-        return False
-    return bytes(font(size).getmask(char)) != _notdef_mask(size)
-
-
-def drawable(text: str) -> str:
-    """`text` reduced to what the font can draw: accents and styled letters folded to ASCII
-    ("Zoë" -> "Zoe", "𝓐𝓷𝓷" -> "Ann"), other characters dropped, runs of spaces collapsed."""
-    folded = unicodedata.normalize("NFKD", text)
-    kept = "".join(c for c in folded if not unicodedata.combining(c) and has_glyph(c))
-    return " ".join(kept.split())

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageOps
 from bot.engine import Card, Color
 from bot.ui.art.faces import back, face, memo, swatch
 from bot.ui.art.palette import BACK_FILL, FELT, FELT_LIGHT, HIGHLIGHT, INK, MUTED, PAPER, font
-from bot.ui.art.text import label
+from bot.ui.art.text import label, name_label
 
 WIDTH: Final = 640
 HEIGHT: Final = 300
@@ -171,7 +171,7 @@ def _seat(image: Image.Image, seat: SeatState, index: int, top: int, height: int
     tone = HIGHLIGHT if seat.current else MUTED
     image.alpha_composite(label(str(index + 1), 22, height, tone, size, True), (left + 6, top))
     name_tone = HIGHLIGHT if seat.current else (226, 232, 228)
-    image.alpha_composite(label(seat.name, 150, height, name_tone, size), (left + 30, top))
+    image.alpha_composite(name_label(seat.name, 150, height, name_tone, size), (left + 30, top))
     card_h = height - 8
     fan = min(seat.cards, _FAN_MAX)
     if fan:

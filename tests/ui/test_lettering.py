@@ -1,0 +1,131 @@
+"""Names in pictures keep their letters in every script the bot's players write (Latin with all
+its accents, Greek, Cyrillic); a character the font lacks (CJK, emoji) is drawn as a visible box;
+the alt text keeps the exact name."""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageFont
+
+from bot.engine import Card, Color, Game, RuleSet
+from bot.ui import pictures
+from bot.ui.art import SeatState, TableState, describe_table, lettering, table_picture
+from bot.ui.art.lettering import TOFU, drawable, has_glyph, name_font
+
+# Names an ASCII fold would draw alike: each pair must give different pictures.
+LOOK_ALIKES = [
+    ("Bjørn Ødegård", "Bjorn Odegard"),
+    ("Jürgen Weiß", "Jurgen Weiss"),
+    ("Alena", "Алёна"),
+    ("Sofia", "Σοφία"),
+    ("Zofia Łąckaś", "Zofia Lackas"),
+    ("Søren Ærø", "Soren Aero"),
+    ("François Gonçalves", "Francois Goncalves"),
+]
+NAMES = sorted({n for pair in LOOK_ALIKES for n in pair} | {"山田太郎", "Ωмега"})
+# Every letter of the alphabets of the bot's languages and their neighbours, both cases.
+ALPHABETS = (
+    "ÆØÅ ÄÖÜẞß ĄĆĘŁŃÓŚŹŻ ÀÂÇÉÈÊËÎÏÔŒÙÛÜŸ ÁÉÍÑÓÚÜ¿¡ ÃÕÀÁÂÇÉÊÍÓÔÚ ÀÈÉÌÍÎÒÓÙÚ IJ "
+    "ÞÐÝ ČĎĚŇŘŠŤŮŽ ŐŰ ĞİŞ ĂȘȚ ĀĒĪŪĢĶĻŅ ĖĮŲ ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ ΆΈΉΊΌΎΏΪΫ "
+    "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ ЄІЇҐЎЂЈЉЊЋЏ"
+)
+NAME_BOX = (330, 480)  # the seat list's name column, in x
+
+
+def _table(name: str) -> TableState:
+    seats = (SeatState(name, 5, False), SeatState("Ben", 3, True))
+    return TableState(Card.of("R7"), Color.RED, True, seats, 42)
+
+
+def _ink(image: Image.Image) -> int:
+    """How many pixels of the first seat's name box differ from the same table without a name."""
+    blank = table_picture(_table(""))
+    diff = ImageChops.difference(image, blank).convert("L")
+    return sum(1 for v in diff.tobytes() if v > 40)
+
+
+@pytest.mark.parametrize("pair", LOOK_ALIKES, ids=lambda p: p[0])
+def test_names_an_ascii_fold_confuses_are_different_pictures(pair: tuple[str, str]) -> None:
+    a, b = (table_picture(_table(n)) for n in pair)
+    assert ImageChops.difference(a, b).getbbox() is not None, pair
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_name_is_never_blank(name: str) -> None:
+    picture = table_picture(_table(name))
+    assert picture != table_picture(_table("")), name
+    assert _ink(picture) > 15 * len(name.replace(" ", "")), name
+    box = ImageChops.difference(picture, table_picture(_table(""))).getbbox()
+    assert box is not None and NAME_BOX[0] <= box[0] and box[2] <= NAME_BOX[1], (name, box)
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if not n.isascii()])
+def test_no_letter_of_a_name_is_lost(name: str) -> None:
+    """Taking any one non-ASCII letter out changes the picture: none was dropped or folded."""
+    picture = table_picture(_table(name))
+    for k, letter in enumerate(name):
+        if not letter.isascii():
+            shorter = name[:k] + name[k + 1 :]
+            assert picture != table_picture(_table(shorter)), (name, letter)
+
+
+def test_a_cjk_name_is_drawn_as_one_box_per_character() -> None:
+    """The font has no CJK: each character becomes a box, so the name takes its place visibly
+    and its length shows; different characters give the same box (the alt text tells them)."""
+    four = _ink(table_picture(_table("山田太郎")))
+    two = _ink(table_picture(_table("山田")))
+    assert two > 40 and four > 1.7 * two
+    assert table_picture(_table("山田")) == table_picture(_table("太郎"))
+
+
+def test_the_alt_text_keeps_the_exact_names() -> None:
+    for name in NAMES:
+        text = describe_table(_table(name))
+        assert f"{name} 5 cards" in text, (name, text)
+
+
+def test_names_are_drawn_in_the_packaged_font() -> None:
+    f = name_font(18)
+    assert isinstance(f, ImageFont.FreeTypeFont) and f.getname() == ("Roboto", "Regular")
+
+
+def test_every_letter_of_every_catalogue_and_alphabet_is_drawn() -> None:
+    catalogues = Path(lettering.__file__).parents[2] / "i18n"
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted(catalogues.glob("*.json")))
+    text += ALPHABETS + ALPHABETS.lower()
+    letters = {c for c in text if unicodedata.category(c)[0] == "L"}
+    assert len(letters) > 250
+    assert sorted(c for c in letters if not has_glyph(c)) == []
+
+
+def test_without_the_font_package_the_built_in_font_draws_and_it_is_logged_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    caches = (lettering.font_path, lettering.name_font, lettering._notdef, lettering.has_glyph)
+    monkeypatch.setattr(lettering, "FONT_PACKAGE", "no_such_font_package")
+    for cached in caches:
+        cached.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, "bot.ui.art.lettering"):
+            assert drawable("Bjørn") == f"Bj{TOFU}rn"
+            assert name_font(16).getname()[0] != "Roboto"
+            name_font(12)
+        assert len(caplog.records) == 1
+    finally:
+        monkeypatch.undo()
+        for cached in caches:
+            cached.cache_clear()
+    assert drawable("Bjørn") == "Bjørn"
+
+
+@pytest.mark.parametrize("locale", ["de", "no"])
+def test_the_table_picture_s_alt_text_keeps_the_exact_names(locale: str) -> None:
+    names = {1: "Bjørn Ødegård", 2: "Jürgen Weiß", 3: "山田太郎"}
+    picture = pictures.table_picture(Game.new([1, 2, 3], RuleSet(), seed=3), names, locale)
+    assert picture is not None
+    for name in names.values():
+        assert name in picture.description, (name, picture.description)
