@@ -27,6 +27,7 @@ from bot.engine import (
     Draw,
     Game,
     Keep,
+    NextRound,
     Pass,
     Play,
     PlayerView,
@@ -181,7 +182,7 @@ def hand_layout(
             controls.append(
                 Slot("challenge", t("hand.challenge", locale), discord.ButtonStyle.danger, "⚖️")
             )
-    elif decision is Decision.NEXT_ROUND and viewer == host_id:
+    elif decision is Decision.NEXT_ROUND and NextRound() in legal:  # anyone at the table
         controls.append(Slot("next", t("table.next_round", locale), discord.ButtonStyle.success))
     if view.my_turn and decision is Decision.PLAY:
         if Draw() in legal:

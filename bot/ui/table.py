@@ -163,6 +163,8 @@ def _clock_lines(
     by itself (no edits); and, before the timeout that would remove the player, a warning."""
     view = view_for(game, None)
     current = view.current_player
+    if deadline is not None and view.decision is Decision.NEXT_ROUND:
+        return [t("table.next_round_at", locale, when=discord.utils.format_dt(deadline, "R"))]
     if deadline is None or current is None or view.decision not in _RUNS_OUT:
         return []
     name = _name(names, current)

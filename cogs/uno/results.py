@@ -11,7 +11,6 @@ from typing import Any
 
 from bot.engine import events as E
 from bot.ui.table import rematch_view, render_round_result, render_table
-from cogs.uno.hand_view import host_for_next
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 
@@ -40,7 +39,7 @@ class Results:
                     live.names,
                     locale,
                     match=match,
-                    host_id=None if match else host_for_next(live),
+                    host_id=None if match else live.host_id,  # says: anyone may start it
                 )
                 extra = {"view": rematch_view(live.game_id, locale)} if match else {}
                 await house.send_public(live.channel_id, embed=embed, **extra)

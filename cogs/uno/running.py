@@ -27,13 +27,16 @@ first, and its move is committed only if the game has not changed meanwhile.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections import deque
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from typing import Any
 
-from bot.engine import Game, GameError
+import discord
+
+from bot.engine import Game, GameError, NextRound
 from bot.engine import events as E
 from bot.i18n import t
 from bot.store import (
@@ -90,6 +93,8 @@ class RunningGame:
         self._publishing = asyncio.Lock()
         self._clock: dict[str, asyncio.Task[None]] = {}  # "timer"/"computer"/"reload" -> job
         self._failures = 0  # automatic moves that failed to save, in a row
+        self._host_ping: int | None = None  # "the round is over" told to the host, while shown
+        self._farewell: asyncio.Task[None] | None = None  # its deletion once the game ended
         self.closed = False
 
     @property
@@ -139,6 +144,10 @@ class RunningGame:
         if change.log_note is not None and change.timer_actor is not None:
             note = (change.timer_actor, change.log_note)
         new_round = await games.results.announce(live, change.events, note)
+        if new_round or live.game.outcome is not None:
+            await self._call_off_host_ping()
+        elif live.game.round_over and any(isinstance(e, E.RoundEnded) for e in change.events):
+            await self._ping_host()
         games.tables.request(self.game_id, repost=new_round)
         games.live_hands.refresh(live, change.events)
         over = live.game.outcome is not None
@@ -149,6 +158,33 @@ class RunningGame:
         self.arm()
         if not over and live.levels and not live.humans:
             await self._abandon_without_humans()
+
+    async def _ping_host(self) -> None:
+        """With the server's turn timer off nobody may be watching: the host hears once that
+        the round is over and when the next one starts by itself."""
+        house, live = self._games.house, self.live
+        if house.turn_seconds.get(live.guild_id, 0) or live.deadline is None:
+            return  # a timer's table is watched; the countdown on it is enough
+        if not live.host_present or is_computer(live.host_id):
+            return
+        text = t(
+            "ping.next_round",
+            house.public_locale(live.guild_id),
+            player=f"<@{live.host_id}>",
+            when=discord.utils.format_dt(live.deadline, "R"),
+        )
+        mentions = discord.AllowedMentions(
+            users=[discord.Object(id=live.host_id)], everyone=False, roles=False
+        )
+        posted = await house.send_public(live.channel_id, content=text, allowed_mentions=mentions)
+        if posted is not None:
+            self._host_ping = posted.id
+
+    async def _call_off_host_ping(self) -> None:
+        message_id, self._host_ping = self._host_ping, None
+        if message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._games.house.bot.http.delete_message(self.live.channel_id, message_id)
 
     async def started(self, *, table_shown: bool) -> None:
         """A game just dealt (its start saved by the lobby): show it and start its clock."""
@@ -167,6 +203,8 @@ class RunningGame:
         self.closed = True
         self._cancel_clock()
         self._games.remove(self)
+        if self._host_ping is not None:  # (a task: the caller may hold the lock)
+            self._farewell = asyncio.create_task(self._call_off_host_ping())
 
     async def _abandon_without_humans(self) -> None:
         """Computer players do not play on among themselves: the game ends, uncounted."""
@@ -194,7 +232,10 @@ class RunningGame:
             self._cancel_clock()
             return
         current = game.current_player
-        if live.deadline is not None and current is not None and not is_computer(current):
+        if live.deadline is not None and game.round_over:
+            delay = max(floor, (live.deadline - now()).total_seconds())
+            self._later("timer", delay, self._next_round, live.deadline)
+        elif live.deadline is not None and current is not None and not is_computer(current):
             delay = max(floor, (live.deadline - now()).total_seconds())
             self._later("timer", delay, self._turn_timeout, live.deadline)
         else:
@@ -286,6 +327,22 @@ class RunningGame:
                 timeouts={player: lost + 1},
                 log_note=t("turn.timed_out", locale, count=lost + 1),
             )
+
+        await self._automatic(plan)
+
+    async def _next_round(self, armed: Any) -> None:
+        """The round's countdown ran out: the next round starts without anyone's click."""
+        live = self.live
+
+        def plan(draft: Game) -> Change:
+            if live.deadline != armed or not draft.round_over or draft.outcome is not None:
+                raise _Moved  # started meanwhile by a click
+            seated = [p for p in draft.players if p not in draft.left]
+            people = [p for p in seated if not is_computer(p)]
+            starter = live.host_id if live.host_id in people else (people or seated or [None])[0]
+            if starter is None:
+                raise _Moved
+            return Change([NextRound()], draft.apply(starter, NextRound()), actor=None)
 
         await self._automatic(plan)
 

@@ -15,6 +15,9 @@ from cogs.uno.live import LiveGame
 
 #: Turns in a row a player may lose to the timer; then they leave the game.
 MAX_TIMEOUTS = 3
+#: Seconds after a round's end until the next starts by itself when the server's turn timer is
+#: off (with a timer on, the timer's length): nobody waits on an absent host.
+NEXT_ROUND_SECONDS = 30
 
 
 def timer_scale() -> float:
@@ -31,13 +34,16 @@ def next_deadline(
     live: LiveGame, game: Game, actor: int | None, turn_seconds: Mapping[int, int]
 ) -> tuple[bool, datetime | None]:
     """(changed, deadline) when `live` (as last saved) becomes `game` by `actor`'s action: a new
-    turn gets a new deadline. `turn_seconds` is each server's turn timer (guild id -> seconds,
-    0 or missing: off)."""
+    turn gets a new deadline, and so does a round's end (when the next round starts).
+    `turn_seconds` is each server's turn timer (guild id -> seconds, 0 or missing: off)."""
     current = game.current_player
     key = (current, game.round_number)
     if key == live.turn_key and actor != current:
         return False, live.deadline
     seconds = turn_seconds.get(live.guild_id, 0)
+    if game.round_over and game.outcome is None:  # the next round starts by itself
+        wait = seconds or NEXT_ROUND_SECONDS
+        return True, now() + timedelta(seconds=wait * timer_scale())
     if current is None or is_computer(current) or not seconds:
         return True, None
     return True, now() + timedelta(seconds=seconds * timer_scale())

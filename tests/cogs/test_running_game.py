@@ -66,7 +66,7 @@ async def world(tmp_path: Path) -> AsyncIterator[tuple[RunningGames, _Shown, Pat
     await db.migrate()
     bot = SimpleNamespace(settings=Settings(_env_file=None, discord_token=None))
     house = House(bot, db)
-    house.remember_settings(GUILD, "en", 0)
+    house.remember_settings(GUILD, "en", 60)  # a turn timer: no host ping to post
     shown = _Shown()
     games = RunningGames(house, Saving(house), shown, shown, shown, shown)  # type: ignore[arg-type]
     try:

@@ -1,0 +1,121 @@
+"""Nobody waits on an absent host: the next round starts by itself after a countdown shown on the
+table, anyone at the table may start it sooner, and with the turn timer off the host is pinged
+once when a round ends.
+
+A world of its own (its server's turn timer is changed here), with timers 20 times faster:
+30 s (the countdown with the timer off) -> 1.5 s, a 60 s turn timer -> 3 s.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from tests.e2e.conftest import bot_env
+from tests.e2e.helpers import Table, actions, answer, deal, open_game, show_hand, table_with
+from tests.fakediscord import MANAGE_GUILD, FakeDiscord
+from tests.fakediscord.process import bot_process
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+class RoundWorld:
+    def __init__(self, emu: FakeDiscord, guild: Any, tmp: Path) -> None:
+        self.emu, self.guild, self.decks = emu, guild, tmp / "decks.json"
+        self.n = 0
+
+    def channel(self) -> int:
+        self.n += 1
+        return self.emu.add_channel(self.guild, f"rounds-{self.n}")
+
+    def users(self, *names: str, **kwargs: Any) -> list[Any]:
+        return [self.emu.add_user(f"{n}{self.n}", self.guild, **kwargs) for n in names]
+
+    async def turn_timer(self, channel: int, value: str) -> None:
+        (admin,) = self.users("admin", permissions=MANAGE_GUILD)
+        done = await answer(
+            await self.emu.slash(admin, channel, "uno-admin set", option="turn_timer", value=value)
+        )
+        assert "Turn timer changed" in done.text, done.text
+
+    async def one_card_round(self, channel: int, host: Any, other: Any) -> Any:
+        """A game whose first round `host` wins with their first play: the table after it."""
+        spec = {"deck": deal(["R1", "B7"], "R5"), "dealer_seat": 1, "rules": {"hand_size": 1}}
+        data = json.loads(self.decks.read_text()) if self.decks.exists() else {}
+        data[str(channel)] = spec
+        self.decks.write_text(json.dumps(data))
+        table = await open_game(self.emu, channel, host, [other])
+        hand = await show_hand(self.emu, host, table)
+        await answer(await self.emu.click(host, hand, actions(hand)["play:R1"]))
+        return await self.emu.wait_for(
+            table_with(self.emu, channel, "Anyone at the table"), 5, what="the round's end"
+        )
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[RoundWorld]:
+    tmp = tmp_path_factory.mktemp("rounds")
+    emu = FakeDiscord()
+    await emu.start()
+    guild = emu.add_guild("Rounds")
+    env = bot_env(emu, tmp, DEV_GUILD_ID=str(guild.id), UNO_TEST_TIMER_SCALE="0.05")
+    proc = bot_process(emu.env(), env=env)
+    await proc.start()
+    try:
+        await emu.wait_for_bot(timeout=30)
+        await emu.wait_for_commands(guild, timeout=30)
+        yield RoundWorld(emu, guild, tmp)
+        assert not emu.violations, emu.violations
+        assert not emu.failed_interactions, emu.failed_interactions
+    finally:
+        await proc.stop()
+        await emu.stop()
+
+
+def _pings_for(emu: FakeDiscord, channel: int, user: Any) -> list[Any]:
+    return [m for m in emu.channel_messages(channel) if f"<@{user.id}>" in (m.content or "")]
+
+
+async def test_anyone_at_the_table_starts_the_next_round(world: RoundWorld) -> None:
+    emu = world.emu
+    channel = world.channel()
+    alice, bob = world.users("alice", "bob")
+    await world.turn_timer(channel, "600")  # 30 s here: the countdown never runs out first
+    table = await world.one_card_round(channel, alice, bob)
+    assert "The next round starts <t:" in table.text, table.text
+    await answer(await emu.click(bob, table, actions(table)["next"]))  # Bob is not the host
+    await emu.wait_for(table_with(emu, channel, "UNO — round 2"), 5, what="round 2 by Bob")
+
+
+async def test_the_next_round_starts_by_itself_and_the_host_hears_once(world: RoundWorld) -> None:
+    emu = world.emu
+    channel = world.channel()
+    alice, bob = world.users("alice", "bob")
+    await world.turn_timer(channel, "off")  # nobody watches a clock: the host is told
+    await world.one_card_round(channel, alice, bob)
+    ping = await emu.wait_for(
+        lambda: next(iter(_pings_for(emu, channel, alice)), None), 5, what="the host's ping"
+    )
+    assert "the next one starts <t:" in ping.content, ping.content
+    assert ping.notified == {alice.id}  # the host, and only the host
+    # Nobody clicks: 30 s (1.5 s here) later the next round is dealt, and the ping is gone.
+    await emu.wait_for(table_with(emu, channel, "UNO — round 2"), 10, what="round 2 by itself")
+    await emu.wait_for(lambda: ping.deleted, 5, what="the host's ping deleted")
+    ever = [m for m in emu.messages.values() if m.channel_id == channel and m.notified]
+    assert ever == [ping]  # once, and the only message that notified anybody
+
+
+async def test_with_a_turn_timer_the_next_round_comes_after_its_length(world: RoundWorld) -> None:
+    emu = world.emu
+    channel = world.channel()
+    alice, bob = world.users("alice", "bob")
+    await world.turn_timer(channel, "60")  # 3 s here
+    await world.one_card_round(channel, alice, bob)
+    await emu.wait_for(table_with(emu, channel, "UNO — round 2"), 10, what="round 2 by itself")
+    assert not _pings_for(emu, channel, alice), "a table with a timer needs no host ping"
+    assert Table(emu, channel).message() is not None
