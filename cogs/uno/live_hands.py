@@ -33,6 +33,7 @@ from discord.webhook.async_ import async_context
 from bot.engine import events as E
 from bot.engine import view_for
 from bot.ui.story import personal_notice
+from cogs.uno.deadline import answer_of
 from cogs.uno.hands import hand_kwargs
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
@@ -77,9 +78,16 @@ class _Token:
     session: Any  # discord.py's aiohttp session for this client
     expires: datetime
     origin: int  # the interaction whose answer created the message (same message, same origin)
+    message: int | None = None  # the message's id, when known
+    followup: int | None = None  # reached as this follow-up's id, not as `@original`
 
     def alive(self) -> bool:
         return discord.utils.utcnow() < self.expires
+
+    def same_message(self, other: _Token) -> bool:
+        if self.message is not None and self.message == other.message:
+            return True
+        return self.origin == other.origin
 
 
 @dataclass(slots=True)
@@ -130,7 +138,7 @@ class LiveHands:
         old = hands.get(user)
         hand = _Hand(token, interaction.locale, page, signature(live, user))
         if old is not None:
-            if old.token.origin != token.origin and old.token.alive():
+            if not old.token.same_message(token) and old.token.alive():
                 self._delete(old.token)
             hand.task = old.task
             if old.task is not None and not old.task.done():
@@ -157,16 +165,22 @@ class LiveHands:
                 self._told.pop(game_id, None)
 
     def _token(self, interaction: discord.Interaction[Any]) -> _Token | None:
+        """The token through which the interaction's answer can be edited, if that answer is a
+        private message: a public one (a deferred update of the table, say) never is a hand."""
         app_id = interaction.application_id
-        if not app_id or not interaction.token:
+        answer = answer_of(interaction)
+        if not app_id or not interaction.token or answer is None or not answer.ephemeral:
             return None
-        origin = interaction.id
-        message = interaction.message
-        if message is not None and _edited_clicked(interaction):
-            meta = message.interaction_metadata
-            origin = meta.id if meta is not None else message.id
         expires = interaction.created_at + timedelta(seconds=self.ttl)
-        return _Token(app_id, interaction.token, interaction._session, expires, origin)
+        token = _Token(app_id, interaction.token, interaction._session, expires, interaction.id)
+        message = interaction.message
+        if answer.followup is not None:  # a message of its own, reached by its id
+            token.origin = token.message = token.followup = answer.followup
+        elif message is not None and _edited_clicked(interaction):
+            meta = message.interaction_metadata
+            token.origin = meta.id if meta is not None else message.id
+            token.message = message.id
+        return token
 
     def refresh(self, live: LiveGame, events: list[E.Event] | tuple[E.Event, ...] = ()) -> None:
         """After a saved change: edit, in the background, the hands whose view changed, each
@@ -273,12 +287,15 @@ class LiveHands:
     async def _request(
         self, method: str, token: _Token, kwargs: dict[str, Any] | None = None
     ) -> int:
-        """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original`: the status."""
+        """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original` (or the
+        follow-up's id): the status."""
+        hook = "/webhooks/{webhook_id}/{webhook_token}/messages/"
         route = Route(
             method,
-            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            hook + ("@original" if token.followup is None else "{message_id}"),
             webhook_id=token.application_id,
             webhook_token=token.token,
+            **({} if token.followup is None else {"message_id": token.followup}),
         )
         payload = multipart = files = None
         if kwargs is not None:
@@ -321,7 +338,8 @@ class LiveHands:
 
 
 def _edited_clicked(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the answer edited the clicked message (a deferred update counts too)."""
+    """Whether the answer edited the clicked message (a deferred update counts too: then the
+    answer was an edit of it, as `answer_of` says no follow-up was sent)."""
     kind = interaction.response.type
     return kind in (
         discord.InteractionResponseType.message_update,
