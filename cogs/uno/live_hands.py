@@ -13,7 +13,12 @@ saying "Waiting for Bob" with every card greyed out, and each turn took a Refres
 Edits are coalesced per player (latest state wins, one request in flight, like tables.py), run
 off the acting player's path (after their answer), and never use an expired token: a token is
 used until `hand_token_ttl` seconds after its interaction (Discord: 900 s; the default keeps a
-margin), and forgotten at once when Discord answers 401 or 404 for it (never retried).
+margin), and forgotten at once when Discord answers 401 or 404 for it (never retried). Hands
+heal like tables: an edit that fails otherwise (5xx, network, 429) is sent again with the
+then-latest state after a pause (RETRY_FIRST doubling to RETRY_MAX) while the token lives.
+Only a private answer is a live hand: `deadline.respond` notes where it answered, and a
+deferred update of the public table (whose answer follows up privately) registers the
+follow-up, reached by its id, never the table.
 Kept in memory only: after a restart nobody's hand is live until they click once.
 """
 
@@ -51,6 +56,11 @@ Signature = tuple[Any, ...]
 SWEEP_EVERY = 256
 #: Seconds an answer waits at most for an edit of the same hand already on its way (`quiet`).
 QUIET_TIMEOUT = 0.5
+#: Seconds before a failed hand edit is sent again, doubled per failure up to RETRY_MAX (as
+#: tables.py). The time discord.py already spent retrying counts, and the cap keeps a hand at
+#: most ~RETRY_MAX s behind once Discord recovers.
+RETRY_FIRST = 1.0
+RETRY_MAX = 8.0
 
 
 def signature(live: LiveGame, user: int) -> Signature:
@@ -244,37 +254,52 @@ class LiveHands:
             hand.task = asyncio.create_task(self._send(game_id, user))
 
     async def _send(self, game_id: int, user: int) -> None:
-        """Deliver a player's pending edits, one at a time, the newest state last."""
+        """Deliver a player's pending edits, one at a time, the newest state last; a failed
+        one is sent again (the then-latest state) after a pause, until its token is spent."""
+        loop = asyncio.get_running_loop()
+        failures = 0
         hand: _Hand | None
         while (hand := self._games.get(game_id, {}).get(user)) is not None:
-            kwargs, hand.pending = hand.pending, None
-            if kwargs is None:
+            raw, hand.pending = hand.pending, None
+            if raw is None:
                 break
             if not hand.token.alive():
                 self._forget(game_id, user, hand)
                 break
-            shown = kwargs.get("picture")
-            key = shown.key if shown is not None else None
-            keep = hand.picture_known and hand.picture == key  # the same picture: not re-sent
-            kwargs = await attach(kwargs, edit=True, keep=keep, urgent=False)
+            shown = raw.get("picture")
+            picture = shown.key if shown is not None else None
+            keep = hand.picture_known and hand.picture == picture  # the same: not re-sent
+            kwargs = await attach(raw, edit=True, keep=keep, urgent=False)
             if self._games.get(game_id, {}).get(user) is not hand or hand.pending is not None:
                 # A newer state came while the picture was drawn (or a click answered with
                 # it): this one is stale, and sent now it could land after the newer answer.
                 continue
-            key = (game_id, user)
-            flight = self._in_flight[key] = asyncio.get_running_loop().create_future()
+            flight_key = (game_id, user)
+            flight = self._in_flight[flight_key] = loop.create_future()
+            started = loop.time()
             try:
                 status = await self._request("PATCH", hand.token, kwargs)
             finally:
                 flight.set_result(None)
-                if self._in_flight.get(key) is flight:
-                    del self._in_flight[key]
+                if self._in_flight.get(flight_key) is flight:
+                    del self._in_flight[flight_key]
             if status == 200:
-                hand.picture, hand.picture_known = key, True
-            if status in (401, 404):
+                hand.picture, hand.picture_known = picture, True
+                failures = 0
+            elif status in (401, 404):
                 self._forget(game_id, user, hand)  # the token or message is gone: never retried
-            elif status != 200 and hand.pending is None:
-                hand.shown = None  # failed: the next change sends the then-latest state
+            else:
+                # Discord failing (5xx after discord.py's own tries, a network error, a 429
+                # that outlasted them): send the then-latest state again after a pause.
+                failures += 1
+                if hand.pending is None:
+                    hand.pending = raw  # nothing newer came: this is still the latest
+                pause = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
+                # discord.py's retries of a 5xx took their own time: count it in the pause.
+                pause -= loop.time() - started
+                log.info("hand of %s in game %s: again in %.1f s", user, game_id, pause)
+                if pause > 0:
+                    await asyncio.sleep(pause)
         if hand is not None and hand.final and hand.pending is None:
             self._forget(game_id, user, hand)
 
