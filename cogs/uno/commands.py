@@ -106,6 +106,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         # Once per process: re-arm stored turn deadlines, lobby expiry and computer players.
         if not getattr(self, "_timers_resumed", False):
             self._timers_resumed = True
+            self.app.pings.clear_leftovers()  # the last run's turn pings, in the background
             try:
                 await self.app.autoplay.resume()
             except Exception:
