@@ -72,10 +72,15 @@ async def test_a_slow_click_on_the_table_never_puts_a_hand_in_public(s: Any) -> 
 
     # Play on: every change refreshes the live hands, hers (the follow-up) among them.
     await emu.wait_for(lambda: "Your turn" in b_hand.text, 5, what="bob's turn in his hand")
-    b_hand = await take_turn(emu, bob, b_hand)
+    # A slow click on a private hand is deferred as an update of that hand: it stays live.
+    with _write_locked(path):
+        res = await emu.click(bob, b_hand, actions(b_hand)["play:G5"])
+        assert await res.wait() == DEFERRED_UPDATE, f"not deferred: {res}"
+    await emu.wait_for(lambda: "You played" in b_hand.text, 5, what="bob's hand filled in")
     c_hand = await show_hand(emu, carol, Table(emu, channel).message() or table)
     await take_turn(emu, carol, c_hand)
     await emu.wait_for(lambda: "Your turn" in a_hand.text, 5, what="alice's turn in her hand")
+    await emu.wait_for(lambda: "Waiting for **Alice" in b_hand.text, 5, what="bob's hand")
     # Her next own click on the table opens a new hand: the old one (the follow-up) goes.
     current = Table(emu, channel).message()
     assert current is not None
