@@ -61,6 +61,10 @@ QUIET_TIMEOUT = 0.5
 #: most ~RETRY_MAX s behind once Discord recovers.
 RETRY_FIRST = 1.0
 RETRY_MAX = 8.0
+#: Seconds one request may take, discord.py's own retries included (a 5xx is tried five times
+#: over 16 s, then it sleeps 9 s more before giving up): past it, `_send` tries again itself,
+#: so a hand waits at most a few seconds once Discord is back.
+REQUEST_TIMEOUT = 10.0
 
 
 def signature(live: LiveGame, user: int) -> Signature:
@@ -334,15 +338,16 @@ class LiveHands:
                 payload = None  # sent as the multipart's payload_json
         http = self.house.bot.http
         try:
-            await async_context.get().request(
-                route,
-                session=token.session,
-                proxy=http.proxy,
-                proxy_auth=http.proxy_auth,
-                payload=payload,
-                multipart=multipart if files else None,
-                files=files,
-            )
+            async with asyncio.timeout(REQUEST_TIMEOUT):
+                await async_context.get().request(
+                    route,
+                    session=token.session,
+                    proxy=http.proxy,
+                    proxy_auth=http.proxy_auth,
+                    payload=payload,
+                    multipart=multipart if files else None,
+                    files=files,
+                )
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):
                 log.warning("hand %s failed: %s", method, exc)

@@ -1,10 +1,11 @@
 """An open hand heals itself after Discord fails its edits for a while, like the table.
 
-Discord answers 500 to every edit of Bob's open hand (its interaction token's `@original`);
-discord.py tries a webhook request five times over 16 s (then sleeps 9 s more and gives up).
-Once Discord recovers, the hand must show the latest state within 10 s without anyone acting
-(the turn timer is off): before the fix, the failed edit was dropped and Bob's hand said
-"Waiting for Alice" while the table said it was his turn, until the next change.
+Discord answers 500 to every edit of Bob's open hand (its interaction token's `@original`)
+until it has failed five of them; discord.py tries a webhook request five times over 16 s, then
+sleeps 9 s more and gives up (the bot gives up on it after 10 s and tries again itself). Once
+Discord recovers, the hand must show the latest state within 10 s without anyone acting (the
+turn timer is off): before the fix, the failed edit was dropped and Bob's hand said "Waiting
+for Alice" while the table said it was his turn, until the next change.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tests.e2e.test_table_heal import outage_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-#: discord.py's tries of one webhook request answered 500.
+#: Failed edits of the hand before Discord recovers (discord.py's tries of one request).
 LIBRARY_TRIES = 5
 #: Seconds from Discord's recovery by which every live hand shows the latest state.
 CATCH_UP = 10.0
