@@ -77,6 +77,26 @@ class DupB(DupA, template=r"dup:.+"):
         return cls("b")
 
 
+class Peek(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"peek"):
+    """A public button answered by a deferred update, then a private follow-up; then the bot
+    edits through the token: `@original` (the clicked, public message) and the follow-up."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Peek", custom_id="peek"))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Peek:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # a deferred update of the public message
+        secret = await interaction.followup.send("secret", ephemeral=True, wait=True)
+        await interaction.followup.edit_message(secret.id, content="secret, edited")
+        await interaction.edit_original_response(content="public, edited")
+
+
 class TableCard(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"table:(?P<n>\d+)"):
     """A button in a Components V2 layout; clicking redraws the layout."""
 
@@ -150,6 +170,12 @@ class Uno(app_commands.Group, name="uno", description="Play UNO"):
         except discord.NotFound as exc:
             self.bot.errors.append(exc)
 
+    @app_commands.command(description="Post a public button answered privately")
+    async def peek(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Peek())
+        await interaction.response.send_message("public", view=view)
+
     @app_commands.command(description="Post overlapping buttons")
     async def dup(self, interaction: discord.Interaction) -> None:
         view = discord.ui.View(timeout=None)
@@ -210,7 +236,7 @@ class ShardedUnoBot(commands.AutoShardedBot):
 
 
 async def setup_uno(bot: UnoBot | ShardedUnoBot) -> None:
-    bot.add_dynamic_items(HandCard, DupA, DupB, TableCard)
+    bot.add_dynamic_items(HandCard, DupA, DupB, TableCard, Peek)
     bot.tree.add_command(Uno(bot))
     if bot.sync_guild_id is not None:
         guild = discord.Object(bot.sync_guild_id)
@@ -310,6 +336,24 @@ async def test_ephemeral_hand_and_type7_click(world: World) -> None:
     again = await emu.click(alice, hand, label="Card 2")
     await again.response()
     assert hand.content == "played 2"
+    emu.assert_clean()
+
+
+async def test_a_deferred_update_s_original_is_the_clicked_message(world: World) -> None:
+    """After a deferred update `@original` is the clicked (here public) message; a follow-up is
+    a message of its own, reached through the token by its id only."""
+    emu, guild, _ = world
+    alice = emu.add_user("alice", guild)
+    channel = guild.default_channel
+    public = await (await emu.slash(alice, channel, "uno peek")).response()
+    assert public is not None
+    click = await emu.click(alice, public, "peek")
+    assert await click.wait() == 6
+    secret = await click.followup()
+    await emu.wait_for(lambda: public.content == "public, edited", 5, what="@original edited")
+    assert click.message is public and not public.ephemeral
+    assert secret.ephemeral_for == alice.id and secret.content == "secret, edited"
+    assert [h["content"] for h in public.history] == ["public"]  # its versions, in order
     emu.assert_clean()
 
 

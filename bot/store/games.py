@@ -85,6 +85,11 @@ _SET_TIMEOUTS = (
 _STATUS_AND_VERSION = select(_GAMES.c.status, _GAMES.c.version).where(
     _GAMES.c.id == bindparam("game")
 )
+_CLEAR_PING = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game"), _GAMES.c.ping_message_id == bindparam("message"))
+    .values(ping_message_id=None)
+)
 # A round is recorded by whoever inserts it first; the others see rowcount 0 (no savepoint).
 _RECORD_ROUND = PerDialect(
     lambda insert: insert(Round.__table__).on_conflict_do_nothing(
@@ -429,6 +434,32 @@ class GameRepository:
         """Remember the public table message (posted_at defaults to now)."""
         posted = None if message_id is None else (posted_at or utcnow())
         await self._update(game_id, table_message_id=message_id, table_message_posted_at=posted)
+
+    # -- turn pings ------------------------------------------------------------------------
+
+    async def set_ping_message(self, game_id: int, message_id: int) -> None:
+        """Remember the turn ping just posted for this game."""
+        await self._update(game_id, ping_message_id=message_id)
+
+    async def clear_ping_messages(self, pings: Collection[tuple[int, int]]) -> None:
+        """Forget these (game, message) pings, each only if it is still the one remembered."""
+        rows = [{"game": game, "message": message} for game, message in pings]
+        if rows:
+            await self._session.execute(_CLEAR_PING, rows, execution_options=_NO_SYNC)
+
+    async def ping_messages(
+        self, *, shard_ids: Collection[int] | None = None, shard_count: int = 1
+    ) -> list[tuple[int, int, int]]:
+        """(game, channel, message) of every remembered turn ping (of these shards' guilds)."""
+        stmt = (
+            select(_GAMES.c.id, _GAMES.c.channel_id, _GAMES.c.ping_message_id)
+            .where(_GAMES.c.ping_message_id.is_not(None))
+            .order_by(_GAMES.c.id)
+        )
+        if shard_ids is not None:
+            shard = (_GAMES.c.guild_id // (1 << 22)) % shard_count
+            stmt = stmt.where(shard.in_(list(shard_ids)))
+        return [(g, c, m) for g, c, m in await self._session.execute(stmt)]
 
     async def _update(self, game_id: int, **values: Any) -> None:
         result = await self._session.execute(

@@ -104,6 +104,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         if not getattr(self, "_timers_resumed", False):
             self._timers_resumed = True
             self.app.games.arm_all()
+            self.app.pings.clear_leftovers()  # the last run's turn pings, in the background
             try:
                 await self.app.lobby.resume_expiry()
             except Exception:

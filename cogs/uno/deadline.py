@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 ANSWER_BUDGET = 2.0
 
 _WATCH = "uno_deadline"  # key of the watch in interaction.extras
+_ANSWER = "uno_answer"  # key of the answer's Answer in interaction.extras
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -42,6 +43,37 @@ class _Watch:
     ephemeral: bool
     answering: bool = False  # an answer has begun: deferring now would be a second callback
     deferral: asyncio.Task[None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Where `respond` put an interaction's answer, as the interaction's token reaches it."""
+
+    ephemeral: bool  # only its one user sees it
+    followup: int | None = None  # a follow-up message's id; None: the token's `@original`
+
+
+def answer_of(interaction: discord.Interaction[Any]) -> Answer | None:
+    """Where the interaction was answered (None: not through `respond`)."""
+    return interaction.extras.get(_ANSWER)
+
+
+def _clicked_ephemeral(interaction: discord.Interaction[Any]) -> bool:
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+_THINKING = discord.InteractionResponseType.deferred_channel_message
+
+
+def _returned(interaction: discord.Interaction[Any], sent: Any, followup: bool) -> Any:
+    """Note where a message discord.py returned is: a follow-up of a deferred update is a new
+    message of its own (the first one after "thinking" fills that `@original` message)."""
+    if isinstance(sent, discord.Message):
+        thinking = interaction.response.type is _THINKING
+        mid = sent.id if followup and not thinking else None
+        interaction.extras[_ANSWER] = Answer(sent.flags.ephemeral, mid)
+    return sent
 
 
 def budget_left(interaction: discord.Interaction[Any], budget: float = ANSWER_BUDGET) -> float:
@@ -130,6 +162,12 @@ async def respond(
     Unless `message` (the caller wants what discord.py returns, e.g. the new message's id), a
     first answer does not ask Discord for the message back (`callback.answer`)."""
     await settle(interaction)
+    # Where the answer goes, for live_hands: a deferred update of a public message is no
+    # private answer, even when the answer then follows up privately (the follow-up is).
+    if edit:
+        interaction.extras[_ANSWER] = Answer(_clicked_ephemeral(interaction))
+    else:
+        interaction.extras[_ANSWER] = Answer(bool(kwargs.get("ephemeral")))
     if not message and callback.can_answer(interaction, edit=edit, **kwargs):
         return await callback.answer(interaction, edit=edit, **kwargs)
     if not interaction.response.is_done():
@@ -138,11 +176,13 @@ async def respond(
         return await interaction.response.send_message(**kwargs)
     if edit:
         kwargs.pop("ephemeral", None)
-        return await interaction.edit_original_response(**kwargs)
+        sent = await interaction.edit_original_response(**kwargs)
+        return _returned(interaction, sent, followup=False)
     with contextlib.suppress(KeyError):
         if kwargs["view"] is None:
             del kwargs["view"]  # a follow-up takes no view=None
-    return await interaction.followup.send(wait=True, **kwargs)
+    sent = await interaction.followup.send(wait=True, **kwargs)
+    return _returned(interaction, sent, followup=True)
 
 
 async def reply_error(interaction: discord.Interaction[Any], text: str) -> None:

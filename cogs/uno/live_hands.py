@@ -13,7 +13,12 @@ saying "Waiting for Bob" with every card greyed out, and each turn took a Refres
 Edits are coalesced per player (latest state wins, one request in flight, like tables.py), run
 off the acting player's path (after their answer), and never use an expired token: a token is
 used until `hand_token_ttl` seconds after its interaction (Discord: 900 s; the default keeps a
-margin), and forgotten at once when Discord answers 401 or 404 for it (never retried).
+margin), and forgotten at once when Discord answers 401 or 404 for it (never retried). Hands
+heal like tables: an edit that fails otherwise (5xx, network, 429) is sent again with the
+then-latest state after a pause (RETRY_FIRST doubling to RETRY_MAX) while the token lives.
+Only a private answer is a live hand: `deadline.respond` notes where it answered, and a
+deferred update of the public table (whose answer follows up privately) registers the
+follow-up, reached by its id, never the table.
 Kept in memory only: after a restart nobody's hand is live until they click once.
 """
 
@@ -33,6 +38,7 @@ from discord.webhook.async_ import async_context
 from bot.engine import events as E
 from bot.engine import view_for
 from bot.ui.story import personal_notice
+from cogs.uno.deadline import answer_of
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
@@ -50,6 +56,15 @@ Signature = tuple[Any, ...]
 SWEEP_EVERY = 256
 #: Seconds an answer waits at most for an edit of the same hand already on its way (`quiet`).
 QUIET_TIMEOUT = 0.5
+#: Seconds before a failed hand edit is sent again, doubled per failure up to RETRY_MAX (as
+#: tables.py). The time discord.py already spent retrying counts, and the cap keeps a hand at
+#: most ~RETRY_MAX s behind once Discord recovers.
+RETRY_FIRST = 1.0
+RETRY_MAX = 8.0
+#: Seconds one request may take, discord.py's own retries included (a 5xx is tried five times
+#: over 16 s, then it sleeps 9 s more before giving up): past it, `_send` tries again itself,
+#: so a hand waits at most a few seconds once Discord is back.
+REQUEST_TIMEOUT = 10.0
 
 
 def signature(live: LiveGame, user: int) -> Signature:
@@ -77,9 +92,16 @@ class _Token:
     session: Any  # discord.py's aiohttp session for this client
     expires: datetime
     origin: int  # the interaction whose answer created the message (same message, same origin)
+    message: int | None = None  # the message's id, when known
+    followup: int | None = None  # reached as this follow-up's id, not as `@original`
 
     def alive(self) -> bool:
         return discord.utils.utcnow() < self.expires
+
+    def same_message(self, other: _Token) -> bool:
+        if self.message is not None and self.message == other.message:
+            return True
+        return self.origin == other.origin
 
 
 @dataclass(slots=True)
@@ -130,7 +152,7 @@ class LiveHands:
         old = hands.get(user)
         hand = _Hand(token, interaction.locale, page, signature(live, user))
         if old is not None:
-            if old.token.origin != token.origin and old.token.alive():
+            if not old.token.same_message(token) and old.token.alive():
                 self._delete(old.token)
             hand.task = old.task
             if old.task is not None and not old.task.done():
@@ -157,16 +179,22 @@ class LiveHands:
                 self._told.pop(game_id, None)
 
     def _token(self, interaction: discord.Interaction[Any]) -> _Token | None:
+        """The token through which the interaction's answer can be edited, if that answer is a
+        private message: a public one (a deferred update of the table, say) never is a hand."""
         app_id = interaction.application_id
-        if not app_id or not interaction.token:
+        answer = answer_of(interaction)
+        if not app_id or not interaction.token or answer is None or not answer.ephemeral:
             return None
-        origin = interaction.id
-        message = interaction.message
-        if message is not None and _edited_clicked(interaction):
-            meta = message.interaction_metadata
-            origin = meta.id if meta is not None else message.id
         expires = interaction.created_at + timedelta(seconds=self.ttl)
-        return _Token(app_id, interaction.token, interaction._session, expires, origin)
+        token = _Token(app_id, interaction.token, interaction._session, expires, interaction.id)
+        message = interaction.message
+        if answer.followup is not None:  # a message of its own, reached by its id
+            token.origin = token.message = token.followup = answer.followup
+        elif message is not None and _edited_clicked(interaction):
+            meta = message.interaction_metadata
+            token.origin = meta.id if meta is not None else message.id
+            token.message = message.id
+        return token
 
     def refresh(self, live: LiveGame, events: list[E.Event] | tuple[E.Event, ...] = ()) -> None:
         """After a saved change: edit, in the background, the hands whose view changed, each
@@ -230,37 +258,52 @@ class LiveHands:
             hand.task = asyncio.create_task(self._send(game_id, user))
 
     async def _send(self, game_id: int, user: int) -> None:
-        """Deliver a player's pending edits, one at a time, the newest state last."""
+        """Deliver a player's pending edits, one at a time, the newest state last; a failed
+        one is sent again (the then-latest state) after a pause, until its token is spent."""
+        loop = asyncio.get_running_loop()
+        failures = 0
         hand: _Hand | None
         while (hand := self._games.get(game_id, {}).get(user)) is not None:
-            kwargs, hand.pending = hand.pending, None
-            if kwargs is None:
+            raw, hand.pending = hand.pending, None
+            if raw is None:
                 break
             if not hand.token.alive():
                 self._forget(game_id, user, hand)
                 break
-            shown = kwargs.get("picture")
-            key = shown.key if shown is not None else None
-            keep = hand.picture_known and hand.picture == key  # the same picture: not re-sent
-            kwargs = await attach(kwargs, edit=True, keep=keep, urgent=False)
+            shown = raw.get("picture")
+            picture = shown.key if shown is not None else None
+            keep = hand.picture_known and hand.picture == picture  # the same: not re-sent
+            kwargs = await attach(raw, edit=True, keep=keep, urgent=False)
             if self._games.get(game_id, {}).get(user) is not hand or hand.pending is not None:
                 # A newer state came while the picture was drawn (or a click answered with
                 # it): this one is stale, and sent now it could land after the newer answer.
                 continue
-            key = (game_id, user)
-            flight = self._in_flight[key] = asyncio.get_running_loop().create_future()
+            flight_key = (game_id, user)
+            flight = self._in_flight[flight_key] = loop.create_future()
+            started = loop.time()
             try:
                 status = await self._request("PATCH", hand.token, kwargs)
             finally:
                 flight.set_result(None)
-                if self._in_flight.get(key) is flight:
-                    del self._in_flight[key]
+                if self._in_flight.get(flight_key) is flight:
+                    del self._in_flight[flight_key]
             if status == 200:
-                hand.picture, hand.picture_known = key, True
-            if status in (401, 404):
+                hand.picture, hand.picture_known = picture, True
+                failures = 0
+            elif status in (401, 404):
                 self._forget(game_id, user, hand)  # the token or message is gone: never retried
-            elif status != 200 and hand.pending is None:
-                hand.shown = None  # failed: the next change sends the then-latest state
+            else:
+                # Discord failing (5xx after discord.py's own tries, a network error, a 429
+                # that outlasted them): send the then-latest state again after a pause.
+                failures += 1
+                if hand.pending is None:
+                    hand.pending = raw  # nothing newer came: this is still the latest
+                pause = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
+                # discord.py's retries of a 5xx took their own time: count it in the pause.
+                pause -= loop.time() - started
+                log.info("hand of %s in game %s: again in %.1f s", user, game_id, pause)
+                if pause > 0:
+                    await asyncio.sleep(pause)
         if hand is not None and hand.final and hand.pending is None:
             self._forget(game_id, user, hand)
 
@@ -273,12 +316,15 @@ class LiveHands:
     async def _request(
         self, method: str, token: _Token, kwargs: dict[str, Any] | None = None
     ) -> int:
-        """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original`: the status."""
+        """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original` (or the
+        follow-up's id): the status."""
+        hook = "/webhooks/{webhook_id}/{webhook_token}/messages/"
         route = Route(
             method,
-            "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+            hook + ("@original" if token.followup is None else "{message_id}"),
             webhook_id=token.application_id,
             webhook_token=token.token,
+            **({} if token.followup is None else {"message_id": token.followup}),
         )
         payload = multipart = files = None
         if kwargs is not None:
@@ -292,15 +338,16 @@ class LiveHands:
                 payload = None  # sent as the multipart's payload_json
         http = self.house.bot.http
         try:
-            await async_context.get().request(
-                route,
-                session=token.session,
-                proxy=http.proxy,
-                proxy_auth=http.proxy_auth,
-                payload=payload,
-                multipart=multipart if files else None,
-                files=files,
-            )
+            async with asyncio.timeout(REQUEST_TIMEOUT):
+                await async_context.get().request(
+                    route,
+                    session=token.session,
+                    proxy=http.proxy,
+                    proxy_auth=http.proxy_auth,
+                    payload=payload,
+                    multipart=multipart if files else None,
+                    files=files,
+                )
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):
                 log.warning("hand %s failed: %s", method, exc)
@@ -321,7 +368,8 @@ class LiveHands:
 
 
 def _edited_clicked(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the answer edited the clicked message (a deferred update counts too)."""
+    """Whether the answer edited the clicked message (a deferred update counts too: then the
+    answer was an edit of it, as `answer_of` says no follow-up was sent)."""
     kind = interaction.response.type
     return kind in (
         discord.InteractionResponseType.message_update,

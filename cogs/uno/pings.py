@@ -8,13 +8,15 @@ table is not spammed. A channel holds at most one reminder: it is deleted as soo
 taken, the turn moves on, or the game ends. Computer players are never pinged.
 
 It listens to every change of a running game (Autoplay's followers: a saved move, a start, an
-end) and reads nothing back from the flows. The reminders live in memory: one posted just
-before a restart stays behind.
+end) and reads nothing back from the flows. The reminder shown in a channel is also stored
+(`games.ping_message_id`: written when one is posted or deleted, never per move), so that the
+next process deletes the one a restart left behind: `clear_leftovers` at start-up, and in any
+case before this process posts its first reminder (so a channel never shows two).
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import logging
 from functools import partial
 
@@ -50,10 +52,45 @@ class TurnPings:
         # channel id -> a counter bumped whenever the pending reminder is called off: a post
         # that was already on its way when that happened is deleted as soon as it lands.
         self._generation: dict[int, int] = {}
-        self._posted: dict[int, int] = {}  # channel id -> the reminder message shown now
+        # channel id -> (game id, the reminder message shown now)
+        self._posted: dict[int, tuple[int, int]] = {}
+        self._leftovers: asyncio.Future[None] | None = None  # clearing the last run's pings
 
     async def close(self) -> None:
         await self.scheduler.close()
+        if self._leftovers is not None and not self._leftovers.done():
+            self._leftovers.cancel()
+            await asyncio.gather(self._leftovers, return_exceptions=True)
+
+    def clear_leftovers(self) -> asyncio.Future[None]:
+        """Start deleting, in the background, the reminders a previous process left in the
+        channels of this process's guilds (once: a later call gets the same future to await).
+        Called at start-up; a reminder posted before that waits for it (`_post`)."""
+        if self._leftovers is None:
+            self._leftovers = asyncio.ensure_future(self._clear_leftovers())
+        return self._leftovers
+
+    async def _clear_leftovers(self) -> None:
+        try:
+            await self._delete_leftovers()
+        except Exception:  # never in the way of a reminder: the next start tries again
+            log.exception("could not delete the turn pings left by the last run")
+
+    async def _delete_leftovers(self) -> None:
+        settings = getattr(self.house.bot, "settings", None)
+        shard_count = getattr(settings, "shard_count", None) or 1
+        shard_ids = getattr(settings, "shard_ids", None)
+        async with self.house.db.read() as unit:
+            stored = await unit.games.ping_messages(
+                shard_ids=shard_ids if shard_count > 1 else None, shard_count=shard_count
+            )
+        gone = [
+            (game, message)
+            for game, channel, message in stored
+            if await self._delete_message(channel, message)
+        ]
+        await self._forget(gone)
+        log.info("deleted %d turn pings left by the last run", len(gone))
 
     # ------------------------------------------------------------------ following the game
 
@@ -88,9 +125,10 @@ class TurnPings:
         """Cancel the pending reminder and delete the one shown, if any."""
         self._generation[channel] = self._generation.get(channel, 0) + 1
         self.scheduler.cancel(("ping", channel))
-        message_id = self._posted.pop(channel, None)
-        if message_id is not None:
-            job = partial(self._delete, channel, message_id)
+        posted = self._posted.pop(channel, None)
+        if posted is not None:
+            game_id, message_id = posted
+            job = partial(self._delete, channel, message_id, game_id)
             self.scheduler.at(("delete", message_id), 0, job)
 
     async def _load_and_arm(self, live: LiveGame, key: TurnKey, generation: int) -> None:
@@ -120,9 +158,12 @@ class TurnPings:
             return
         channel = live.channel_id
         player = key[0]
+        await asyncio.shield(self.clear_leftovers())  # the last run's first (done at start-up)
         leftover = self._posted.pop(channel, None)  # at most one reminder per channel
         if leftover is not None:
-            await self._delete(channel, leftover)
+            await self._delete(channel, leftover[1], leftover[0])
+        if not self._current(live, key, generation):
+            return
         locale = self.house.public_locale(live.guild_id)
         if live.deadline is not None:
             when = discord.utils.format_dt(live.deadline, "R")
@@ -135,11 +176,41 @@ class TurnPings:
         message = await self.house.send_public(channel, content=text, allowed_mentions=mentions)
         if message is None:
             return
-        if self._current(live, key, generation):
-            self._posted[channel] = message.id
-        else:
+        if not self._current(live, key, generation):
             await self._delete(channel, message.id)  # the turn was taken while it was posted
+            return
+        self._posted[channel] = (live.game_id, message.id)
+        try:
+            async with self.house.db.write() as unit:
+                await unit.games.set_ping_message(live.game_id, message.id)
+        except Exception:
+            log.exception("could not store the turn ping of game %s", live.game_id)
 
-    async def _delete(self, channel: int, message_id: int) -> None:
-        with contextlib.suppress(discord.HTTPException):
+    async def _delete(self, channel: int, message_id: int, game_id: int | None = None) -> None:
+        """Delete a reminder (and, once it is gone, forget it as `game_id`'s stored one)."""
+        if await self._delete_message(channel, message_id) and game_id is not None:
+            await self._forget([(game_id, message_id)])
+
+    async def _delete_message(self, channel: int, message_id: int) -> bool:
+        """Whether the message is gone now (deleted, or already gone)."""
+        try:
             await self.house.bot.http.delete_message(channel, message_id)
+        except discord.NotFound:
+            return True
+        except discord.HTTPException as exc:
+            log.warning("could not delete turn ping %s: %s", message_id, exc)
+            return exc.status == 403  # no access to the channel: nothing to retry either
+        except (TimeoutError, OSError) as exc:
+            log.warning("could not delete turn ping %s: %r", message_id, exc)
+            return False
+        return True
+
+    async def _forget(self, pings: list[tuple[int, int]]) -> None:
+        """Clear these (game, message) pings from the store (each only if still the one)."""
+        if not pings:
+            return
+        try:
+            async with self.house.db.write() as unit:
+                await unit.games.clear_ping_messages(pings)
+        except Exception:
+            log.exception("could not forget %d turn pings", len(pings))

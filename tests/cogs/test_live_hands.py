@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot.engine import Game, RuleSet
+from cogs.uno.deadline import Answer
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
 from cogs.uno.live_hands import LiveHands
@@ -36,7 +37,9 @@ def _live() -> LiveGame:
     return LiveGame(1, 2, 3, ALICE, game, names, baseline=game.version)
 
 
-def _interaction(user: int, n: int, *, age: float = 0.0) -> Any:
+def _interaction(
+    user: int, n: int, *, age: float = 0.0, answer: Answer | None = Answer(ephemeral=True)
+) -> Any:
     return SimpleNamespace(
         application_id=99,
         token=f"token-{n}",
@@ -47,6 +50,7 @@ def _interaction(user: int, n: int, *, age: float = 0.0) -> Any:
         locale=None,
         _session=None,
         user=SimpleNamespace(id=user),
+        extras={} if answer is None else {"uno_answer": answer},
     )
 
 
@@ -119,3 +123,75 @@ async def test_spent_or_refused_tokens_are_not_used_again() -> None:
         hands.refresh(live)
         await _settle()
     assert [token for _, token, _ in discord_.calls] == ["token-1"]
+
+
+@pytest.mark.asyncio
+async def test_only_a_private_answer_becomes_a_live_hand() -> None:
+    live = _live()
+    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    discord_ = _Discord()
+    discord_.gate.set()
+    hands._request = discord_.request  # type: ignore[method-assign]
+    # A public answer (e.g. a deferred update of the table), or one not given by `respond`.
+    hands.register(_interaction(ALICE, 0, answer=Answer(ephemeral=False)), live, ALICE)
+    hands.register(_interaction(BOB, 1, answer=None), live, BOB)
+    # A deferred update of the table followed by the hand as a private follow-up: that one.
+    hands.register(_interaction(CAROL, 2, answer=Answer(True, followup=777)), live, CAROL)
+    assert set(hands._games.get(live.game_id, {})) == {CAROL}
+    assert hands._games[live.game_id][CAROL].token.followup == 777
+
+
+@pytest.mark.asyncio
+async def test_a_picture_the_hand_already_shows_is_not_sent_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    live = _live()
+    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    discord_ = _Discord()
+    discord_.gate.set()
+    hands._request = discord_.request  # type: ignore[method-assign]
+    kept: list[bool] = []
+
+    async def attach(kwargs: dict[str, Any], *, edit: bool, keep: bool, urgent: bool) -> Any:
+        kept.append(keep)
+        return {k: v for k, v in kwargs.items() if k != "picture"}
+
+    monkeypatch.setattr("cogs.uno.live_hands.attach", attach)
+    same = SimpleNamespace(key=("cards", "same"))
+    hands._kwargs = lambda *args, **kwargs: {"picture": same}  # type: ignore[method-assign]
+    hands.register(_interaction(BOB, 1), live, BOB)
+    for _ in range(2):
+        _move(live)
+        hands.refresh(live)
+        await _settle()
+    assert len(discord_.calls) == 2
+    assert kept == [False, True]  # the first edit sets it; the second keeps the message's
+
+
+@pytest.mark.asyncio
+async def test_a_failed_edit_is_sent_again_with_the_latest_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    live = _live()
+    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    monkeypatch.setattr("cogs.uno.live_hands.RETRY_FIRST", 0.01)
+    statuses = [500, 0, 200]  # Discord failing, then the network, then fine
+    calls: list[Any] = []
+
+    async def request(method: str, token: Any, kwargs: Any = None) -> int:
+        calls.append(kwargs)
+        return statuses.pop(0)
+
+    hands._request = request  # type: ignore[method-assign]
+    hands.register(_interaction(BOB, 1), live, BOB)
+    _move(live)
+    hands.refresh(live)
+    await asyncio.wait_for(_until(lambda: not statuses), 2)
+    await _settle()
+    assert len(calls) == 3
+    assert calls[-1]["embed"].to_dict() == hand_kwargs(live, BOB, None)["embed"].to_dict()
+
+
+async def _until(done: Any) -> None:
+    while not done():
+        await asyncio.sleep(0.005)

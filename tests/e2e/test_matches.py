@@ -15,6 +15,7 @@ async def test_two_player_match_to_the_end(s) -> None:
     emu = s.emu
     channel = s.channel()
     alice, bob = s.users("alice", "bob")
+    since = len(emu.interaction_latencies)  # (other tests of the session defer on purpose)
     await open_game(emu, channel, alice, [bob])
     started = time.monotonic()
     rounds = await play_match(emu, channel, alice, [alice, bob])
@@ -26,7 +27,7 @@ async def test_two_player_match_to_the_end(s) -> None:
     assert alice.global_name in board.text and bob.global_name in board.text
     stats = await answer(await emu.slash(bob, channel, "uno stats", player=alice))
     assert "Games:" in stats.text
-    assert max(emu.interaction_latencies) < 1.0
+    assert max(emu.interaction_latencies[since:]) < 1.0
     print(f"{rounds} rounds in {time.monotonic() - started:.1f}s")
 
 
