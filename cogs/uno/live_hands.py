@@ -42,7 +42,7 @@ from cogs.uno.deadline import answer_of
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
-from cogs.uno.pictures import attach, images_on
+from cogs.uno.pictures import attach, has_picture, images_on
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +118,9 @@ class _Hand:
     # What the message's picture shows, once an edit of ours set it (None: no picture).
     picture: Hashable | None = None
     picture_known: bool = False
+    # Public messages were posted below it (a new round's results and table): the next send
+    # posts the hand anew at the bottom, as a follow-up, and deletes this message.
+    relocate: bool = False
 
 
 class LiveHands:
@@ -167,6 +170,21 @@ class LiveHands:
         flight = self._in_flight.get((game_id, user))
         if flight is not None and not flight.done():
             await asyncio.wait({flight}, timeout=QUIET_TIMEOUT)
+
+    def bring_down(self, live: LiveGame, events: list[E.Event] | tuple[E.Event, ...] = ()) -> None:
+        """A new round's results and table were just posted below every open hand: post each
+        hand again at the bottom (a private follow-up through its token) and delete the old
+        one, so nobody scrolls up to play (one live hand per player stays the rule)."""
+        told = [*self._told.pop(live.game_id, []), *events]
+        for user, hand in list(self._games.get(live.game_id, {}).items()):
+            if not hand.token.alive() or user not in live.game.players or user in live.game.left:
+                continue
+            hand.relocate = True
+            hand.shown = signature(live, user)
+            notice = personal_notice(told, user, live.names, hand.locale) or None
+            hand.pending = self._kwargs(live, user, hand.locale, 0, notice)
+            hand.page = 0
+            self._kick(live.game_id, user, hand)
 
     def _sweep(self) -> None:
         """Forget the hands whose token is spent (games that ended without a last refresh)."""
@@ -272,8 +290,9 @@ class LiveHands:
                 break
             shown = raw.get("picture")
             picture = shown.key if shown is not None else None
-            keep = hand.picture_known and hand.picture == picture  # the same: not re-sent
-            kwargs = await attach(raw, edit=True, keep=keep, urgent=False)
+            relocate = hand.relocate
+            keep = not relocate and hand.picture_known and hand.picture == picture  # not re-sent
+            kwargs = await attach(raw, edit=not relocate, keep=keep, urgent=False)
             if self._games.get(game_id, {}).get(user) is not hand or hand.pending is not None:
                 # A newer state came while the picture was drawn (or a click answered with
                 # it): this one is stale, and sent now it could land after the newer answer.
@@ -282,13 +301,18 @@ class LiveHands:
             flight = self._in_flight[flight_key] = loop.create_future()
             started = loop.time()
             try:
-                status = await self._request("PATCH", hand.token, kwargs)
+                if relocate:
+                    status = await self._relocate(hand, kwargs)
+                else:
+                    status = await self._request("PATCH", hand.token, kwargs)
             finally:
                 flight.set_result(None)
                 if self._in_flight.get(flight_key) is flight:
                     del self._in_flight[flight_key]
             if status == 200:
-                hand.picture, hand.picture_known = picture, True
+                # (a picture left out because it was late: the message now has none)
+                hand.picture = picture if keep or has_picture(kwargs) else None
+                hand.picture_known = True
                 failures = 0
             elif status in (401, 404):
                 self._forget(game_id, user, hand)  # the token or message is gone: never retried
@@ -306,6 +330,51 @@ class LiveHands:
                     await asyncio.sleep(pause)
         if hand is not None and hand.final and hand.pending is None:
             self._forget(game_id, user, hand)
+
+    async def _relocate(self, hand: _Hand, kwargs: dict[str, Any]) -> int:
+        """Post the hand as a new private follow-up of its token's interaction, make that the
+        live hand and delete the old message: the status of the post."""
+        old = hand.token
+        route = Route(
+            "POST",
+            "/webhooks/{webhook_id}/{webhook_token}",
+            webhook_id=old.application_id,
+            webhook_token=old.token,
+        )
+        params = handle_message_parameters(
+            embed=kwargs.get("embed", discord.utils.MISSING),
+            view=kwargs.get("view", discord.utils.MISSING),
+            files=kwargs.get("files", discord.utils.MISSING),
+            flags=discord.MessageFlags(ephemeral=True),
+        )
+        files = params.files or None
+        http = self.house.bot.http
+        try:
+            async with asyncio.timeout(REQUEST_TIMEOUT):
+                data = await async_context.get().request(
+                    route,
+                    session=old.session,
+                    proxy=http.proxy,
+                    proxy_auth=http.proxy_auth,
+                    payload=None if files else params.payload,
+                    multipart=params.multipart if files else None,
+                    files=files,
+                    params={"wait": "true"},
+                )
+        except discord.HTTPException as exc:
+            if exc.status not in (401, 404):
+                log.warning("hand follow-up failed: %s", exc)
+            return exc.status
+        except (TimeoutError, OSError) as exc:
+            log.warning("hand follow-up failed: %r", exc)
+            return 0
+        new_id = int(data["id"])
+        hand.token = _Token(
+            old.application_id, old.token, old.session, old.expires, new_id, new_id, new_id
+        )
+        hand.relocate = False
+        self._delete(old)
+        return 200
 
     def _delete(self, token: _Token) -> None:
         """Delete a player's previous hand (on its own: a slow delete holds up no edit)."""

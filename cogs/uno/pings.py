@@ -8,10 +8,11 @@ table is not spammed. A channel holds at most one reminder: it is deleted as soo
 taken, the turn moves on, or the game ends. Computer players are never pinged.
 
 It is told of every change of a running game (step 4 of running.py's publication: a saved
-move, a start, an end) and reads nothing back from the flows. The reminder shown in a channel is also stored
-(`games.ping_message_id`: written when one is posted or deleted, never per move), so that the
-next process deletes the one a restart left behind: `clear_leftovers` at start-up, and in any
-case before this process posts its first reminder (so a channel never shows two).
+move, a start, an end) and reads nothing back from the flows. The reminder shown in a channel
+is also stored (`games.ping_message_id`: written when one is posted or deleted, never per
+move), so that the next process deletes the one a restart left behind: `clear_leftovers` at
+start-up, and in any case before this process posts its first reminder (so a channel never
+shows two).
 """
 
 from __future__ import annotations

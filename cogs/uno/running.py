@@ -67,6 +67,10 @@ log = logging.getLogger(__name__)
 RETRY_FIRST = 1.0
 RETRY_MAX = 30.0
 
+#: Seconds a new round's hands wait for its new table to be posted before they are posted
+#: again below it (a failing table heals on its own; the hands do not wait for that).
+HAND_WAITS_FOR_TABLE = 5.0
+
 #: The store's answers that mean "another save changed this game first": reload, try again.
 _CONFLICTS = (StaleVersion, WrongStatus, GameNotFound, NotSeated)
 
@@ -149,7 +153,11 @@ class RunningGame:
         elif live.game.round_over and any(isinstance(e, E.RoundEnded) for e in change.events):
             await self._ping_host()
         games.tables.request(self.game_id, repost=new_round)
-        games.live_hands.refresh(live, change.events)
+        if new_round:  # the hands come down below the results and the new table
+            await games.tables.flush(self.game_id, timeout=HAND_WAITS_FOR_TABLE)
+            games.live_hands.bring_down(live, change.events)
+        else:
+            games.live_hands.refresh(live, change.events)
         over = live.game.outcome is not None
         if over:
             await games.tables.flush(self.game_id)  # its last state, while it still renders

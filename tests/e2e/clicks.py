@@ -44,6 +44,12 @@ class ClickStats:
         )
 
 
+def newest_hand(emu: FakeDiscord, channel: int, user: Any) -> Message | None:
+    """The private hand `user` sees lowest in the channel (the one a player would use)."""
+    mine = [m for m in emu.ephemerals(user, channel) if actions(m, enabled_only=False)]
+    return max(mine, key=lambda m: m.id, default=None)
+
+
 def my_turn(hand: Message) -> bool:
     return any(a.startswith(("play:", "color:")) or a in TURN_ACTIONS for a in actions(hand)) or (
         bool(hand.selects)
@@ -58,21 +64,26 @@ async def play_keeping_hands(
     patience: float = 2.0,
     limit: int = 400,
     habit: str = "refresh",
+    follow: bool = False,
+    opened: dict[int, Message] | None = None,
 ) -> ClickStats:
     """Play the started game in `channel` to its end (or `limit` turns); the click counts.
 
     `patience`: seconds a player waits for the hand they hold to show their turn (the bot edits
     it in the background) before clicking Refresh, or with `habit="show"` the table's Show my
-    hand (a new private message each time) as many players did."""
+    hand (a new private message each time) as many players did. `follow`: a player uses the
+    lowest hand they see (the bot may post their hand anew below the table); `opened`: hands
+    already open (nobody opens one again)."""
     stats = ClickStats()
     table = Table(emu, channel)
     by_id = {u.id: u for u in users}
     msg = table.message()
     assert msg is not None
-    hands: dict[int, Message] = {}
+    hands: dict[int, Message] = dict(opened or {})
     for user in users:
-        hands[user.id] = await show_hand(emu, user, msg)
-        stats.opens += 1
+        if user.id not in hands:
+            hands[user.id] = await show_hand(emu, user, msg)
+            stats.opens += 1
     version = version_of(msg)
     for _ in range(limit):
         msg = await table.at_version(version) if version is not None else msg
@@ -81,6 +92,8 @@ async def play_keeping_hands(
         current = table.current_player(msg)
         assert current is not None, msg.text
         user, hand = by_id[current], hands[current]
+        if follow:
+            hand = newest_hand(emu, channel, user) or hand
         wanted = version_of(msg) or 0
 
         def ready(hand: Message = hand, wanted: int = wanted) -> bool:
