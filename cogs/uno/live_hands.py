@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -37,12 +37,14 @@ from discord.webhook.async_ import async_context
 
 from bot.engine import events as E
 from bot.engine import view_for
+from bot.i18n import t
 from bot.ui.story import personal_notice
 from cogs.uno.deadline import answer_of
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.pictures import attach, has_picture, images_on
+from cogs.uno.turn_clock import MAX_TIMEOUTS
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,8 @@ TOKEN_TTL = 840.0
 
 #: What a hand shows that is worth an edit (not the top card alone, nor others' card counts).
 Signature = tuple[Any, ...]
+#: The signature of a hand whose player is out of the game (it says why, without buttons).
+_ENDED: Signature = ("ended",)
 #: Registrations between two sweeps of spent tokens.
 SWEEP_EVERY = 256
 #: Seconds an answer waits at most for an edit of the same hand already on its way (`quiet`).
@@ -133,6 +137,8 @@ class LiveHands:
         self._refreshing: dict[int, asyncio.Task[None]] = {}
         self._dirty: dict[int, LiveGame] = {}
         self._told: dict[int, list[E.Event]] = {}  # game id -> events no hand was edited for
+        self._timed_out: dict[int, dict[int, int]] = {}  # game id -> player -> timeouts in a row
+        self._ended: dict[int, dict[int, str]] = {}  # game id -> player -> why they left
         self._deleting: set[asyncio.Task[int]] = set()
         self._in_flight: dict[tuple[int, int], asyncio.Future[None]] = {}  # (game, player)
 
@@ -214,12 +220,26 @@ class LiveHands:
             token.message = message.id
         return token
 
-    def refresh(self, live: LiveGame, events: list[E.Event] | tuple[E.Event, ...] = ()) -> None:
+    def refresh(
+        self,
+        live: LiveGame,
+        events: list[E.Event] | tuple[E.Event, ...] = (),
+        *,
+        timed_out: Mapping[int, int] | None = None,
+        ended: Mapping[int, str] | None = None,
+    ) -> None:
         """After a saved change: edit, in the background, the hands whose view changed, each
-        with one line of what happened to its player (`events`, gathered until the edit)."""
+        with one line of what happened to its player (`events`, gathered until the edit).
+        `timed_out`: players whose turn the timer played (-> turns in a row), told so first;
+        `ended`: players who left the game with this change (-> the catalogue key saying why),
+        whose hand ends: it says why, and has no buttons left."""
         if not self._games.get(live.game_id):
             return
         self._told.setdefault(live.game_id, []).extend(events)
+        if timed_out:
+            self._timed_out.setdefault(live.game_id, {}).update(timed_out)
+        if ended:
+            self._ended.setdefault(live.game_id, {}).update(ended)
         self._dirty[live.game_id] = live
         task = self._refreshing.get(live.game_id)
         if task is None or task.done():
@@ -239,7 +259,16 @@ class LiveHands:
         game_id, game = live.game_id, live.game
         over = game.outcome is not None
         events = self._told.pop(game_id, [])
+        timed_out = self._timed_out.pop(game_id, {})
+        ended = self._ended.pop(game_id, {})
         for user, hand in list(self._games.get(game_id, {}).items()):
+            if hand.token.alive() and user in game.left and hand.shown != _ENDED:
+                # Out of the game: the hand says why and loses its buttons, then is forgotten.
+                hand.shown, hand.final = _ENDED, True
+                why = t(ended.get(user, "notice.left"), hand.locale)
+                hand.pending = {"embed": discord.Embed(description=why), "view": None}
+                self._kick(game_id, user, hand)
+                continue
             if not hand.token.alive() or user not in game.players or user in game.left:
                 self._forget(game_id, user, hand, busy=False)
                 continue
@@ -247,8 +276,14 @@ class LiveHands:
             sig = signature(live, user)
             if sig != hand.shown:
                 hand.shown = sig
-                notice = personal_notice(events, user, live.names, hand.locale) or None
-                hand.pending = self._kwargs(live, user, hand.locale, hand.page, notice)
+                notice = personal_notice(events, user, live.names, hand.locale)
+                if user in timed_out:
+                    count = timed_out[user]
+                    told = [t("notice.timed_out", hand.locale, count=count)]
+                    if count == MAX_TIMEOUTS - 1:
+                        told.append(t("notice.last_chance", hand.locale))
+                    notice = "\n".join([*told, *([notice] if notice else [])])
+                hand.pending = self._kwargs(live, user, hand.locale, hand.page, notice or None)
                 self._kick(game_id, user, hand)
             elif over:
                 self._forget(game_id, user, hand, busy=False)

@@ -29,7 +29,7 @@ from bot.ui.table import is_computer
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.scheduler import Scheduler
-from cogs.uno.turn_clock import timer_scale
+from cogs.uno.turn_clock import MAX_TIMEOUTS, timer_scale
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +169,8 @@ class TurnPings:
         if live.deadline is not None:
             when = discord.utils.format_dt(live.deadline, "R")
             text = t("ping.turn_timed", locale, player=f"<@{player}>", when=when)
+            if live.timeouts.get(player, 0) >= MAX_TIMEOUTS - 1:  # told to them, not only the table
+                text += "\n" + t("ping.last_chance", locale)
         else:
             text = t("ping.turn", locale, player=f"<@{player}>")
         mentions = discord.AllowedMentions(

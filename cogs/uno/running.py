@@ -157,7 +157,16 @@ class RunningGame:
             await games.tables.flush(self.game_id, timeout=HAND_WAITS_FOR_TABLE)
             games.live_hands.bring_down(live, change.events)
         else:
-            games.live_hands.refresh(live, change.events)
+            timed_out = dict(change.timeouts) if change.timer_actor is not None else {}
+            ended = {}
+            if change.unseat is not None:
+                if change.kicked:
+                    ended[change.unseat] = "notice.removed_kicked"
+                elif change.timer_actor == change.unseat:
+                    ended[change.unseat] = "notice.removed_timeouts"
+                else:
+                    ended[change.unseat] = "notice.left"
+            games.live_hands.refresh(live, change.events, timed_out=timed_out, ended=ended)
         over = live.game.outcome is not None
         if over:
             await games.tables.flush(self.game_id)  # its last state, while it still renders

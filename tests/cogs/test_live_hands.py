@@ -154,7 +154,10 @@ async def test_a_picture_the_hand_already_shows_is_not_sent_again(
 
     async def attach(kwargs: dict[str, Any], *, edit: bool, keep: bool, urgent: bool) -> Any:
         kept.append(keep)
-        return {k: v for k, v in kwargs.items() if k != "picture"}
+        out = {k: v for k, v in kwargs.items() if k != "picture"}
+        if not keep:
+            out["attachments"] = ["the picture's file"]  # as `attach` uploads it
+        return out
 
     monkeypatch.setattr("cogs.uno.live_hands.attach", attach)
     same = SimpleNamespace(key=("cards", "same"))

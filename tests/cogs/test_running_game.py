@@ -51,7 +51,7 @@ class _Shown:
         return True
 
     # LiveHands
-    def refresh(self, live: Any, events: Any = ()) -> None:
+    def refresh(self, live: Any, events: Any = (), **told: Any) -> None:
         self.steps.append(("hands", live.game.to_dict()))
 
     # TurnPings
