@@ -182,9 +182,12 @@ class LiveHands:
         hand again at the bottom (a private follow-up through its token) and delete the old
         one, so nobody scrolls up to play (one live hand per player stays the rule)."""
         told = [*self._told.pop(live.game_id, []), *events]
+        table = live.table_message_id or 0
         for user, hand in list(self._games.get(live.game_id, {}).items()):
             if not hand.token.alive() or user not in live.game.players or user in live.game.left:
                 continue
+            if max(hand.token.origin, hand.token.message or 0) > table:
+                continue  # opened after the new table was posted: already below it (snowflakes)
             hand.relocate = True
             hand.shown = signature(live, user)
             notice = personal_notice(told, user, live.names, hand.locale) or None
@@ -404,11 +407,15 @@ class LiveHands:
             log.warning("hand follow-up failed: %r", exc)
             return 0
         new_id = int(data["id"])
-        hand.token = _Token(
+        new = _Token(
             old.application_id, old.token, old.session, old.expires, new_id, new_id, new_id
         )
         hand.relocate = False
         self._delete(old)
+        if not any(hand is h for hs in self._games.values() for h in hs.values()):
+            self._delete(new)  # the player opened another hand meanwhile: that one is live
+            return 200
+        hand.token = new
         return 200
 
     def _delete(self, token: _Token) -> None:
