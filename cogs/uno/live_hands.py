@@ -140,6 +140,8 @@ class LiveHands:
         self._timed_out: dict[int, dict[int, int]] = {}  # game id -> player -> timeouts in a row
         self._ended: dict[int, dict[int, str]] = {}  # game id -> player -> why they left
         self._deleting: set[asyncio.Task[int]] = set()
+        # (token, follow-up id) -> when its token expires: messages already deleted.
+        self._deleted: dict[tuple[str, int | None], datetime] = {}
         self._in_flight: dict[tuple[int, int], asyncio.Future[None]] = {}  # (game, player)
 
     def register(
@@ -204,6 +206,8 @@ class LiveHands:
             if not hands:
                 del self._games[game_id]
                 self._told.pop(game_id, None)
+        now = discord.utils.utcnow()
+        self._deleted = {k: at for k, at in self._deleted.items() if at > now}
 
     def _token(self, interaction: discord.Interaction[Any]) -> _Token | None:
         """The token through which the interaction's answer can be edited, if that answer is a
@@ -419,7 +423,13 @@ class LiveHands:
         return 200
 
     def _delete(self, token: _Token) -> None:
-        """Delete a player's previous hand (on its own: a slow delete holds up no edit)."""
+        """Delete a player's previous hand (on its own: a slow delete holds up no edit), once:
+        a hand replaced while it was being posted anew is asked for twice, and a second DELETE
+        would be an invalid request (404) counted against the bot."""
+        key = (token.token, token.followup)
+        if key in self._deleted:
+            return
+        self._deleted[key] = token.expires
         task = asyncio.create_task(self._request("DELETE", token))
         self._deleting.add(task)
         task.add_done_callback(self._deleting.discard)

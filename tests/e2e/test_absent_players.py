@@ -1,6 +1,10 @@
-"""Nobody waits on an absent host: the next round starts by itself after a countdown shown on the
+"""Absent players, as the players present see it (issue 22, points 4 and 5).
+
+Nobody waits on an absent host: the next round starts by itself after a countdown shown on the
 table, anyone at the table may start it sooner, and with the turn timer off the host is pinged
-once when a round ends.
+once when a round ends. A player whose time runs out is told so in their own hand, warned in
+their hand and their turn ping before the timeout that removes them, and once removed their hand
+says why and has no buttons left.
 
 A world of its own (its server's turn timer is changed here), with timers 20 times faster:
 30 s (the countdown with the timer off) -> 1.5 s, a 60 s turn timer -> 3 s.
@@ -17,7 +21,16 @@ import pytest
 import pytest_asyncio
 
 from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import Table, actions, answer, deal, open_game, show_hand, table_with
+from tests.e2e.helpers import (
+    Table,
+    actions,
+    answer,
+    deal,
+    open_game,
+    show_hand,
+    table_with,
+    take_turn,
+)
 from tests.fakediscord import MANAGE_GUILD, FakeDiscord
 from tests.fakediscord.process import bot_process
 
@@ -119,3 +132,45 @@ async def test_with_a_turn_timer_the_next_round_comes_after_its_length(world: Ro
     await emu.wait_for(table_with(emu, channel, "UNO — round 2"), 10, what="round 2 by itself")
     assert not _pings_for(emu, channel, alice), "a table with a timer needs no host ping"
     assert Table(emu, channel).message() is not None
+
+
+async def test_a_player_whose_time_runs_out_is_told_warned_and_removed(world: RoundWorld) -> None:
+    emu = world.emu
+    channel = world.channel()
+    alice, bob = world.users("alice", "bob")
+    await world.turn_timer(channel, "60")  # 3 s here; turn pings after 10 s: 0.5 s
+    walks_away = " ".join(f"{c}{n}" for c in "YG" for n in range(1, 8))
+    plays_red = " ".join([*(f"R{n}" for n in range(1, 9)), *(f"R{n}" for n in range(1, 7))])
+    spec = {"deck": deal([walks_away, plays_red], "R9"), "dealer_seat": 1}
+    data = json.loads(world.decks.read_text()) if world.decks.exists() else {}
+    data[str(channel)] = {**spec, "rules": {"hand_size": 14}}
+    world.decks.write_text(json.dumps(data))
+    table = await open_game(emu, channel, alice, [bob])
+    alice_hand = await show_hand(emu, alice, table)  # then Alice walks away
+    bob_hand = await show_hand(emu, bob, table)
+    for lost in (1, 2):
+        await emu.wait_for(
+            lambda n=lost: f"Your time ran out ({n}/3 in a row)" in alice_hand.text,
+            10,
+            what=f"Alice's hand telling timeout {lost}",
+        )
+        if lost == 2:
+            assert "If your next turn runs out too, you leave the game." in alice_hand.text
+        # Bob plays his turn at once (his hand follows the game), so Alice's turn comes back.
+        await emu.wait_for(
+            lambda h=bob_hand: "play:" in " ".join(actions(h)), 5, what="Bob's turn"
+        )
+        bob_hand = await take_turn(emu, bob, bob_hand)
+    # Her third turn: the ping she gets carries the warning, not only the table.
+    ping = await emu.wait_for(
+        lambda: next(
+            (m for m in _pings_for(emu, channel, alice) if "leave the game" in m.content), None
+        ),
+        5,
+        what="the last-chance ping",
+    )
+    assert ping.notified == {alice.id}
+    await emu.wait_for(
+        lambda: "you were removed from this game" in alice_hand.text, 10, what="the removal"
+    )
+    assert not actions(alice_hand), alice_hand.buttons  # no enabled button left
