@@ -13,7 +13,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.e2e.helpers import Table, actions, answer, show_hand, take_turn, version_of
+from tests.e2e.helpers import (
+    Table,
+    actions,
+    after_move,
+    answer,
+    show_hand,
+    take_turn,
+    version_of,
+)
 from tests.fakediscord import FakeDiscord, Message
 
 TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
@@ -108,13 +116,14 @@ async def play_keeping_hands(
             else:
                 hand = await answer(await emu.click(user, hand, actions(hand)["refresh"]))
             clicks += 1
+        clicked = version_of(hand) or 0
         hand = await take_turn(emu, user, hand)
         clicks += 1
         hands[current] = hand
         stats.turns += 1
         stats.clicks += clicks
         stats.per_turn[clicks] += 1
-        version = version_of(hand)
+        version = after_move(hand, clicked)
     for user in users:
         mine = [
             m

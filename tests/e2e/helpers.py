@@ -148,6 +148,15 @@ async def take_turn(
     raise AssertionError(f"nothing to do in this hand:\n{hand.text}\n{hand.buttons}")
 
 
+def after_move(hand: Message, clicked: int) -> int | None:
+    """The game's version after a move clicked on a hand at version `clicked`, from the answer.
+    Under load an edit of the hand that was already on its way when the player clicked can land
+    just after the answer (the bot then sends the newest state again): the hand may show the
+    older version for a moment, but the move made the game at least one version newer."""
+    after = version_of(hand)
+    return None if after is None else max(after, clicked + 1)
+
+
 def _playable(hand: Message) -> bool:
     """Whether the hand offers its player something to do besides refreshing or paging."""
     choices = [a for a in actions(hand) if a != "refresh" and not a.startswith("page:")]
@@ -180,9 +189,10 @@ async def play_round(emu: FakeDiscord, channel: int, users: dict[int, User]) -> 
         hand = await emu.wait_for(
             lambda h=hand: h if _playable(h) else None, 5, what="the hand showing the turn"
         )
+        clicked = version_of(hand) or 0
         hand = await take_turn(emu, user, hand)
         hands[current] = hand
-        version = version_of(hand)
+        version = after_move(hand, clicked)
         if version is None:  # the match ended: the hand has no buttons left
             return await emu.wait_for(
                 lambda: (m := table.message()) is not None and "match is over" in m.text and m,
