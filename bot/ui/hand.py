@@ -127,28 +127,30 @@ def _grey(slot: Slot) -> Slot:
     return replace(slot, style=discord.ButtonStyle.secondary)
 
 
-def _card_slots(view: PlayerView, locale: object, custom: bool) -> list[Slot]:
+def _card_slots(view: PlayerView, locale: object, custom: bool) -> list[list[Slot]]:
+    """The card buttons in groups that stay on one page: a card's button, or its colour
+    buttons (a Wild played with its colour)."""
     legal = set(view.legal)
     counts = Counter(view.hand)
     # Two cards and one playable: the sensible move is a play with an UNO call, so the plain
     # plays go grey and the "+ UNO!" ones keep their colours.
     uno_turn = any(Play(c, uno=True) in legal for c in counts)
-    slots: list[Slot] = []
+    slots: list[list[Slot]] = []
     for card in sorted(counts):
         name = card_name(card, locale)
         n = counts[card]
         label = t("hand.card_count", locale, card=name, count=n) if n > 1 else name
         if Play(card) not in legal:
             emoji = button_emoji(card, custom)
-            slots.append(Slot(f"play:{card.code}", label, emoji=emoji, disabled=True, card=card))
+            slots.append([Slot(f"play:{card.code}", label, emoji=emoji, disabled=True, card=card)])
             continue
         plays = _play_slots(card, label, view, locale, custom, uno=False)
-        slots += [_grey(p) for p in plays] if uno_turn else plays
+        slots.append([_grey(p) for p in plays] if uno_turn else plays)
     # The next-to-last card: offer "play and call UNO" for each playable card.
     for card in sorted(counts):
         if Play(card, uno=True) in legal:
             label = t("hand.play_uno", locale, card=card_name(card, locale))
-            slots += _play_slots(card, label, view, locale, custom, uno=True)
+            slots.append(_play_slots(card, label, view, locale, custom, uno=True))
     return slots
 
 
@@ -243,10 +245,22 @@ def hand_layout(
 
     cards = _card_slots(view, locale, card_emojis) if show_cards and view.hand else []
     per_page = max(1, SLOTS - len(controls) - (ROW_WIDTH if targets else 0))
-    pages = max(1, -(-len(cards) // per_page))
-    page = min(max(page, 0), pages - 1)
-    shown = cards[page * per_page : (page + 1) * per_page]
-    return HandLayout(tuple(controls), tuple(shown), page, pages, targets, tuple(cards))
+    paged = _paged(cards, per_page)
+    page = min(max(page, 0), len(paged) - 1)
+    every = tuple(slot for group in cards for slot in group)
+    return HandLayout(tuple(controls), tuple(paged[page]), page, len(paged), targets, every)
+
+
+def _paged(groups: list[list[Slot]], per_page: int) -> list[list[Slot]]:
+    """The card buttons page by page, each group on one page (split only if it cannot fit)."""
+    pages: list[list[Slot]] = [[]]
+    for group in groups:
+        for start in range(0, len(group), per_page):
+            part = group[start : start + per_page]
+            if pages[-1] and len(pages[-1]) + len(part) > per_page:
+                pages.append([])
+            pages[-1].extend(part)
+    return pages
 
 
 def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: object) -> str:

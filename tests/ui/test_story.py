@@ -63,7 +63,7 @@ def test_a_draw_two_is_told_once_in_the_players_turn() -> None:
     # Ben's hand names the cards he drew and speaks to him.
     drawn = next(e for e in played if isinstance(e, E.CardsDrawn)).cards
     assert personal_notice(played, 2, NAMES) == (
-        f"Ann played 🟥 Red Draw Two · You drew 2 cards: {hand_summary(drawn)}, are skipped"
+        f"Ann played 🟥 Red Draw Two · You drew 2 cards: {hand_summary(drawn)} · You are skipped"
     )
 
 
