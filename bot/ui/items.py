@@ -49,6 +49,7 @@ class Click:
         return action_texts(self.action)
 
 
+_PLAY = re.compile(r"play:[A-Z0-9]{1,3}(?::uno)?")
 #: A Wild or Wild Draw Four played with its colour in one click: `play:W4:uno:B`.
 _PLAY_WITH_COLOR = re.compile(r"(?P<play>play:W4?(?::uno)?):(?P<color>[RYGB])")
 
@@ -58,8 +59,7 @@ def action_texts(action: str) -> list[str]:
     ["play:W", "color:R"]; any other action is itself. Only the templates' spellings get here
     (a custom_id is user input: nothing else matches a DynamicItem), so anything else that
     looks like a play with a colour is refused rather than guessed at."""
-    parts = action.split(":")
-    if parts[0] != "play" or len(parts) <= 2 or parts[-1] == "uno":
+    if not action.startswith("play:") or _PLAY.fullmatch(action):
         return [action]
     m = _PLAY_WITH_COLOR.fullmatch(action)
     if m is None:
