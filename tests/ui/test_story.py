@@ -115,7 +115,7 @@ def test_the_log_keeps_a_full_lap_of_ten_players_one_line_each() -> None:
 
 
 def test_a_list_of_drawn_cards_ends_its_sentence_in_every_language() -> None:
-    """ "You drew 4 cards: ..., 🌈 Wild, are skipped" read as one more card: the list closes
+    """In "You drew 4 cards: ..., 🌈 Wild, are skipped" the end read as a card: a list closes
     its sentence, and one card (no list) keeps the clauses together."""
     from bot.i18n import available_locales, t
 
