@@ -129,9 +129,12 @@ async def take_turn(
         first = select["options"][0]["value"]
         return await answer(await emu.select(user, hand, select["custom_id"], [first]))
     acts = actions(hand)
+    # A Wild or Wild Draw Four comes as one button per colour (`play:W:R`): one click plays it
+    # with that colour. `color:` buttons are the second step where one remains (a Wild turned
+    # up to start the round, `/uno play card:W` without a colour, Swap/Shuffle Hands).
     plays = [a for a in acts if a.startswith("play:")]
-    uno_plays = [a for a in plays if a.endswith(":uno")]
-    plain = [a for a in plays if not a.endswith(":uno")]
+    uno_plays = [a for a in plays if ":uno" in a]
+    plain = [a for a in plays if ":uno" not in a]
     for wanted in (
         [a for a in acts if a.startswith("color:")],
         ["challenge"] if challenge and "challenge" in acts else [],
