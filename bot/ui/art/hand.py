@@ -25,7 +25,7 @@ _GAP: Final = 8
 _PAD: Final = 12
 _LIFT: Final = 8
 TOP_CARD_WIDTH: Final = 56  # the card to match, smaller than the hand's own
-_TOP_SPACE: Final = TOP_CARD_WIDTH + 2 * _GAP  # its column, patch included, left of the hand
+TOP_SPACE: Final = TOP_CARD_WIDTH + 2 * _GAP  # its column, patch included, left of the hand
 
 
 def pages(count: int) -> int:
@@ -66,7 +66,7 @@ def hand_picture(
     `top` (in `color`, for a Wild): the card to match, drawn at the left."""
     shown = page_cards(cards, page)
     grid_w, grid_h = grid_size(len(shown), HAND_CARD_WIDTH)
-    left = _TOP_SPACE if top is not None else 0
+    left = TOP_SPACE if top is not None else 0
     image = Image.new("RGBA", (grid_w + left, grid_h), (*FELT, 255))
     draw = ImageDraw.Draw(image)
     if top is not None:
