@@ -1,15 +1,21 @@
 """A player's private hand: an ephemeral embed plus buttons built only from DynamicItems.
 
 One button per distinct card (with a count when held more than once), disabled when it cannot
-be played now. Controls (Draw, UNO!, colours, Accept/Challenge, ...) come first; cards fill the
-rest of four rows and page with Previous/Next on the fifth, so no card is ever dropped.
+be played now; a playable Wild or Wild Draw Four that asks for a colour right away gets one
+button per colour instead, so it is played with its colour in one click. Controls (Draw, UNO!,
+colours, Accept/Challenge, ...) come first; cards fill the rest of four rows and page with
+Previous/Next on the fifth, so no card is ever dropped. A finished match's hand has no buttons.
+
+Styles point at the sensible next move: a playable card shows its colour and an unplayable one
+is grey; Draw (or Pass) is blue only when no card can be played; with two cards on your turn,
+"card + UNO!" and UNO! stand out and the plain plays are grey.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -31,6 +37,7 @@ from bot.engine import (
     Pass,
     Play,
     PlayerView,
+    Rank,
     view_for,
 )
 from bot.i18n import t
@@ -63,6 +70,7 @@ class Slot:
     style: discord.ButtonStyle = discord.ButtonStyle.secondary
     emoji: EmojiJson | str | None = None
     disabled: bool = False
+    card: Card | None = None  # the card a card button plays (pictured once per page)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +81,7 @@ class HandLayout:
     pages: int
     targets: tuple[tuple[int, str], ...] = ()  # (user id, name) for the target select
     all_cards: tuple[Slot, ...] = ()  # every card slot of every page (for tests)
+    finished: bool = False  # the match is over: no buttons at all, not even Refresh
 
 
 def _name(names: Mapping[int, str], user: int) -> str:
@@ -80,34 +89,69 @@ def _name(names: Mapping[int, str], user: int) -> str:
     return names.get(user, str(user))
 
 
-def _card_slots(view: PlayerView, locale: object, custom: bool) -> list[Slot]:
+#: Wilds whose colour is chosen right after they are played (Swap Hands asks for a target
+#: first, Shuffle Hands shuffles first, the Customizable's house effects vary: those keep the
+#: two steps, as does the colour of a Wild turned up to start a round).
+_COLOR_NEXT = frozenset({Rank.WILD, Rank.WILD_DRAW_FOUR})
+
+
+def colour_follows(card: Card, view: PlayerView) -> bool:
+    """Whether playing `card` now asks for a colour at once: a Wild or Wild Draw Four that is
+    not the player's last card (going out ends the round, no colour is chosen)."""
+    return card.rank in _COLOR_NEXT and len(view.hand) > 1
+
+
+def _play_slots(
+    card: Card, label: str, view: PlayerView, locale: object, custom: bool, *, uno: bool
+) -> list[Slot]:
+    """The buttons that play a playable `card` (with an UNO call if `uno`): one, or one per
+    colour when the colour follows at once (`play:W:R` is the play and the colour)."""
+    code = f"play:{card.code}" + (":uno" if uno else "")
+    if not colour_follows(card, view):
+        emoji = "📣" if uno else button_emoji(card, custom)
+        return [Slot(code, label, card_style(card), emoji, card=card)]
+    key = "hand.wild_color_uno" if uno else "hand.wild_color"
+    name = card_name(card, locale)
+    return [
+        Slot(
+            f"{code}:{color.value}",
+            t(key, locale, card=name, color=color_name(color, locale)),
+            COLOR_STYLE[color],
+            color_emoji(color, custom),
+            card=card,
+        )
+        for color in COLORS
+    ]
+
+
+def _grey(slot: Slot) -> Slot:
+    return replace(slot, style=discord.ButtonStyle.secondary)
+
+
+def _card_slots(view: PlayerView, locale: object, custom: bool) -> list[list[Slot]]:
+    """The card buttons in groups that stay on one page: a card's button, or its colour
+    buttons (a Wild played with its colour)."""
     legal = set(view.legal)
     counts = Counter(view.hand)
-    slots: list[Slot] = []
+    # Two cards and one playable: the sensible move is a play with an UNO call, so the plain
+    # plays go grey and the "+ UNO!" ones keep their colours.
+    uno_turn = any(Play(c, uno=True) in legal for c in counts)
+    slots: list[list[Slot]] = []
     for card in sorted(counts):
         name = card_name(card, locale)
         n = counts[card]
         label = t("hand.card_count", locale, card=name, count=n) if n > 1 else name
-        slots.append(
-            Slot(
-                f"play:{card.code}",
-                label,
-                card_style(card),
-                button_emoji(card, custom),
-                disabled=Play(card) not in legal,
-            )
-        )
+        if Play(card) not in legal:
+            emoji = button_emoji(card, custom)
+            slots.append([Slot(f"play:{card.code}", label, emoji=emoji, disabled=True, card=card)])
+            continue
+        plays = _play_slots(card, label, view, locale, custom, uno=False)
+        slots.append([_grey(p) for p in plays] if uno_turn else plays)
     # The next-to-last card: offer "play and call UNO" for each playable card.
     for card in sorted(counts):
         if Play(card, uno=True) in legal:
-            slots.append(
-                Slot(
-                    f"play:{card.code}:uno",
-                    t("hand.play_uno", locale, card=card_name(card, locale)),
-                    card_style(card),
-                    "📣",
-                )
-            )
+            label = t("hand.play_uno", locale, card=card_name(card, locale))
+            slots.append(_play_slots(card, label, view, locale, custom, uno=True))
     return slots
 
 
@@ -132,23 +176,15 @@ def hand_layout(
     if view.my_turn and decision is Decision.PLAY_DRAWN and view.drawn is not None:
         show_cards = False
         drawn = view.drawn
-        controls.append(
-            Slot(
-                f"play:{drawn.code}",
-                t("hand.play_drawn", locale, card=card_name(drawn, locale)),
-                card_style(drawn),
-                button_emoji(drawn, card_emojis),
-            )
-        )
+        name = card_name(drawn, locale)
+        if Play(drawn) in legal:
+            label = t("hand.play_drawn", locale, card=name)
+            plays = _play_slots(drawn, label, view, locale, card_emojis, uno=False)
+            uno_turn = Play(drawn, uno=True) in legal
+            controls += [_grey(p) for p in plays] if uno_turn else plays
         if Play(drawn, uno=True) in legal:
-            controls.append(
-                Slot(
-                    f"play:{drawn.code}:uno",
-                    t("hand.play_uno", locale, card=card_name(drawn, locale)),
-                    card_style(drawn),
-                    "📣",
-                )
-            )
+            label = t("hand.play_uno", locale, card=name)
+            controls += _play_slots(drawn, label, view, locale, card_emojis, uno=True)
         if Keep() in legal:
             controls.append(Slot("keep", t("hand.keep", locale), emoji="✋"))
     elif view.my_turn and decision is Decision.CHOOSE_COLOR:
@@ -184,13 +220,21 @@ def hand_layout(
             )
     elif decision is Decision.NEXT_ROUND and NextRound() in legal:  # anyone at the table
         controls.append(Slot("next", t("table.next_round", locale), discord.ButtonStyle.success))
+    elif decision is Decision.MATCH_OVER:
+        return HandLayout((), (), 0, 1, finished=True)
+    can_play = any(isinstance(a, Play) for a in legal)
     if view.my_turn and decision is Decision.PLAY:
+        # Draw (or Pass) is the sensible move only when no card can be played.
+        fallback = discord.ButtonStyle.secondary if can_play else discord.ButtonStyle.primary
         if Draw() in legal:
-            controls.append(Slot("draw", t("hand.draw", locale), discord.ButtonStyle.primary, "📤"))
+            controls.append(Slot("draw", t("hand.draw", locale), fallback, "📤"))
         if Pass() in legal:
-            controls.append(Slot("pass", t("hand.pass", locale), emoji="⏭️"))
+            controls.append(Slot("pass", t("hand.pass", locale), fallback, "⏭️"))
     if CallUno() in legal:
-        controls.append(Slot("uno", t("hand.uno", locale), discord.ButtonStyle.danger, "📣"))
+        # Urgent with one card left (uncalled) or two on your turn with one to play.
+        urgent = len(view.hand) == 1 or (len(view.hand) == 2 and view.my_turn and can_play)
+        style = discord.ButtonStyle.danger if urgent else discord.ButtonStyle.secondary
+        controls.append(Slot("uno", t("hand.uno", locale), style, "📣"))
     catchable = [a.target for a in view.legal if isinstance(a, Catch)]
     at_risk = [p for p in catchable if view.seat(p).at_risk]
     if len(at_risk) == 1:
@@ -202,17 +246,27 @@ def hand_layout(
 
     cards = _card_slots(view, locale, card_emojis) if show_cards and view.hand else []
     per_page = max(1, SLOTS - len(controls) - (ROW_WIDTH if targets else 0))
-    pages = max(1, -(-len(cards) // per_page))
-    page = min(max(page, 0), pages - 1)
-    shown = cards[page * per_page : (page + 1) * per_page]
-    return HandLayout(tuple(controls), tuple(shown), page, pages, targets, tuple(cards))
+    paged = _paged(cards, per_page)
+    page = min(max(page, 0), len(paged) - 1)
+    every = tuple(slot for group in cards for slot in group)
+    return HandLayout(tuple(controls), tuple(paged[page]), page, len(paged), targets, every)
+
+
+def _paged(groups: list[list[Slot]], per_page: int) -> list[list[Slot]]:
+    """The card buttons page by page, each group on one page (split only if it cannot fit)."""
+    pages: list[list[Slot]] = [[]]
+    for group in groups:
+        for start in range(0, len(group), per_page):
+            part = group[start : start + per_page]
+            if pages[-1] and len(pages[-1]) + len(part) > per_page:
+                pages.append([])
+            pages[-1].extend(part)
+    return pages
 
 
 def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: object) -> str:
-    if view.decision is Decision.MATCH_OVER:
-        return t("hand.status.match_over", locale)
-    if view.decision is Decision.NEXT_ROUND:
-        return t("hand.status.round_over", locale)
+    if view.decision in (Decision.MATCH_OVER, Decision.NEXT_ROUND):
+        return _finished_status(view, locale)
     current = view.current_player
     if not view.my_turn:
         if view.viewer not in game.hands:
@@ -237,6 +291,17 @@ def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: obje
             )
         return t("hand.status.respond", locale, count=view.penalty)
     return t("hand.status.your_turn", locale)
+
+
+def _finished_status(view: PlayerView, locale: object) -> str:
+    """A finished round's or match's line, which tells its winner they won."""
+    round_won = view.round_outcome is not None and view.round_outcome.winner == view.viewer
+    if view.decision is Decision.MATCH_OVER:
+        if view.outcome is not None and view.viewer in view.outcome.winners:
+            return t("hand.status.match_won", locale)
+        over = t("hand.status.match_over", locale)
+        return f"{t('hand.status.round_won', locale)}\n{over}" if round_won else over
+    return t("hand.status.round_won" if round_won else "hand.status.round_over", locale)
 
 
 def hand_embed(
@@ -304,6 +369,8 @@ def hand_view(game_id: int, version: int, layout: HandLayout, locale: object = N
             game_id_for(game_id, version, action), label=label, emoji="◀️", disabled=first
         )
         view.add(component, nav_row)
+    if layout.finished:  # nothing left to do or to refresh
+        return view
     refresh = t("hand.refresh", locale)
     view.add(button(game_id_for(game_id, version, "refresh"), label=refresh, emoji="🔄"), nav_row)
     if layout.pages > 1:
@@ -358,6 +425,7 @@ def render_hand(
 
 
 def _page_cards(layout: HandLayout) -> list[Card]:
-    """The cards of this page's card buttons, in order (not the "play and call UNO" ones)."""
-    codes = (slot.action.split(":") for slot in layout.cards)
-    return [Card.of(parts[1]) for parts in codes if parts[0] == "play" and len(parts) == 2]
+    """The cards of this page's card buttons, in order, each once (a Wild's colour buttons are
+    one card; the "play and call UNO" ones repeat a card already there)."""
+    cards = (s.card for s in layout.cards if s.card is not None and ":uno" not in s.action)
+    return list(dict.fromkeys(cards))

@@ -1,6 +1,7 @@
 """The custom_id scheme of every button and select, in one place.
 
-- game actions: `uno:<game_id>:<version>:<verb>[:<arg>]` (verbs: play:<card>[:uno], draw, keep,
+- game actions: `uno:<game_id>:<version>:<verb>[:<arg>]` (verbs: play:<card>[:uno], a Wild or
+  Wild Draw Four with its colour in one click play:<W|W4>[:uno]:<R|Y|G|B>, draw, keep,
   pass, color:<R|Y|G|B>, accept, challenge, uno, catch[:<user>], target:<user>, next, page:<n>,
   refresh), and `uno:<game_id>:<version>:target` for the target select;
 - `uno:<game_id>:hand` for the public "Show my hand" button;
@@ -24,7 +25,8 @@ MAX_LABEL = 80
 
 _ACTION = (
     r"(?P<action>draw|keep|pass|accept|challenge|uno|next|refresh"
-    r"|catch(?::\d{1,20})?|play:[A-Z0-9]{1,3}(?::uno)?|color:[RYGB]|target:\d{1,20}|page:\d{1,3})"
+    r"|catch(?::\d{1,20})?|play:W4?(?::uno)?:[RYGB]|play:[A-Z0-9]{1,3}(?::uno)?|color:[RYGB]"
+    r"|target:\d{1,20}|page:\d{1,3})"
 )
 GAME_TEMPLATE: Final = rf"uno:(?P<game>\d{{1,20}}):(?P<version>\d{{1,9}}):{_ACTION}"
 TARGET_SELECT_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):(?P<version>\d{1,9}):target"

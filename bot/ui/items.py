@@ -43,6 +43,29 @@ class Click:
     version: int | None = None
     action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
 
+    @property
+    def texts(self) -> list[str]:
+        """The game actions this click asks for, in order (see `action_texts`)."""
+        return action_texts(self.action)
+
+
+_PLAY = re.compile(r"play:[A-Z0-9]{1,3}(?::uno)?")
+#: A Wild or Wild Draw Four played with its colour in one click: `play:W4:uno:B`.
+_PLAY_WITH_COLOR = re.compile(r"(?P<play>play:W4?(?::uno)?):(?P<color>[RYGB])")
+
+
+def action_texts(action: str) -> list[str]:
+    """A game button's action as the engine actions it stands for: `play:W:R` is
+    ["play:W", "color:R"]; any other action is itself. Only the templates' spellings get here
+    (a custom_id is user input: nothing else matches a DynamicItem), so anything else that
+    looks like a play with a colour is refused rather than guessed at."""
+    if not action.startswith("play:") or _PLAY.fullmatch(action):
+        return [action]
+    m = _PLAY_WITH_COLOR.fullmatch(action)
+    if m is None:
+        raise ValueError(f"not an action: {action!r}")
+    return [m["play"], f"color:{m['color']}"]
+
 
 class ComponentHandler(Protocol):
     async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None: ...

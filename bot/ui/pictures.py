@@ -79,16 +79,26 @@ def hand_picture(
     view: PlayerView, page_cards: list[Card], locale: object, *, page: int = 0, pages: int = 1
 ) -> Picture | None:
     """The hand as its buttons show it: `page_cards` (this page's card buttons, in order), each
-    copy drawn; the playable ones highlighted. No card buttons (a colour to choose, a drawn
-    card to play or keep): the whole hand, so the player still sees it. None without cards.
+    copy drawn; the playable ones highlighted; the card to match beside them. No card buttons
+    (a colour to choose, a drawn card to play or keep): the whole hand, so the player still
+    sees it. None without cards.
     `page` of `pages`: the buttons' page, which the description names."""
     counts = Counter(view.hand)
     if not counts:
         return None
     shown = _expanded(page_cards or sorted(counts), counts)
     playable = frozenset(c for c in counts if Play(c) in view.legal)
-    render = partial(hand_file, shown, playable & frozenset(shown))
+    lit = playable & frozenset(shown)
+    top, color = view.top_card, view.color
+    render = partial(hand_file, shown, lit, 0, top, color)
     description = describe_hand_page(
-        shown, playable, total=len(view.hand), page=page, pages=pages, locale=locale
+        shown,
+        playable,
+        total=len(view.hand),
+        page=page,
+        pages=pages,
+        locale=locale,
+        top=top,
+        color=color,
     )
-    return Picture(HAND_FILE, (shown, playable & frozenset(shown)), description, render)
+    return Picture(HAND_FILE, (shown, lit, top, color), description, render)

@@ -31,6 +31,7 @@ class Group:
 
     subject: int | None
     clauses: list[str] = field(default_factory=list)
+    closed: bool = False  # it ends with a list of cards: what follows starts a group of its own
 
 
 def turn_starter(event: E.Event) -> int | None:
@@ -57,9 +58,17 @@ def tell(
     groups: list[Group] = []
     previous: E.Event | None = None
 
-    def say(subject: int | None, key: str, *, about: int | None = None, **params: object) -> None:
+    def say(
+        subject: int | None,
+        key: str,
+        *,
+        about: int | None = None,
+        listed: int = 0,
+        **params: object,
+    ) -> None:
         """A clause of `subject`'s group; `about`: the other player it names (the viewer's
-        own clause keys end in `_you` instead: "Bob caught you")."""
+        own clause keys end in `_you` instead: "Bob caught you"); `listed`: how many cards the
+        clause lists at its end."""
         person = "you" if subject is not None and subject == viewer else "turn"
         if about is not None:
             if about == viewer:
@@ -67,10 +76,14 @@ def tell(
             else:
                 params["name"] = literal_name(names, about)
         text = t(f"{person}.{key}", locale, **params)
-        if groups and groups[-1].subject == subject and subject is not None:
-            groups[-1].clauses.append(text)
+        last = groups[-1] if groups else None
+        if last is not None and last.subject == subject and subject is not None and not last.closed:
+            last.clauses.append(text)
         else:
             groups.append(Group(subject, [text]))
+        # "You drew 4 cards: ..., 🌈 Wild, are skipped" would read as one more card: a clause
+        # ending in a list of cards closes its sentence ("... 🌈 Wild · You are skipped").
+        groups[-1].closed = listed > 1
 
     for event in events:
         match event:
@@ -83,7 +96,13 @@ def tell(
                 if told is not None and isinstance(previous, told):
                     pass
                 elif p == viewer and cards:
-                    say(p, "drew_cards", count=len(cards), cards=hand_summary(cards, locale))
+                    say(
+                        p,
+                        "drew_cards",
+                        listed=len(set(cards)),
+                        count=len(cards),
+                        cards=hand_summary(cards, locale),
+                    )
                 else:
                     say(p, "drew", count=len(cards))
             case E.DrawnCardKept(player=p):
@@ -95,7 +114,7 @@ def tell(
             case E.ChallengeResolved(challenger=c, offender=o, guilty=g, revealed_hand=hand):
                 key = "challenge_won" if g else "challenge_lost"
                 if c == viewer:  # only the challenger sees the hand it revealed
-                    say(c, key, about=o, cards=hand_summary(hand, locale))
+                    say(c, key, about=o, listed=len(set(hand)), cards=hand_summary(hand, locale))
                 else:
                     say(c, key, about=o)
             case E.HandsSwapped(player=p, target=q):

@@ -53,10 +53,14 @@ class Clicks:
                     page = 0
                 await self.hands.show_hand(interaction, click.game_id, page=page, edit=True)
             else:
+                try:
+                    texts = click.texts  # e.g. a Wild with its colour: ["play:W", "color:R"]
+                except ValueError:
+                    raise UserError("error.unknown_action") from None
                 await self.moves.act(
                     interaction,
                     click.game_id,
-                    click.action,
+                    texts,
                     version=click.version,
                     edit=self._from_own_hand(interaction),
                 )

@@ -31,12 +31,21 @@ def actions(msg: Message, *, enabled_only: bool = True) -> dict[str, str]:
 
 
 def card_buttons(msg: Message) -> list[tuple[str, bool]]:
-    """(card label, enabled) for every card button of a hand page."""
-    return [
-        (b.label or "", not b.disabled)
-        for b in msg.buttons
-        if b.custom_id and re.match(r"^uno:\d+:\d+:play:[A-Z0-9]+$", b.custom_id)
-    ]
+    """(card label, enabled) for every card of a hand page; a Wild's colour buttons ("Wild →
+    Red", ...) are one card, named by the part before the arrow."""
+    out = []
+    wilds = set()
+    for b in msg.buttons:
+        m = re.match(r"^uno:\d+:\d+:play:([A-Z0-9]+)(:[RYGB])?$", b.custom_id or "")
+        if m is None:
+            continue
+        if m[2]:
+            if m[1] not in wilds:
+                wilds.add(m[1])
+                out.append(((b.label or "").split(" → ")[0], not b.disabled))
+        else:
+            out.append((b.label or "", not b.disabled))
+    return out
 
 
 def hand_size(msg: Message) -> int:
@@ -129,9 +138,12 @@ async def take_turn(
         first = select["options"][0]["value"]
         return await answer(await emu.select(user, hand, select["custom_id"], [first]))
     acts = actions(hand)
+    # A Wild or Wild Draw Four comes as one button per colour (`play:W:R`): one click plays it
+    # with that colour. `color:` buttons are the second step where one remains (a Wild turned
+    # up to start the round, `/uno play card:W` without a colour, Swap/Shuffle Hands).
     plays = [a for a in acts if a.startswith("play:")]
-    uno_plays = [a for a in plays if a.endswith(":uno")]
-    plain = [a for a in plays if not a.endswith(":uno")]
+    uno_plays = [a for a in plays if ":uno" in a]
+    plain = [a for a in plays if ":uno" not in a]
     for wanted in (
         [a for a in acts if a.startswith("color:")],
         ["challenge"] if challenge and "challenge" in acts else [],

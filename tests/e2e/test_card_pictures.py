@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.ui.art.hand import HAND_CARD_WIDTH, grid_size
+from bot.ui.art.hand import HAND_CARD_WIDTH, TOP_SPACE, grid_size
 from bot.ui.art.table import HEIGHT, WIDTH
 from bot.ui.card_emojis import wanted_emojis
 from tests.e2e.helpers import actions, answer, card_buttons, open_game, show_hand, table_with
@@ -48,7 +48,7 @@ async def test_the_table_and_the_hand_carry_their_pictures(s: Any) -> None:
 
     hand = await show_hand(emu, host, table)
     if "color:R" in actions(hand):  # a wild starter: the first player names the colour first
-        assert _picture(emu, hand, "hand.png").info["alt"].startswith("Your hand, 7 cards")
+        assert "Your hand, 7 cards" in _picture(emu, hand, "hand.png").info["alt"]
         hand = await answer(await emu.click(host, hand, actions(hand)["color:R"]))
     picture = _picture(emu, hand, "hand.png")
     assert any(enabled for _, enabled in card_buttons(hand))
@@ -58,7 +58,9 @@ async def test_the_table_and_the_hand_carry_their_pictures(s: Any) -> None:
         name, _, copies = label.partition(" ×")
         expected += [f"{name} (playable)" if enabled else name] * int(copies or 1)
     assert picture.info["alt"].endswith(": " + ", ".join(expected) + ".")
-    assert picture.size == grid_size(len(expected), HAND_CARD_WIDTH)
+    width, height = grid_size(len(expected), HAND_CARD_WIDTH)
+    assert picture.size == (TOP_SPACE + width, height)  # the card to match at the left
+    assert picture.info["alt"].startswith("Top card: ")
 
 
 async def test_hand_buttons_wear_the_card_emojis_uploaded_at_start_up(s: Any) -> None:

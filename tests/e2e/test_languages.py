@@ -112,7 +112,8 @@ async def test_each_player_reads_their_own_language(norwegian: Any) -> None:
     play = actions(hands["emma"])["play:R7"]
     answer_msg = await answer(await emu.click(emma, hands["emma"], play))
     assert answer_msg.ephemeral and "You played 🟥 Red 7" in answer_msg.text
-    assert "Your hand — 0 cards" in answer_msg.text and "The match is over." in answer_msg.text
+    assert "Your hand — 0 cards" in answer_msg.text and "You won the match!" in answer_msg.text
+    assert not answer_msg.buttons  # a finished hand: nothing left to click, not even Refresh
     # The others' open hands follow the game, each in its reader's language.
     for user, words in ((greta, "Die Partie ist vorbei."), (nils, "Kampen er over.")):
         hand = hands[user.username]

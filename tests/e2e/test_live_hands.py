@@ -87,7 +87,9 @@ async def test_penalty_from_someone_else_shows_in_the_open_hand(s) -> None:
     # One line tells Bob what happened to him, naming the cards he drew, speaking to him.
     first_line = b_hand.text.splitlines()[1]
     assert first_line.startswith(f"{alice.global_name} played 🟥 Red Draw Two · You drew 2 cards: ")
-    assert first_line.endswith(", are skipped") and bob.global_name not in b_hand.text, b_hand.text
+    # The list of drawn cards ends its sentence: "..., 🟥 Red 1 · You are skipped".
+    assert first_line.endswith(" · You are skipped"), first_line
+    assert bob.global_name not in b_hand.text, b_hand.text
     # His cards are on his buttons, not listed a second time in the text.
     assert "Your cards" not in b_hand.text and b_hand.text.count("Yellow 7") == 1, b_hand.text
     # Carol, skipped past Bob, finds her turn in the hand she opened before.

@@ -149,10 +149,12 @@ async def test_sigkill_at_every_awkward_moment_loses_and_repeats_nothing(
     table = await open_game(emu, channel, alice, [bob], target=60)
     game_id = Table(emu, channel).game_id
 
-    # 1. A colour choice is pending when the bot dies.
+    # 1. A colour choice is pending when the bot dies: the two-step path, `/uno play card:W`
+    #    without a colour (the hand's own Wild buttons carry a colour each).
     a_hand = await show_hand(emu, alice, table)
-    a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["play:W"]))
-    assert "color:G" in actions(a_hand)
+    assert "play:W:G" in actions(a_hand) and "play:W" not in actions(a_hand)
+    a_hand = await answer(await emu.slash(alice, channel, "uno play", card="W"))
+    assert "color:G" in actions(a_hand), a_hand.text
     await c.crash_and_restart(channel, game_id)
     # The hand rendered before the crash still works: it is at the current version.
     a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["color:G"]))
@@ -180,8 +182,7 @@ async def test_sigkill_at_every_awkward_moment_loses_and_repeats_nothing(
 
     # 3. A Wild Draw Four challenge is pending when the bot dies.
     a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["refresh"]))
-    a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["play:W4:uno"]))
-    a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["color:R"]))
+    a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["play:W4:uno:R"]))
     old_table = Table(emu, channel).message()
     assert old_table is not None
     await c.crash_and_restart(channel, game_id)

@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     hand_size,
     open_game,
     show_hand,
+    table_with,
     version_of,
 )
 
@@ -36,13 +37,16 @@ async def _fixed_game(s, hands: list[str], starter: str, *, rules: dict | None =
 
 
 async def test_wild_draw_four_challenge_fails(s) -> None:
-    emu, _channel, alice, bob, table = await _fixed_game(
+    emu, channel, alice, bob, table = await _fixed_game(
         s, ["W4 B1 B2 G3 G4 Y5 Y6", "B7 B8 G7 G8 Y7 Y8 R9"], "R5"
     )
     hand = await show_hand(emu, alice, table)
-    hand = await answer(await emu.click(alice, hand, actions(hand)["play:W4"]))
-    assert set(actions(hand)) >= {"color:R", "color:Y", "color:G", "color:B"}
-    hand = await answer(await emu.click(alice, hand, actions(hand)["color:G"]))
+    # One click plays the Wild Draw Four with its colour.
+    assert set(actions(hand)) >= {"play:W4:R", "play:W4:Y", "play:W4:G", "play:W4:B"}
+    hand = await answer(await emu.click(alice, hand, actions(hand)["play:W4:G"]))
+    assert "You played 🌈 Wild Draw Four, chose 🟩 Green" in hand.text, hand.text
+    shown = await Table(emu, channel).at_version(version_of(hand) or 0)
+    assert "any colour" not in shown.text and "Green" in shown.text, shown.text
     victim = await show_hand(emu, bob, table)
     assert {"accept", "challenge"} <= set(actions(victim))
     # The prompt names the colour the challenge is about (red: the starter's) and the stakes.
@@ -63,11 +67,9 @@ async def test_wild_draw_four_challenge_succeeds(s) -> None:
         s, ["W4 B1 B2 G3 G4 Y5 Y6", "W4 G7 B7 B8 Y7 Y8 R9"], "R5", rules={"stacking": "same"}
     )
     hand = await show_hand(emu, alice, table)
-    hand = await answer(await emu.click(alice, hand, actions(hand)["play:W4"]))
-    hand = await answer(await emu.click(alice, hand, actions(hand)["color:G"]))
+    hand = await answer(await emu.click(alice, hand, actions(hand)["play:W4:G"]))
     victim = await show_hand(emu, bob, table)
-    victim = await answer(await emu.click(bob, victim, actions(victim)["play:W4"]))
-    victim = await answer(await emu.click(bob, victim, actions(victim)["color:R"]))
+    victim = await answer(await emu.click(bob, victim, actions(victim)["play:W4:R"]))
     hand = await answer(await emu.click(alice, hand, actions(hand)["refresh"]))
     assert "challenge" in actions(hand)
     hand = await answer(await emu.click(alice, hand, actions(hand)["challenge"]))
@@ -244,3 +246,21 @@ async def test_two_games_in_two_channels_at_once(s) -> None:
         games.append((channel, a, [a, b]))
     rounds = await asyncio.gather(*(play_match(emu, c, h, us) for c, h, us in games))
     assert rounds == [1, 1]
+
+
+async def test_the_winners_hand_says_so_and_a_finished_hand_has_no_buttons(s) -> None:
+    emu, channel, alice, bob, table = await _fixed_game(
+        s, ["R1 R2", "B7 B8"], "R5", rules={"hand_size": 2}, target=1
+    )
+    hand = await show_hand(emu, alice, table)
+    hand = await answer(await emu.click(alice, hand, actions(hand)["play:R2:uno"]))
+    b_hand = await show_hand(emu, bob, Table(emu, channel).message())
+    b_hand = await answer(await emu.click(bob, b_hand, actions(b_hand)["draw"]))
+    if "keep" in actions(b_hand):
+        b_hand = await answer(await emu.click(bob, b_hand, actions(b_hand)["keep"]))
+    hand = await answer(await emu.click(alice, hand, actions(hand)["refresh"]))
+    hand = await answer(await emu.click(alice, hand, actions(hand)["play:R1"]))
+    assert "You won the match!" in hand.text, hand.text
+    assert hand.buttons == [] and not hand.selects, hand.buttons  # not even Refresh
+    final = await emu.wait_for(table_with(emu, channel, "match is over"), 5, what="final table")
+    assert final is not None

@@ -11,7 +11,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageStat
 
 from bot.engine import ALL_CARDS, COLORS, Card, Color, build_deck, card
 from bot.engine.cards import COLORED_RANKS
@@ -216,3 +216,51 @@ def test_a_page_out_of_range_shows_the_nearest_page() -> None:
     assert _digest(hand_picture(cards, (), page=9)) == _digest(hand_picture(cards, (), page=1))
     assert _digest(hand_picture(cards, (), page=-3)) == _digest(hand_picture(cards, (), page=0))
     assert "page 2 of 2: Blue 2, Blue 2, Blue 2." in describe_hand(cards, (), page=5)
+
+
+def _ink_paper_contrast(image: Image.Image) -> float:
+    """WCAG contrast of a face's darkest and lightest opaque pixels (its ink and its paper)."""
+
+    def lum(p: tuple[int, ...]) -> float:
+        c = [v / 255 for v in p[:3]]
+        c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    values = [lum(p) for p in image.get_flattened_data() if p[3] == 255]
+    return (max(values) + 0.05) / (min(values) + 0.05)
+
+
+@pytest.mark.parametrize("code", ["Y7", "W", "W4"])
+def test_faded_cards_stay_readable_and_waiting_fades_least(code: str) -> None:
+    from bot.ui.art.faces import FADE_UNPLAYABLE, FADE_WAITING, dimmed
+
+    full = _ink_paper_contrast(face(Card.of(code), 72))
+    waiting = _ink_paper_contrast(dimmed(Card.of(code), 72, FADE_WAITING))
+    unplayable = _ink_paper_contrast(dimmed(Card.of(code), 72, FADE_UNPLAYABLE))
+    assert full > waiting > unplayable >= 4.5  # the old fade (165) left yellow at 3.3
+    assert waiting >= 8.0
+
+
+def test_a_waiting_hand_is_faded_lightly_and_unplayable_cards_more() -> None:
+    cards = [Card.of("Y7"), Card.of("B2")]
+    waiting = hand_picture(cards, ())
+    turn = hand_picture(cards, {cards[0]})
+    right = (89, 8, 176, 140)  # the Blue 2, faded in both
+    lighter = sum(ImageStat.Stat(waiting.crop(right)).mean)
+    darker = sum(ImageStat.Stat(turn.crop(right)).mean)
+    assert lighter > darker
+
+
+def test_the_card_to_match_is_drawn_left_of_the_hand() -> None:
+    cards = [Card.of("R7"), Card.of("B2")]
+    plain = hand_picture(cards, {cards[0]})
+    with_top = hand_picture(cards, {cards[0]}, 0, Card.of("R3"))
+    assert with_top.size == (plain.width + 72, plain.height)
+    # The hand itself is the same picture, moved right.
+    hand = with_top.crop((72 + 10, 0, with_top.width, with_top.height))
+    assert ImageChops.difference(hand, plain.crop((10, 0, *plain.size))).getbbox() is None
+    # A Wild on top shows its chosen colour.
+    blue = hand_picture(cards, (), 0, Card.of("W"), Color.BLUE)
+    green = hand_picture(cards, (), 0, Card.of("W"), Color.GREEN)
+    assert ImageChops.difference(blue, green).getbbox() is not None
+    assert len(hand_file(cards, {cards[0]}, 0, Card.of("W"), Color.BLUE)) <= 80_000

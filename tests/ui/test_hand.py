@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 import re
 
+import discord
 import pytest
 
-from bot.engine import ALL_CARDS, Card, Decision, Game, RuleSet, build_deck
+from bot.engine import ALL_CARDS, Card, Decision, Game, Play, RuleSet, build_deck, view_for
+from bot.ui.cards import card_name, color_name
 from bot.ui.hand import SLOTS, hand_layout, render_hand
 from bot.ui.ids import MAX_CUSTOM_ID, MAX_LABEL, matches_exactly_one
 
@@ -51,18 +53,18 @@ def test_sixty_cards_page_without_dropping_any() -> None:
     for page in range(first.pages):
         layout = hand_layout(game, 1, NAMES, page=page)
         assert len(layout.controls) + len(layout.cards) <= SLOTS
-        seen += [slot.action for slot in layout.cards]
+        seen += [slot for slot in layout.cards]
         _check_limits(render_hand(game, BIG_ID, 1, NAMES, page=page))
-    distinct = {f"play:{c.code}" for c in cards}
-    assert {a for a in seen if not a.endswith(":uno")} == distinct
-    assert len(seen) == len(set(seen))
+    assert {slot.card for slot in seen} == set(cards)
+    actions = [slot.action for slot in seen]
+    assert len(actions) == len(set(actions))
 
 
 def test_every_distinct_card_face_fits() -> None:
     game = _game_with_hand(list(ALL_CARDS) * 2)
     layout = hand_layout(game, 1, NAMES)
-    total = sum(len(hand_layout(game, 1, NAMES, page=p).cards) for p in range(layout.pages))
-    assert total == len(ALL_CARDS)
+    slots = [s for p in range(layout.pages) for s in hand_layout(game, 1, NAMES, page=p).cards]
+    assert {s.card for s in slots} == set(ALL_CARDS)
     for p in range(layout.pages):
         _check_limits(render_hand(game, BIG_ID, 1, NAMES, page=p))
 
@@ -149,4 +151,120 @@ def test_the_hand_pictures_alt_text_names_the_whole_hand_and_the_buttons_page() 
     pages = hand_layout(game, 1, NAMES).pages
     assert pages > 1
     second = render_hand(game, BIG_ID, 1, NAMES, page=1, pictures=True)["picture"]
-    assert second.description.startswith(f"Your hand, 60 cards, page 2 of {pages}: ")
+    top = f"Top card: {card_name(game.discard[-1])}, colour {color_name(game.color)}. "
+    assert second.description.startswith(f"{top}Your hand, 60 cards, page 2 of {pages}: ")
+
+
+def _my_turn(cards: str, top: str = "R3", **rules: object) -> Game:
+    game = Game.new([1, 2], RuleSet(**rules), seed=3, dealer=2)  # type: ignore[arg-type]
+    game.hands[1] = [Card.of(c) for c in cards.split()]
+    game.discard = [Card.of(top)]
+    game.color = game.discard[-1].color
+    game.turn = game.seats.index(1)
+    game.decision = Decision.PLAY
+    return game
+
+
+def test_a_playable_wild_gets_a_button_per_colour_that_plays_it_with_that_colour() -> None:
+    game = _my_turn("W W4 R1 B2")
+    kwargs = render_hand(game, BIG_ID, 1, NAMES)
+    _check_limits(kwargs)
+    by_action = {s.action: s for s in hand_layout(game, 1, NAMES).cards}
+    for wild in ("W", "W4"):
+        assert f"play:{wild}" not in by_action
+        colours = [by_action[f"play:{wild}:{c}"] for c in "RYGB"]
+        assert [s.style for s in colours] == [
+            discord.ButtonStyle.danger,
+            discord.ButtonStyle.secondary,
+            discord.ButtonStyle.success,
+            discord.ButtonStyle.primary,
+        ]
+    assert by_action["play:W:Y"].label == "Wild → Yellow"
+    assert by_action["play:W4:B"].label == "Wild Draw Four → Blue"
+    # Each wild's colour buttons stand together, so a page never splits them.
+    actions = [s.action for s in hand_layout(game, 1, NAMES).cards]
+    start = actions.index("play:W:R")
+    assert actions[start : start + 4] == ["play:W:R", "play:W:Y", "play:W:G", "play:W:B"]
+
+
+def test_a_wild_keeps_one_button_when_the_colour_cannot_come_with_it() -> None:
+    # Its last card: playing it ends the round, no colour is chosen.
+    (last,) = hand_layout(_my_turn("W"), 1, NAMES).cards
+    assert last.action == "play:W" and not last.disabled
+    # Not playable now (waiting): one disabled button, not four.
+    waiting = _my_turn("W R1 B2")
+    waiting.turn = waiting.seats.index(2)
+    wilds = [s for s in hand_layout(waiting, 1, NAMES).cards if s.card == Card.of("W")]
+    assert [(s.action, s.disabled) for s in wilds] == [("play:W", True)]
+    # Swap Hands asks for a target before the colour: it keeps the two steps.
+    swap = _my_turn("WS R1 B2", deck="swap112")
+    assert "play:WS" in [s.action for s in hand_layout(swap, 1, NAMES).cards]
+
+
+def test_the_wilds_given_one_click_are_those_the_engine_asks_a_colour_for_at_once() -> None:
+    """colour_follows (the UI's promise) against the engine, for every wild of every deck."""
+    from bot.engine import ChooseColor, Play
+    from bot.engine.cards import COLORS
+    from bot.ui.hand import colour_follows
+
+    for deck in ("classic108", "swap112", "shuffle112"):
+        for wild in sorted({c for c in build_deck(deck) if c.is_wild}):
+            for hand in (f"{wild.code}", f"{wild.code} R1 B2"):
+                game = _my_turn(hand, deck=deck)
+                view = view_for(game, 1)
+                game.apply(1, Play(wild))
+                asks_now = game.decision is Decision.CHOOSE_COLOR
+                if wild.code in ("W", "W4"):  # the plain wilds: one click unless going out
+                    assert colour_follows(wild, view) == asks_now == (len(view.hand) > 1)
+                else:  # a target or a shuffle first, or going out: the two steps stay
+                    assert not colour_follows(wild, view)
+                if colour_follows(wild, view):
+                    game.apply(1, ChooseColor(COLORS[2]))
+                    assert game.color is COLORS[2]
+
+
+def test_the_next_to_last_wild_offers_its_colours_with_an_uno_call() -> None:
+    game = _my_turn("W4 B2")
+    layout = hand_layout(game, 1, NAMES)
+    actions = {s.action: s for s in layout.cards}
+    assert {f"play:W4:uno:{c}" for c in "RYGB"} <= set(actions)
+    assert actions["play:W4:uno:G"].label == "Wild Draw Four → Green + UNO!"
+    # With two cards the sensible move is a play with the call: the plain plays go grey.
+    assert actions["play:W4:G"].style is discord.ButtonStyle.secondary
+    assert actions["play:W4:uno:G"].style is discord.ButtonStyle.success
+    _check_limits(render_hand(game, BIG_ID, 1, NAMES))
+
+
+def test_button_styles_point_at_the_next_move() -> None:
+    playable = hand_layout(_my_turn("R7 B1 G2"), 1, NAMES)
+    cards = {s.action: s for s in playable.cards}
+    assert cards["play:R7"].style is discord.ButtonStyle.danger  # playable: its colour
+    assert cards["play:B1"].style is discord.ButtonStyle.secondary  # not playable: grey
+    (draw,) = [s for s in playable.controls if s.action == "draw"]
+    assert draw.style is discord.ButtonStyle.secondary  # a card can be played instead
+    stuck = hand_layout(_my_turn("B1 G2"), 1, NAMES)
+    (draw,) = [s for s in stuck.controls if s.action == "draw"]
+    assert draw.style is discord.ButtonStyle.primary  # nothing to play: drawing is the move
+
+
+def test_the_round_winners_hand_says_they_won() -> None:
+    game = _my_turn("R7")
+    game.apply(1, Play(Card.of("R7")))
+    assert game.decision is Decision.NEXT_ROUND
+    mine = render_hand(game, BIG_ID, 1, NAMES)["embed"].description
+    theirs = render_hand(game, BIG_ID, 2, NAMES)["embed"].description
+    assert "You won the round!" in mine and "You won" not in theirs
+    assert "The round is over." in theirs
+
+
+def test_the_match_winners_hand_says_so_and_a_finished_hand_has_no_buttons() -> None:
+    game = _my_turn("R7", target=1)
+    game.apply(1, Play(Card.of("R7")))
+    assert game.decision is Decision.MATCH_OVER
+    mine = render_hand(game, BIG_ID, 1, NAMES)
+    theirs = render_hand(game, BIG_ID, 2, NAMES)
+    assert "You won the match!" in mine["embed"].description
+    assert "The match is over." in theirs["embed"].description
+    assert "You won" not in theirs["embed"].description
+    for kwargs in (mine, theirs):
+        assert kwargs["view"].to_components() == []  # no Refresh, no cards, nothing enabled

@@ -63,7 +63,7 @@ def test_a_draw_two_is_told_once_in_the_players_turn() -> None:
     # Ben's hand names the cards he drew and speaks to him.
     drawn = next(e for e in played if isinstance(e, E.CardsDrawn)).cards
     assert personal_notice(played, 2, NAMES) == (
-        f"Ann played 🟥 Red Draw Two · You drew 2 cards: {hand_summary(drawn)}, are skipped"
+        f"Ann played 🟥 Red Draw Two · You drew 2 cards: {hand_summary(drawn)} · You are skipped"
     )
 
 
@@ -112,3 +112,19 @@ def test_the_log_keeps_a_full_lap_of_ten_players_one_line_each() -> None:
     owners = [next(p for p in players if line.startswith(names[p])) for line in lines[-10:]]
     assert owners == turns[-10:], (owners, turns[-10:], lines)
     assert not any(line.count(names[p] + " drew") > 1 for line in lines for p in players)
+
+
+def test_a_list_of_drawn_cards_ends_its_sentence_in_every_language() -> None:
+    """In "You drew 4 cards: ..., 🌈 Wild, are skipped" the end read as a card: a list closes
+    its sentence, and one card (no list) keeps the clauses together."""
+    from bot.i18n import available_locales, t
+
+    four = (Card.of("R3"), Card.of("B5"), Card.of("G2"), Card.of("W"))
+    events = [E.CardsDrawn(2, four, E.DrawReason.PENALTY), E.TurnSkipped(2)]
+    for locale in available_locales():
+        notice = personal_notice(events, 2, NAMES, locale)
+        drawn, skipped = notice.split(t("story.then", locale))
+        assert drawn.endswith(hand_summary(list(four), locale)), (locale, notice)
+        assert skipped == t("story.you", locale, clauses=t("you.skipped", locale)), locale
+    one = [E.CardsDrawn(2, (Card.of("R3"),), E.DrawReason.CHOICE), E.DrawnCardKept(2)]
+    assert personal_notice(one, 2, NAMES) == "You drew 🟥 Red 3, kept the drawn card"

@@ -70,20 +70,25 @@ def describe_hand_page(
     page: int,
     pages: int,
     locale: object = None,
+    top: Card | None = None,
+    color: Color | None = None,
 ) -> str:
     """The cards a hand message pictures (`shown`, one page of its buttons), the playable ones
-    marked, with the whole hand's size and the buttons' page."""
+    marked, with the whole hand's size and the buttons' page, then the card to match (`top`,
+    in `color`) that the picture shows beside them."""
     names = [
         t("hand.alt_playable", locale, card=_card(c, locale)) if c in playable else _card(c, locale)
         for c in shown
     ]
-    return _clip(
-        t(
-            "hand.alt",
-            locale,
-            page=page + 1,
-            pages=pages,
-            count=total,
-            cards=", ".join(names) if names else t("hand.empty", locale),
-        )
+    text = t(
+        "hand.alt",
+        locale,
+        page=page + 1,
+        pages=pages,
+        count=total,
+        cards=", ".join(names) if names else t("hand.empty", locale),
     )
+    if top is not None:  # first, so that clipping a huge hand never cuts it off
+        match = t("hand.alt_match", locale, card=_card(top, locale), color=_color(color, locale))
+        text = f"{match} {text}"
+    return _clip(text)

@@ -25,7 +25,7 @@ from typing import Final
 
 from PIL import Image
 
-from bot.engine import COLORS, Card
+from bot.engine import COLORS, Card, Color
 from bot.ui.art.faces import face
 from bot.ui.art.hand import deck_faces, deck_sheet, hand_picture
 from bot.ui.art.lettering import font_path
@@ -42,6 +42,7 @@ def shared_palette() -> Image.Image:
     sample = [deck_sheet(deck) for deck in ("classic108", "swap112", "shuffle112")]
     cards = deck_faces("shuffle112") + deck_faces("swap112")[-3:]
     sample += [hand_picture(cards[k : k + 25], cards[k : k + 25 : 2]) for k in (0, 25, 50)]
+    sample += [hand_picture(cards[k : k + 25], (), 0, cards[k], COLORS[k % 4]) for k in (0, 50)]
     names = ("Ann", "Benedikt the Magnificent", "Zoe", "Dan", "Anna", "Emo", "Eve", "Fay")
     for k, color in enumerate(COLORS):
         top = cards[k * 13 + 7] if k % 2 else Card.of("W4")
@@ -95,11 +96,24 @@ def table_file(state: TableState) -> bytes:
     return encode(table_picture(state))
 
 
-def hand_file(cards: Sequence[Card], playable: Collection[Card] = (), page: int = 0) -> bytes:
-    """The encoded page of a hand; cached by the cards shown, which recur as players page."""
-    return _hand_file(tuple(cards), frozenset(playable), page)
+def hand_file(
+    cards: Sequence[Card],
+    playable: Collection[Card] = (),
+    page: int = 0,
+    top: Card | None = None,
+    color: Color | None = None,
+) -> bytes:
+    """The encoded page of a hand (with `top`, the card to match, in `color`); cached by what
+    is shown, which recurs as players page."""
+    return _hand_file(tuple(cards), frozenset(playable), page, top, color)
 
 
 @lru_cache(maxsize=128)  # ~30 KB each
-def _hand_file(cards: tuple[Card, ...], playable: frozenset[Card], page: int) -> bytes:
-    return encode(hand_picture(cards, playable, page))
+def _hand_file(
+    cards: tuple[Card, ...],
+    playable: frozenset[Card],
+    page: int,
+    top: Card | None,
+    color: Color | None,
+) -> bytes:
+    return encode(hand_picture(cards, playable, page, top, color))

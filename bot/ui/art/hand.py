@@ -1,7 +1,9 @@
 """Pictures of many cards: a player's hand (one page of at most 25) and a whole deck's faces.
 
 Playable cards are lifted and ringed, the others faded, so the eye finds the choices at once;
-the order is the caller's (the same order as the hand's buttons).
+while nothing can be played (waiting for your turn) every card is faded only lightly. The card
+to match (the discard pile's top, a Wild in its chosen colour) sits at the left on a lighter
+patch of felt. The order is the caller's (the same order as the hand's buttons).
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.engine import Card, build_deck
-from bot.ui.art.faces import back, dimmed, face, face_size
-from bot.ui.art.palette import FELT, HIGHLIGHT
+from bot.engine import Card, Color, build_deck
+from bot.ui.art.faces import FADE_UNPLAYABLE, FADE_WAITING, back, dimmed, face, face_size
+from bot.ui.art.palette import FELT, FELT_LIGHT, HIGHLIGHT
 
 PAGE_SIZE: Final = 25
 HAND_CARD_WIDTH: Final = 72
@@ -22,6 +24,8 @@ _COLUMNS: Final = 9
 _GAP: Final = 8
 _PAD: Final = 12
 _LIFT: Final = 8
+TOP_CARD_WIDTH: Final = 56  # the card to match, smaller than the hand's own
+TOP_SPACE: Final = TOP_CARD_WIDTH + 2 * _GAP  # its column, patch included, left of the hand
 
 
 def pages(count: int) -> int:
@@ -52,21 +56,36 @@ def page_cards(cards: Sequence[Card], page: int) -> list[Card]:
 
 
 def hand_picture(
-    cards: Sequence[Card], playable: Collection[Card] = (), page: int = 0
+    cards: Sequence[Card],
+    playable: Collection[Card] = (),
+    page: int = 0,
+    top: Card | None = None,
+    color: Color | None = None,
 ) -> Image.Image:
-    """Page `page` (from 0) of the hand, in the given order; `playable` cards are highlighted."""
+    """Page `page` (from 0) of the hand, in the given order; `playable` cards are highlighted;
+    `top` (in `color`, for a Wild): the card to match, drawn at the left."""
     shown = page_cards(cards, page)
-    image = Image.new("RGBA", grid_size(len(shown), HAND_CARD_WIDTH), (*FELT, 255))
+    grid_w, grid_h = grid_size(len(shown), HAND_CARD_WIDTH)
+    left = TOP_SPACE if top is not None else 0
+    image = Image.new("RGBA", (grid_w + left, grid_h), (*FELT, 255))
     draw = ImageDraw.Draw(image)
+    if top is not None:
+        tw, th = face_size(TOP_CARD_WIDTH)
+        x, y = _PAD + _GAP // 2, _PAD + _LIFT + (face_size(HAND_CARD_WIDTH)[1] - th) // 2
+        patch = (x - _GAP // 2 - 2, _PAD, x + tw + _GAP // 2 + 2, grid_h - _PAD)
+        draw.rounded_rectangle(patch, 10, fill=FELT_LIGHT)
+        image.alpha_composite(face(top, TOP_CARD_WIDTH, color), (x, y))
     w, h = face_size(HAND_CARD_WIDTH)
+    fade = FADE_UNPLAYABLE if playable else FADE_WAITING
     for index, card in enumerate(shown):
         x, y = _slot(index, HAND_CARD_WIDTH, _COLUMNS, _LIFT)
+        x += left
         if card in playable:
             y -= _LIFT
             draw.rounded_rectangle((x - 3, y - 3, x + w + 2, y + h + 2), 9, fill=HIGHLIGHT)
             image.alpha_composite(face(card, HAND_CARD_WIDTH), (x, y))
         else:
-            image.alpha_composite(dimmed(card, HAND_CARD_WIDTH), (x, y))
+            image.alpha_composite(dimmed(card, HAND_CARD_WIDTH, fade), (x, y))
     return image.convert("RGB")
 
 
