@@ -35,6 +35,7 @@ class RoundStarted(Event):
     round_number: int
     dealer: int
     starter: Card
+    commitment: str = ""  # SHA-256 of the round's seed, 64 hex digits (seeds.py)
 
 
 @dataclass(slots=True)
@@ -169,6 +170,7 @@ class PlayerEliminated(Event):
 @dataclass(slots=True)
 class RoundEnded(Event):
     outcome: RoundOutcome
+    seed: str = ""  # the round's seed revealed, 64 hex digits (empty: a round without one)
 
 
 @dataclass(slots=True)

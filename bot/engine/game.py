@@ -17,7 +17,7 @@ from typing import Any
 
 from . import actions as A
 from . import events as E
-from . import snapshot
+from . import seeds, snapshot
 from .cards import Card, Color
 from .errors import GameOver, NotInGame
 from .faces import CARDS, COLOR_INDEX, COLOR_OF_INDEX, deck_faces
@@ -67,11 +67,15 @@ class Game(GameState):
         *,
         dealer: int | None = None,
         deck: Sequence[Card] | None = None,
+        round_seeds: Sequence[bytes] | None = None,
     ) -> tuple[Game, list[E.Event]]:
         """A new match with round 1 dealt, and the events of that deal.
 
-        `deck` fixes round 1's cards in draw order (hands are dealt in seat order, `hand_size`
-        each, then the starter is turned); tests use it to set up exact situations.
+        Without `seed` every round gets a fresh secret seed (seeds.py); with one, the match is
+        reproducible: its round seeds derive from it. `round_seeds` fixes the seeds of the first
+        rounds (a replay of a record). `deck` fixes round 1's cards in draw order (hands are
+        dealt in seat order, `hand_size` each, then the starter is turned); tests use it to set
+        up exact situations.
         """
         rules = rules or RuleSet()
         players = list(players)
@@ -86,6 +90,9 @@ class Game(GameState):
         game.players = players
         game.totals = dict.fromkeys(players, 0)
         game.seed = new_seed() if seed is None else seed
+        game.secret_rounds = seed is None
+        if round_seeds is not None:
+            game.preset_seeds = [bytes(s) for s in round_seeds]
         if dealer is not None and dealer not in players:
             raise InvalidRules("dealer", "the dealer must be one of the players")
         game.dealer = dealer if dealer is not None else game.next_random().choice(players)
@@ -102,11 +109,13 @@ class Game(GameState):
         *,
         dealer: int | None = None,
         deck: Sequence[Card] | None = None,
+        round_seeds: Sequence[bytes] | None = None,
     ) -> Game:
-        return cls.start(players, rules, seed, dealer=dealer, deck=deck)[0]
+        return cls.start(players, rules, seed, dealer=dealer, deck=deck, round_seeds=round_seeds)[0]
 
     def copy(self) -> Game:
-        """An independent copy, for simulations (the same seed: it deals the same future)."""
+        """An independent copy, for simulations: the same round seed, so the same shuffles
+        this round (later rounds of a match with secret seeds get fresh ones)."""
         other = Game.__new__(Game)
         self.copy_into(other)
         return other
@@ -120,6 +129,12 @@ class Game(GameState):
         if decision is NEXT_ROUND or decision is MATCH_OVER:
             return None
         return self.seats[self.turn]
+
+    @property
+    def commitment(self) -> str | None:
+        """SHA-256 of this round's seed, 64 hex digits (None: a round dealt without one). The
+        seed itself stays in the state, never shown before the round is over."""
+        return seeds.commitment(self.round_seed) if self.round_seed else None
 
     @property
     def round_over(self) -> bool:

@@ -7,6 +7,7 @@ import hashlib
 from collections.abc import Sequence
 
 from . import events as E
+from . import seeds
 from .cards import Card, Rank
 from .drawing import draw
 from .faces import CARDS, CODES, COLOR_OF, COLOR_OF_INDEX, RANK_INDEX, RANK_OF, deck_faces
@@ -32,11 +33,14 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
     g.round_number += 1
     g.positions = {}
     g.seats = [p for p in g.players if p not in g.left and p not in g.eliminated]
+    g.round_seed = g.next_round_seed()
+    g.round_shuffles = 0
     if deck is not None:
         faces = [c.face for c in deck]
+        g.round_shuffles = 1  # (a fixed deck, as if dealt: later shuffles are reshuffles)
     else:
         faces = deck_faces(g.rules.deck)
-        g.shuffle(faces)
+        g.shuffle(faces)  # the round's shuffle "deal"
     faces.reverse()  # draw from the end
     g.pile = faces
     size = g.rules.hand_size
@@ -74,9 +78,11 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
     elif mode == "dealer":
         first = dealer_seat
     else:
-        first = g.next_random().randrange(len(g.seats))
+        first = seeds.first_seat(g.round_seed, len(g.seats))
     if ev is not None:
-        ev.append(E.RoundStarted(g.round_number, g.dealer, CARDS[starter]))
+        ev.append(
+            E.RoundStarted(g.round_number, g.dealer, CARDS[starter], seeds.commitment(g.round_seed))
+        )
     rank = RANK_OF[starter]
     if rank == _SKIP:
         if ev is not None:
@@ -159,7 +165,7 @@ def end_round(g: GameState, winner: int | None, reason: RoundEnd, ev: list[E.Eve
         totals=dict(totals),
     )
     if ev is not None:
-        ev.append(E.RoundEnded(g.round_outcome))
+        ev.append(E.RoundEnded(g.round_outcome, g.round_seed.hex()))
     g.steps = []
     g.penalty = 0
     g.penalty_kind = ""

@@ -7,6 +7,9 @@ the layout does, and every older format still loads:
 - 1: the random generator's whole Mersenne Twister state (625 words, 3.3 KB of base64). Loaded,
   the match gets a seed drawn from that state, so it goes on as deterministically as before.
 - 2: `seed` and `random_steps` (see `state.GameState.next_random`).
+- 3: the round's seed (`round_seed`, hex; secret until the round ends: a snapshot is for the
+  database only), `round_shuffles` and `secret_rounds` (seeds.py). A format-2 round goes on
+  with the former shuffle; its next rounds get round seeds.
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ from .rules import RuleSet
 from .scoring import Outcome, RoundOutcome
 from .state import SEED_BITS, Decision, GameState
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: Formats `load_into` reads.
-READABLE_FORMATS = (1, 2)
+READABLE_FORMATS = (1, 2, 3)
 
 
 def dump(game: GameState) -> dict[str, Any]:
@@ -66,6 +69,9 @@ def dump(game: GameState) -> dict[str, Any]:
         "voids": {str(p): list(v) for p, v in game.voids.items()},
         "seed": game.seed,
         "random_steps": game.random_steps,
+        "round_seed": game.round_seed.hex(),
+        "round_shuffles": game.round_shuffles,
+        "secret_rounds": game.secret_rounds,
     }
 
 
@@ -111,6 +117,9 @@ def load_into(game: GameState, data: dict[str, Any]) -> None:
         game.seed, game.random_steps = _seed_from_generator(data["rng"]), 0
     else:
         game.seed, game.random_steps = int(data["seed"]), int(data["random_steps"])
+    game.round_seed = bytes.fromhex(data.get("round_seed", ""))  # kept since format 3
+    game.round_shuffles = int(data.get("round_shuffles", 0))
+    game.secret_rounds = bool(data.get("secret_rounds", False))
 
 
 def _face(code: str) -> int:

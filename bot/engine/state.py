@@ -5,11 +5,13 @@ The fields are the core's: cards are faces (small integers, faces.py) and hands 
 modules dealing.py, legality.py, resolve.py, turns.py and rounds.py the rules that change this
 state; `snapshot` turns it into plain data and back. They all import this module, never `Game`.
 
-Randomness is derived, not carried: every random step draws its bits from the match's `seed`
-and the step's number (a shuffle hashes them, `shuffle`; the first dealer and a random starting
-player seed a generator with them, `next_random`). A snapshot stores those two integers instead
-of a Mersenne Twister's 625 words, and a resumed game still deals exactly as the original would
-have (with the same version of the engine: the shuffle is part of the rules' code).
+Randomness is derived, not carried. Each round has a seed of its own, 32 bytes (`round_seed`,
+secret until the round ends), and every shuffle of the round is a documented function of it
+(seeds.py, "uno-shuffle-v1"): a table shows its commitment at the deal and reveals it at the end,
+so anyone can check the deal. The first dealer draws from the match's integer `seed` and the
+step's number (`next_random`). A match started with a fixed integer seed (tests, simulations)
+derives its round seeds from it; one started without gets fresh secret ones. A snapshot stores
+these few values, and a resumed game still deals exactly as the original would have.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import random
 import struct
 from enum import StrEnum
 
+from . import seeds
 from .faces import NO_COLOR
 from .hand import Hand
 from .rules import RuleSet
@@ -95,11 +98,15 @@ class GameState:
         "pile",
         "players",
         "positions",
+        "preset_seeds",
         "random_steps",
         "round_number",
         "round_outcome",
+        "round_seed",
+        "round_shuffles",
         "rules",
         "seats",
+        "secret_rounds",
         "seed",
         "skip_next",
         "steps",
@@ -152,6 +159,19 @@ class GameState:
         self.positions: dict[str, int] = {}
         self.seed = 0  # the match's random seed
         self.random_steps = 0  # random steps taken so far
+        self.round_seed = b""  # this round's seed (empty: a round dealt before round seeds)
+        self.round_shuffles = 0  # shuffles of this round so far
+        self.secret_rounds = False  # round seeds are fresh secrets, not derived from `seed`
+        self.preset_seeds: list[bytes] | None = None  # the next rounds' seeds (a replay)
+
+    def next_round_seed(self) -> bytes:
+        """The seed of the round about to be dealt: preset (a replay), secret, or derived."""
+        preset = self.preset_seeds
+        if preset:
+            return preset.pop(0)
+        if self.secret_rounds:
+            return seeds.new_round_seed()
+        return seeds.derived_round_seed(self.seed, self.round_number)
 
     def next_random(self) -> random.Random:
         """The generator of the next random step (derived from the seed and the step number)."""
@@ -159,7 +179,10 @@ class GameState:
         return random.Random(f"{self.seed}:{self.random_steps}")
 
     def shuffle(self, items: list[int]) -> None:
-        """Shuffle `items` (faces, or any integers below 256) in place as the next random step.
+        """Shuffle `items` in place as the round's next shuffle (seeds.py: "uno-shuffle-v1").
+
+        A round dealt before round seeds existed (a snapshot of format 2 resumed) goes on with
+        the former shuffle of the match seed and the step number, written out below.
 
         `random.shuffle` runs a Python function per card and was the largest cost of dealing a
         simulated round, so this one runs no Python code per item: each item becomes a sort
@@ -169,6 +192,11 @@ class GameState:
         random bits (about once in 10^8 deals) keep the smaller item first.
         The bits are SHAKE-256 of the seed and the step number: no generator to set up.
         """
+        round_seed = self.round_seed
+        if round_seed:
+            seeds.shuffle_in_place(items, round_seed, self.round_shuffles)
+            self.round_shuffles += 1
+            return
         n = len(items)
         if n > 256:  # (more cards than any deck: 112 at most; a test shuffles more)
             self.next_random().shuffle(items)
@@ -211,4 +239,6 @@ class GameState:
         other.skip_next = self.skip_next[:]
         other.positions = dict(self.positions)
         other.voids = dict(self.voids)
+        if self.preset_seeds is not None:
+            other.preset_seeds = self.preset_seeds[:]
         other.legal_for = None

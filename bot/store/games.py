@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload, undefer
 
 from bot.engine.rules import RuleSet
+from bot.engine.seeds import commitment
 from bot.store.errors import (
     AlreadySeated,
     ChannelBusy,
@@ -478,8 +479,12 @@ class GameRepository:
         winner_id: int | None,
         points: Mapping[int, int],
         ended_at: datetime | None = None,
+        seed: str | None = None,
     ) -> bool:
         """Record a round and add it to the totals. False (and nothing added) if already recorded.
+
+        `seed` is the round's seed (hex), revealed now that it is over; its commitment (SHA-256)
+        is kept beside it.
 
         `points` maps each player to the points they scored this round. Every seated human
         still at the table gets a round played; the winner, if human, a round won. A round
@@ -505,6 +510,8 @@ class GameRepository:
                 "winner_id": winner_id,
                 "points": {str(user): int(p) for user, p in points.items()},
                 "ended_at": ended_at,
+                "commitment": commitment(bytes.fromhex(seed)) if seed else None,
+                "seed": seed or None,
             },
         )
         if recorded.rowcount != 1:  # type: ignore[attr-defined]

@@ -56,6 +56,8 @@ class HistoryRepository:
                 winner_id=row.winner_id,
                 points={int(user): int(points) for user, points in row.points.items()},
                 ended_at=row.ended_at,
+                commitment=row.commitment,
+                seed=row.seed,
             )
             for row in rows
         ]

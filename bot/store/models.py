@@ -245,6 +245,10 @@ class Round(Base):
     # {str(user_id): points}; JSON object keys are strings.
     points: Mapped[dict[str, Any]]
     ended_at: Mapped[datetime]
+    # Provable deals: SHA-256 of the round's seed, and the seed, revealed at the round's end
+    # (64 hex digits each; none for rounds played before them).
+    commitment: Mapped[str | None] = mapped_column(String(64))
+    seed: Mapped[str | None] = mapped_column(String(64))
 
     __table_args__ = (UniqueConstraint("game_id", "round_number"),)
 

@@ -109,6 +109,8 @@ class RoundRecord:
     winner_id: int | None
     points: Mapping[int, int]
     ended_at: datetime
+    commitment: str | None = None  # SHA-256 of the round's seed (hex)
+    seed: str | None = None  # the round's seed (hex), revealed at its end
 
 
 @dataclass(frozen=True, slots=True)

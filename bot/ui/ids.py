@@ -7,6 +7,7 @@
 - `uno:<game_id>:hand` for the public "Show my hand" button;
 - `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|addexpert|rules>` in the lobby;
 - `uno:<game_id>:rematch` under a finished match's result (the finished game's id);
+- `uno:<game_id>:record` beside it: the match's record as a file (docs/records.md);
 - `uno:cfg:<g|game_id>:<group|opt|val:<option>>` for the selects of the settings panel: the
   server's defaults (`g`) or a lobby's rules (its game id).
 
@@ -32,6 +33,7 @@ GAME_TEMPLATE: Final = rf"uno:(?P<game>\d{{1,20}}):(?P<version>\d{{1,9}}):{_ACTI
 TARGET_SELECT_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):(?P<version>\d{1,9}):target"
 HAND_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):hand"
 REMATCH_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):rematch"
+RECORD_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):record"
 LOBBY_TEMPLATE: Final = (
     r"uno:(?P<game>\d{1,20}):lobby:(?P<verb>join|leave|start|cancel|addbot|addexpert|rules)"
 )
@@ -77,6 +79,10 @@ def rematch_id(game_id: int) -> str:
     return _checked(f"uno:{game_id}:rematch")
 
 
+def record_id(game_id: int) -> str:
+    return _checked(f"uno:{game_id}:record")
+
+
 def lobby_id(game_id: int, verb: str) -> str:
     if verb not in LOBBY_VERBS:
         raise ValueError(verb)
@@ -104,6 +110,7 @@ def matches_exactly_one(custom_id: str) -> bool:
         TARGET_SELECT_TEMPLATE,
         HAND_TEMPLATE,
         REMATCH_TEMPLATE,
+        RECORD_TEMPLATE,
         LOBBY_TEMPLATE,
         CONFIG_TEMPLATE,
     )

@@ -23,12 +23,14 @@ from bot.ui.ids import (
     HAND_TEMPLATE,
     LOBBY_TEMPLATE,
     MAX_LABEL,
+    RECORD_TEMPLATE,
     REMATCH_TEMPLATE,
     TARGET_SELECT_TEMPLATE,
     config_id,
     game_id_for,
     hand_id,
     lobby_id,
+    record_id,
     rematch_id,
     target_select_id,
 )
@@ -38,7 +40,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    kind: str  # "game", "hand", "lobby", "rematch" or "config"
+    kind: str  # "game", "hand", "lobby", "rematch", "record" or "config"
     game_id: int
     version: int | None = None
     action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
@@ -249,6 +251,34 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
         await dispatch(interaction, Click("rematch", self.game_id))
 
 
+class RecordButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RECORD_TEMPLATE):
+    """Under a finished match's result: `uno:<finished game>:record` answers with the match's
+    record as a JSON file (docs/records.md)."""
+
+    def __init__(self, game_id: int, *, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=record_id(game_id),
+                label=_label(label) if label else None,
+                style=discord.ButtonStyle.secondary,
+                emoji="🧾",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> RecordButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, Click("record", self.game_id))
+
+
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
     """Join, Leave, Start, Cancel in a lobby: `uno:<game>:lobby:<verb>`."""
 
@@ -320,4 +350,12 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
         await dispatch(interaction, Click("config", game_id, None, f"{self.step}|{choice}"))
 
 
-DYNAMIC_ITEMS = (GameButton, TargetSelect, HandButton, RematchButton, LobbyButton, ConfigSelect)
+DYNAMIC_ITEMS = (
+    GameButton,
+    TargetSelect,
+    HandButton,
+    RematchButton,
+    RecordButton,
+    LobbyButton,
+    ConfigSelect,
+)

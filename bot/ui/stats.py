@@ -73,6 +73,8 @@ HELP_COMMANDS = (
     "rules",
     "leaderboard",
     "stats",
+    "export",
+    "verify",
     "help",
 )
 

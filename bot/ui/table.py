@@ -12,9 +12,10 @@ from typing import Any
 import discord
 
 from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
+from bot.engine.seeds import shown_commitment
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
-from bot.ui.items import GameButton, HandButton, LobbyButton, RematchButton
+from bot.ui.items import GameButton, HandButton, LobbyButton, RecordButton, RematchButton
 from bot.ui.names import literal, literal_name
 from bot.ui.rules_text import difference_lines, rules_summary
 
@@ -224,6 +225,8 @@ def render_table(
             )
         )
     lines.append(t("table.piles", locale, draw=view.draw_pile, discard=view.discard_pile))
+    if game.commitment is not None:  # the deal's commitment; its seed comes with the results
+        lines.append(t("table.commitment", locale, commitment=shown_commitment(game.commitment)))
     lines += ["", _decision_line(game, names, locale)]
     if not closed:
         lines += _clock_lines(game, names, locale, deadline, last_chance)
@@ -286,7 +289,9 @@ def render_round_result(
     *,
     match: Outcome | None = None,
     host_id: int | None = None,
+    seed: str = "",
 ) -> discord.Embed:
+    """A round's results; `seed`: the round's seed, revealed now (hex; empty: none)."""
     if outcome.winner is None:
         head = t("result.nobody", locale, round=outcome.round_number)
     else:
@@ -307,6 +312,11 @@ def render_round_result(
             )
         )
     lines = [head, "", *rows]
+    if seed:
+        lines += [
+            "",
+            t("result.seed", locale, seed=seed, commitment=shown_commitment(bytes.fromhex(seed))),
+        ]
     if match is not None:
         winners = ", ".join(_name(names, w) for w in match.winners) or "-"
         lines += ["", t("result.match_winner", locale, names=winners)]
@@ -323,4 +333,5 @@ def rematch_view(game_id: int, locale: object = None) -> discord.ui.View:
     """The Rematch button under a finished match's result (see cogs/uno/rematch.py)."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, label=t("result.rematch", locale)))
+    view.add_item(RecordButton(game_id, label=t("result.record", locale)))
     return view

@@ -382,6 +382,29 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
             embed=render_stats(found, who.display_name, interaction.locale), ephemeral=True
         )
 
+    # -- game records (cogs/uno/records.py, docs/records.md)
+
+    @app_commands.command(name=cmd_name("export"), description=cmd_text("cmd.export"))
+    @app_commands.rename(game=cmd_name("option.game"), round_number=cmd_name("option.round"))
+    @app_commands.describe(
+        game=cmd_text("cmd.export.game"), round_number=cmd_text("cmd.export.round")
+    )
+    async def export(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Range[int, 1] | None = None,
+        round_number: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        await self.app.records.export(interaction, game, round_number)
+
+    @app_commands.command(name=cmd_name("verify"), description=cmd_text("cmd.verify"))
+    @app_commands.rename(game=cmd_name("option.game"))
+    @app_commands.describe(game=cmd_text("cmd.verify.game"))
+    async def verify(
+        self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await self.app.records.check(interaction, game)
+
     @app_commands.command(name=cmd_name("help"), description=cmd_text("cmd.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(

@@ -19,15 +19,23 @@ from cogs.uno.deadline import answers_in_time, reply_error
 from cogs.uno.hands import Hands
 from cogs.uno.lobby import Lobby
 from cogs.uno.moves import Moves
+from cogs.uno.records import Records
 from cogs.uno.rematch import Rematch
 
 
 class Clicks:
     def __init__(
-        self, hands: Hands, lobby: Lobby, config: ConfigPanel, moves: Moves, rematch: Rematch
+        self,
+        hands: Hands,
+        lobby: Lobby,
+        config: ConfigPanel,
+        moves: Moves,
+        rematch: Rematch,
+        records: Records,
     ) -> None:
         self.hands = hands
         self.rematch = rematch
+        self.records = records
         self.lobby = lobby
         self.config = config
         self.moves = moves
@@ -41,6 +49,8 @@ class Clicks:
                 await self.hands.show_hand(interaction, click.game_id)
             elif click.kind == "rematch":
                 await self.rematch.rematch(interaction, click.game_id)
+            elif click.kind == "record":
+                await self.records.export(interaction, click.game_id)
             elif click.kind == "lobby":
                 await self.lobby.lobby_click(interaction, click.game_id, click.action)
             elif click.kind == "config":

@@ -183,7 +183,12 @@ class Moves:
                     "error.engine", text=game_error_text(exc, interaction.locale)
                 ) from None
             return Change(
-                [Leave()], events, actor=interaction.user.id, unseat=player, kicked=kicked
+                [Leave()],
+                events,
+                actor=interaction.user.id,
+                unseat=player,
+                kicked=kicked,
+                players=[player],
             )
 
         await running.commit(plan)

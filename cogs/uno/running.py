@@ -359,7 +359,8 @@ class RunningGame:
             starter = live.host_id if live.host_id in people else (people or seated or [None])[0]
             if starter is None:
                 raise _Moved
-            return Change([NextRound()], draft.apply(starter, NextRound()), actor=None)
+            events = draft.apply(starter, NextRound())
+            return Change([NextRound()], events, actor=None, players=[starter])
 
         await self._automatic(plan)
 

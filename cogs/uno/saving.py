@@ -35,6 +35,14 @@ class Change:
     timer_actor: int | None = None  # whose turn the timer played (their deadline moves on)
     timeouts: dict[int, int] = field(default_factory=dict)  # turns in a row lost, as changed
     log_note: str | None = None  # a clause opening `timer_actor`'s log line ("ran out of time")
+    # Whose action each of `applied` was, when not `timer_actor` or `actor` (a next round
+    # started by the countdown, a kick): the game's record replays each for its player.
+    players: list[int] = field(default_factory=list)
+
+    def player_of(self, index: int) -> int | None:
+        if self.players:
+            return self.players[index]
+        return self.timer_actor if self.timer_actor is not None else self.actor
 
 
 @dataclass(slots=True)
@@ -59,7 +67,12 @@ class Saving:
         clock_actor = change.timer_actor if change.timer_actor is not None else actor
         changed, deadline = next_deadline(live, game, clock_actor, self.house.turn_seconds)
         records = [
-            NewAction(version=before + i + 1, action=a.code, actor_id=actor)
+            NewAction(
+                version=before + i + 1,
+                action=a.code,
+                actor_id=actor,
+                detail=_player_detail(change.player_of(i)),
+            )
             for i, a in enumerate(change.applied)
         ]
         people = {p: c for p, c in stat_counters(change.events).items() if p not in live.levels}
@@ -105,7 +118,7 @@ class Saving:
                 if isinstance(e, E.RoundEnded):
                     o = e.outcome
                     await unit.games.finish_round(
-                        game_id, o.round_number, winner_id=o.winner, points=o.points
+                        game_id, o.round_number, winner_id=o.winner, points=o.points, seed=e.seed
                     )
                 elif isinstance(e, E.MatchEnded):
                     winners = e.outcome.winners
@@ -116,3 +129,8 @@ class Saving:
                     )
 
         await self.house.db.transact(work)
+
+
+def _player_detail(player: int | None) -> dict[str, int] | None:
+    """The logged action's player (records.py replays each action for its player)."""
+    return None if player is None else {"player": player}

@@ -33,6 +33,8 @@ UNO_COMMANDS = {
     "help",
     "addbot",
     "setrule",
+    "export",
+    "verify",
 }
 
 

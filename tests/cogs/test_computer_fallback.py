@@ -11,7 +11,7 @@ COMPUTER, PERSON = -1, 11
 
 
 def _live(level: str) -> LiveGame:
-    game, _ = Game.start([COMPUTER, PERSON], RuleSet(), seed=5, dealer=PERSON)
+    game, _ = Game.start([COMPUTER, PERSON], RuleSet(), seed=6, dealer=PERSON)
     return LiveGame(
         game_id=1,
         guild_id=2,

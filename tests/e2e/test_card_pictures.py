@@ -13,7 +13,15 @@ from PIL import Image
 from bot.ui.art.hand import HAND_CARD_WIDTH, TOP_SPACE, grid_size
 from bot.ui.art.table import HEIGHT, WIDTH
 from bot.ui.card_emojis import wanted_emojis
-from tests.e2e.helpers import actions, answer, card_buttons, open_game, show_hand, table_with
+from tests.e2e.helpers import (
+    actions,
+    answer,
+    card_buttons,
+    deal,
+    open_game,
+    show_hand,
+    table_with,
+)
 from tests.fakediscord import MANAGE_GUILD, FakeDiscord, Message
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -40,6 +48,9 @@ async def test_the_table_and_the_hand_carry_their_pictures(s: Any) -> None:
     emu = s.emu
     channel = s.channel()
     host, guest = s.users("host", "guest")
+    # The host plays first, with cards to play (a seeded deal could give them none).
+    hands = ["R1 R2 G3 G4 B5 Y6 W", "Y1 Y2 B3 B4 G5 G6 W4"]
+    s.fix_deal(channel, {"deck": deal(hands, "R5"), "dealer_seat": 1})
     await open_game(emu, channel, host, [guest])
     table = await emu.wait_for(table_with(emu, channel, "UNO — round 1"), 5)
     picture = _picture(emu, table, "table.png")

@@ -6,6 +6,7 @@ from collections import Counter
 
 from bot.engine import Game, Play, RuleSet, events, parse_action
 from bot.engine.actions import NEXT_ROUND, Action
+from bot.engine.snapshot import FORMAT_VERSION
 from bot.store import Database, NewAction
 from tests.store.conftest import CHANNEL, GUILD, Backend
 
@@ -153,7 +154,7 @@ async def test_a_game_saved_in_the_old_snapshot_format_resumes_after_the_upgrade
         await play(db, lobby.id, resumed, 30)
         async with db.read() as unit:
             stored = (await unit.games.load(lobby.id)).state
-        assert stored["format"] == 2 and "rng" not in stored
+        assert stored["format"] == FORMAT_VERSION and "rng" not in stored
         assert Game.from_dict(stored) == resumed and resumed.version > old["version"]
     finally:
         await db.close()

@@ -1,0 +1,136 @@
+"""Game records: `/uno export`, the record button under a match's results, and `/uno verify`.
+
+A record (docs/records.md) is built from what the store keeps: the start snapshot (rules, seats,
+first dealer), the action log (each action with its player), and the rounds (commitment, and the
+seed revealed at each round's end). The seed of a round not finished is never read from the
+live snapshot: only its commitment is, so a record of a running game never carries it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import discord
+
+from bot.engine import Game
+from bot.engine.record import build_record
+from bot.engine.verify import verify
+from bot.i18n import t
+from bot.store import GameRecord, GameStatus
+from bot.ui.errors import UserError
+from cogs.uno.deadline import answers_in_time, respond
+from cogs.uno.house import House
+
+
+class Records:
+    def __init__(self, house: House) -> None:
+        self.house = house
+
+    @answers_in_time()
+    async def export(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int | None = None,
+        round_number: int | None = None,
+    ) -> None:
+        """The record of a game of this server (default: the channel's, else the last one) as a
+        JSON attachment, for the asker only."""
+        game = await self._game(interaction, game_id, finished_only=False)
+        record = await self.record(game, round_number)
+        name = f"uno-game-{game.id}" + (f"-round-{round_number}" if round_number else "") + ".json"
+        data = json.dumps(record, indent=1, ensure_ascii=False).encode()
+        text = t(
+            "record.exported",
+            interaction.locale,
+            game=game.id,
+            rounds=len(record["rounds"]),
+        )
+        await respond(
+            interaction,
+            ephemeral=True,
+            content=text,
+            files=[discord.File(io.BytesIO(data), filename=name)],
+        )
+
+    @answers_in_time()
+    async def check(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
+        """`/uno verify`: replay a finished game of this server from its record."""
+        game = await self._game(interaction, game_id, finished_only=True)
+        verdict = verify(await self.record(game, None))
+        key = "record.verified" if verdict.ok else "record.mismatch"
+        text = t(key, interaction.locale, game=game.id, detail=verdict.message)
+        await respond(interaction, ephemeral=True, content=text)
+
+    async def _game(
+        self, interaction: discord.Interaction[Any], game_id: int | None, *, finished_only: bool
+    ) -> GameRecord:
+        guild = interaction.guild_id or 0
+        async with self.house.db.read() as unit:
+            if game_id is None:
+                found = (
+                    None
+                    if finished_only
+                    else await unit.games.open_game_in(interaction.channel_id or 0)
+                )
+                if found is None or found.status is GameStatus.LOBBY:
+                    recent = await unit.history.recent_games(guild, limit=1)
+                    found = recent[0] if recent else None
+            else:
+                try:
+                    found = await unit.games.get(game_id)
+                except Exception:
+                    found = None
+        if found is None or found.guild_id != guild or found.status is GameStatus.LOBBY:
+            raise UserError("record.no_game")
+        if finished_only and found.status is not GameStatus.FINISHED:
+            raise UserError("record.not_finished", game=found.id)
+        return found
+
+    async def record(self, game: GameRecord, round_number: int | None) -> dict[str, Any]:
+        """The record of `game` (through `round_number` when given)."""
+        async with self.house.db.read() as unit:
+            actions = await unit.history.actions(game.id)
+            rounds = await unit.history.rounds(game.id)
+            saved = await unit.games.load(game.id)
+        start = next((a for a in actions if a.action == "start"), None)
+        first = (start.detail or {}).get("state") if start is not None else None
+        if not first or not first.get("round_seed"):
+            raise UserError("record.before_seeds", game=game.id)
+        opening = Game.from_dict(first)
+        current = Game.from_dict(dict(saved.state))
+        commitments = {r.round_number: r.commitment for r in rounds if r.commitment}
+        if current.commitment is not None:  # the round in play (or last): its commitment only
+            commitments.setdefault(current.round_number, current.commitment)
+        if opening.commitment is not None:
+            commitments.setdefault(1, opening.commitment)
+        revealed = {r.round_number: r.seed for r in rounds if r.seed}
+        results = {
+            r.round_number: {"winner": r.winner_id, "points": dict(r.points)} for r in rounds
+        }
+        log = [
+            (int((a.detail or {}).get("player", a.actor_id or 0)), a.action)
+            for a in actions
+            if a.action != "start"
+        ]
+        names = {s.user_id: s.display_name for s in game.seats}
+        if round_number is not None and not 1 <= round_number <= current.round_number:
+            raise UserError("record.no_round", game=game.id, last=current.round_number)
+        return build_record(
+            rules=opening.rules.to_dict(),
+            players=[(p, names.get(p, str(p))) for p in opening.players],
+            first_dealer=opening.dealer,
+            actions=log,
+            commitments=commitments,
+            revealed=revealed,
+            results=results,
+            totals=current.totals if game.status is GameStatus.FINISHED else None,
+            last_round=round_number,
+            game={
+                "id": game.id,
+                "server": game.guild_id,
+                "channel": game.channel_id,
+                "status": game.status.value,
+            },
+        )

@@ -1,0 +1,144 @@
+"""Game records and their verifier (record.py, verify.py; docs/records.md): a good record
+passes; an altered action, seed or card fails with the first mismatch named, and exit 1."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine import Game, RuleSet
+from bot.engine import actions as A
+from bot.engine import events as E
+from bot.engine.record import build_record, dealt_deck
+from bot.engine.verify import main, verify
+
+PLAYERS = [(11, "Ada"), (22, "Bo"), (33, "Cy")]
+
+
+def played_match(seed: int = 2, rules: RuleSet | None = None) -> dict[str, Any]:
+    """A whole match of random legal moves, recorded the way the bot stores it."""
+    rng = random.Random(seed)
+    game, events = Game.start([p for p, _ in PLAYERS], rules or RuleSet(target=300))
+    first_dealer = game.dealer
+    actions: list[tuple[int, str]] = []
+    commitments: dict[int, str] = {}
+    revealed: dict[int, str] = {}
+    results: dict[int, dict[str, Any]] = {}
+
+    def note(evs: list[E.Event]) -> None:
+        for e in evs:
+            if isinstance(e, E.RoundStarted):
+                commitments[e.round_number] = e.commitment
+            elif isinstance(e, E.RoundEnded):
+                revealed[e.outcome.round_number] = e.seed
+                results[e.outcome.round_number] = {
+                    "winner": e.outcome.winner,
+                    "points": dict(e.outcome.points),
+                }
+
+    note(events)
+    while game.outcome is None:
+        player = game.current_player if not game.round_over else game.players[0]
+        legal = [a for a in game.legal_actions(player) if not isinstance(a, A.Catch)]
+        action = rng.choice(legal)
+        note(game.apply(player, action))
+        actions.append((player, action.code))
+    return build_record(
+        rules=game.rules.to_dict(),
+        players=PLAYERS,
+        first_dealer=first_dealer,
+        actions=actions,
+        commitments=commitments,
+        revealed=revealed,
+        results=results,
+        totals=game.totals,
+    )
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    return played_match()
+
+
+def test_a_good_record_passes(record: dict[str, Any]) -> None:
+    assert len(record["rounds"]) >= 2
+    verdict = verify(record)
+    assert verdict.ok, verdict.message
+    assert verdict.message.startswith("OK") and verdict.rounds == len(record["rounds"])
+
+
+def test_the_deck_in_a_record_is_the_seeds_deal_in_draw_order(record: dict[str, Any]) -> None:
+    first = record["rounds"][0]
+    assert first["deck"] == dealt_deck(bytes.fromhex(first["seed"]), "classic108")
+    assert len(first["deck"]) == 108
+
+
+def test_an_altered_action_fails(record: dict[str, Any]) -> None:
+    bad = copy.deepcopy(record)
+    actions = bad["rounds"][0]["actions"]
+    i = next(i for i, (_, code) in enumerate(actions) if code.startswith("play:"))
+    actions[i][1] = "play:W4" if actions[i][1] != "play:W4" else "play:R0"
+    verdict = verify(bad)
+    assert not verdict.ok and f"round 1, action {i + 1}" in verdict.message
+
+
+def test_an_altered_seed_fails(record: dict[str, Any]) -> None:
+    bad = copy.deepcopy(record)
+    seed = bad["rounds"][1]["seed"]
+    bad["rounds"][1]["seed"] = ("0" if seed[0] != "0" else "1") + seed[1:]
+    verdict = verify(bad)
+    assert not verdict.ok
+    assert verdict.message == "round 2: the seed does not match its commitment"
+
+
+def test_an_altered_card_fails(record: dict[str, Any]) -> None:
+    bad = copy.deepcopy(record)
+    deck = bad["rounds"][0]["deck"]
+    deck[4] = "G5" if deck[4] != "G5" else "Y5"
+    verdict = verify(bad)
+    assert not verdict.ok
+    assert verdict.message.startswith("round 1: card 5 of the deal is")
+
+
+def test_an_unfinished_round_has_no_seed_and_what_came_before_is_verified() -> None:
+    rec = played_match(seed=3)
+    unfinished = copy.deepcopy(rec)
+    last = unfinished["rounds"][-1]
+    last["seed"] = None
+    del last["deck"]
+    last["result"] = None
+    unfinished["totals"] = None
+    verdict = verify(unfinished)
+    assert verdict.ok and "not finished" in verdict.message
+
+
+def test_the_command_line_exits_0_or_1(record: dict[str, Any], tmp_path: Path) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(record))
+    bad_record = copy.deepcopy(record)
+    bad_record["rounds"][0]["actions"][0][1] = "play:W4"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(bad_record))
+    assert main([str(good)]) == 0
+    assert main([str(bad)]) == 1
+    run = subprocess.run(
+        [sys.executable, "-m", "bot.engine.verify", str(good)], capture_output=True, text=True
+    )
+    assert run.returncode == 0 and run.stdout.startswith("OK"), run.stdout + run.stderr
+    run = subprocess.run(
+        [sys.executable, "-m", "bot.engine.verify", str(bad)], capture_output=True, text=True
+    )
+    assert run.returncode == 1 and run.stdout.startswith("MISMATCH: round 1, action 1")
+
+
+def test_the_example_file_in_the_docs_verifies() -> None:
+    example = Path(__file__).resolve().parents[2] / "docs" / "example-record.json"
+    verdict = verify(json.loads(example.read_text()))
+    assert verdict.ok, verdict.message
