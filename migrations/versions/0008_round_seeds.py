@@ -5,8 +5,8 @@ is the seed itself (64 hex digits), written when the round ends, never before (d
 Rounds played before this revision have neither.
 
 Revision ID: 0008
-Revises: 0006 (0007, the ping ids, is added on another branch: re-chain on merge)
-Create Date: 2026-12-20
+Revises: 0007
+Create Date: 2026-12-04
 """
 
 from collections.abc import Sequence
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | Sequence[str] | None = "0006"
+down_revision: str | Sequence[str] | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -15,7 +15,12 @@ NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
 
 
 def _game_with_hand(cards: list[Card]) -> Game:
-    game = Game.new([1, 2, 3], RuleSet(), seed=3, dealer=3)
+    """A game where player 1 is to play (whatever the deal's starter card does) with `cards`."""
+    game = next(
+        g
+        for seed in range(100)
+        if (g := Game.new([1, 2, 3], RuleSet(), seed=seed, dealer=3)).current_player == 1
+    )
     game.hands[1] = list(cards)
     return game
 
