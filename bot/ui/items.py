@@ -22,6 +22,7 @@ from bot.ui.ids import (
     GAME_TEMPLATE,
     HAND_TEMPLATE,
     LOBBY_TEMPLATE,
+    LOG_TEMPLATE,
     MAX_LABEL,
     REMATCH_TEMPLATE,
     TARGET_SELECT_TEMPLATE,
@@ -29,6 +30,7 @@ from bot.ui.ids import (
     game_id_for,
     hand_id,
     lobby_id,
+    log_id,
     rematch_id,
     target_select_id,
 )
@@ -38,7 +40,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    kind: str  # "game", "hand", "lobby", "rematch" or "config"
+    kind: str  # "game", "hand", "log", "lobby", "rematch" or "config"
     game_id: int
     version: int | None = None
     action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
@@ -198,6 +200,33 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
         await dispatch(interaction, Click("hand", self.game_id))
 
 
+class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOG_TEMPLATE):
+    """The table's Log button: `uno:<game>:log` shows the clicker the round's whole log."""
+
+    def __init__(self, game_id: int, *, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=log_id(game_id),
+                label=_label(label) if label else None,
+                style=discord.ButtonStyle.secondary,
+                emoji="📜",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> LogButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, Click("log", self.game_id))
+
+
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
     """Under a finished match's result: `uno:<finished game>:rematch` opens or joins a new lobby
     with that match's rules."""
@@ -297,4 +326,12 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
         await dispatch(interaction, Click("config", game_id, None, f"{self.step}|{choice}"))
 
 
-DYNAMIC_ITEMS = (GameButton, TargetSelect, HandButton, RematchButton, LobbyButton, ConfigSelect)
+DYNAMIC_ITEMS = (
+    GameButton,
+    TargetSelect,
+    HandButton,
+    LogButton,
+    RematchButton,
+    LobbyButton,
+    ConfigSelect,
+)

@@ -26,6 +26,7 @@ from cogs.uno.pictures import DRAWING
 from cogs.uno.pings import TurnPings
 from cogs.uno.rematch import Rematch
 from cogs.uno.results import Results
+from cogs.uno.round_log import RoundLog
 from cogs.uno.running import RunningGames
 from cogs.uno.saving import Saving
 from cogs.uno.table_posts import TablePosts
@@ -48,7 +49,10 @@ class UnoApp:
         self.lobby = Lobby(house, self.games, self.tables, self.moves, self.lobby_rules)
         self.config = ConfigPanel(house, self.lobby_rules.save_lobby_rules)
         self.rematch = Rematch(house, self.lobby)
-        self.clicks = Clicks(self.hands, self.lobby, self.config, self.moves, self.rematch)
+        self.round_log = RoundLog(self.games)
+        self.clicks = Clicks(
+            self.hands, self.lobby, self.config, self.moves, self.rematch, self.round_log
+        )
         self.handle_click = self.clicks.handle_click  # bot.ui.items.ComponentHandler
         self.settings_changed = house.settings_changed  # the admin cog's changes
         self.card_emojis = EmojiSync(bot)  # started by the cog, in the background

@@ -20,13 +20,21 @@ from cogs.uno.hands import Hands
 from cogs.uno.lobby import Lobby
 from cogs.uno.moves import Moves
 from cogs.uno.rematch import Rematch
+from cogs.uno.round_log import RoundLog
 
 
 class Clicks:
     def __init__(
-        self, hands: Hands, lobby: Lobby, config: ConfigPanel, moves: Moves, rematch: Rematch
+        self,
+        hands: Hands,
+        lobby: Lobby,
+        config: ConfigPanel,
+        moves: Moves,
+        rematch: Rematch,
+        round_log: RoundLog,
     ) -> None:
         self.hands = hands
+        self.round_log = round_log
         self.rematch = rematch
         self.lobby = lobby
         self.config = config
@@ -39,6 +47,8 @@ class Clicks:
         try:
             if click.kind == "hand":
                 await self.hands.show_hand(interaction, click.game_id)
+            elif click.kind == "log":
+                await self.round_log.show(interaction, click.game_id)
             elif click.kind == "rematch":
                 await self.rematch.rematch(interaction, click.game_id)
             elif click.kind == "lobby":
