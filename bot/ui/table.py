@@ -5,6 +5,7 @@ Card counts are never hidden; hands never appear here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -196,12 +197,14 @@ TABLE_LOG_LINES = 3
 TABLE_LOG_CHARS = 200
 
 
-def _log_text(log: Sequence[str]) -> str:
+def _log_lines(log: Sequence[str]) -> list[str]:
     """The newest lines of the log for the table, whole lines only (the newest one shortened
-    if it alone is longer than the budget)."""
+    if it alone is longer than the budget), as plain text: a footer reads no markdown, so the
+    names' escapes (names.py) come out and each name shows exactly."""
     kept: list[str] = []
     size = 0
     for line in reversed(log):
+        line = _UNESCAPE.sub(r"\1", line)
         if len(kept) == TABLE_LOG_LINES:
             break
         if not kept and len(line) > TABLE_LOG_CHARS:
@@ -210,7 +213,11 @@ def _log_text(log: Sequence[str]) -> str:
         if kept and size > TABLE_LOG_CHARS:
             break
         kept.append(line)
-    return "\n".join(reversed(kept))
+    return kept[::-1]
+
+
+#: A backslash escape of names.literal: the log's only markdown (its texts have none).
+_UNESCAPE = re.compile(r"\\(.)")
 
 
 #: The table's game buttons: (action, label key, style, emoji).
@@ -269,14 +276,13 @@ def render_table(
     last_chance: int = 0,
     pictured: bool = False,
 ) -> dict[str, Any]:
-    """The public table, as two embeds: the state, then the newest log lines.
+    """The public table, made to fit a phone: whose turn it is and when it runs out, then the
+    picture, then in small print (the footer) the newest log lines, the rules and the goal.
 
-    The first says whose turn it is and when it runs out; `pictured` (the table picture will be
-    its image, see table_posts.py): the picture shows the top card, the colour, the direction
-    and every seat's count and UNO state, so the text does not repeat them (the picture's alt
-    text has them all), only who may be caught; otherwise the text says all of it. The second
-    embed has the newest log lines (the round's whole log is behind the Log button) and the
-    rules and the match's goal in its footer.
+    `pictured` (the table picture will be the embed's image, see table_posts.py): the picture
+    shows the top card, the colour, the direction and every seat's count and UNO state, so the
+    text does not repeat them (the picture's alt text has them all), only who may be caught;
+    otherwise the text says all of it. The round's whole log is behind the Log button.
 
     `deadline`: when the current turn runs out (the turn timer); `last_chance`: the turns in a
     row the current player already lost to it, when one more removes them (0: no warning).
@@ -296,20 +302,19 @@ def render_table(
             lines += [
                 t("table.at_risk", locale, player=f"**{_name(names, p)}**") for p in game.at_risk
             ]
-    colour = EMBED_COLOUR[view.color]
-    state = discord.Embed(
-        title=_title(game, locale, bool(closed)), description="\n".join(lines)[:4096], colour=colour
+    embed = discord.Embed(
+        title=_title(game, locale, bool(closed)),
+        description="\n".join(lines)[:4096],
+        colour=EMBED_COLOUR[view.color],
     )
     if closed or not pictured:
-        state.add_field(
+        embed.add_field(
             name=t("table.players", locale),
             value="\n".join(_seat_lines(game, names, locale))[:1024],
             inline=False,
         )
-    embeds = [state]
-    if log:
-        embeds.append(discord.Embed(description=_log_text(log), colour=colour))
-    embeds[-1].set_footer(text=rules_line(game.rules, locale)[:2048])
+    footer = [*_log_lines(log), rules_line(game.rules, locale)]
+    embed.set_footer(text="\n".join(footer)[-2048:])
     buttons = discord.ui.View(timeout=None)
     if not closed and view.decision is not Decision.MATCH_OVER:
         buttons.add_item(HandButton(game_id, label=t("table.show_hand", locale)))
@@ -323,7 +328,7 @@ def render_table(
                 GameButton(game_id, game.version, action, label=label, style=style, emoji=emoji)
             )
         buttons.add_item(LogButton(game_id, label=t("table.log", locale)))
-    return {"content": None, "embeds": embeds, "view": buttons}
+    return {"content": None, "embed": embed, "view": buttons}
 
 
 def _state_lines(game: Game, locale: object) -> list[str]:

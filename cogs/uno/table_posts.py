@@ -43,7 +43,7 @@ def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
         pictured=picture is not None,
     )
     if picture is not None:
-        picture.point(kwargs["embeds"][0])
+        picture.point(kwargs["embed"])
         kwargs["picture"] = picture
     return kwargs
 

@@ -163,13 +163,11 @@ def test_lobby_table_results_and_log_escape_each_name_once() -> None:
         game.apply(p, random.Random(p).choice(game.legal_actions(p)))
     for pictured in (False, True):
         tables = [
-            [
-                text
-                for embed in render_table(
+            _texts(
+                render_table(
                     game, 9, n, log=log, deadline=deadline, last_chance=2, pictured=pictured
-                )["embeds"]
-                for text in _texts(embed)
-            ]
+                )["embed"]
+            )
             for n in (BAD, GOOD)
         ]
         _same_but_names(tables[0], tables[1])

@@ -9,7 +9,7 @@ from bot.engine import actions as A
 from bot.engine import events as E
 from bot.ui.cards import hand_summary
 from bot.ui.story import personal_notice
-from bot.ui.table import TABLE_LOG_LINES, _log_text
+from bot.ui.table import TABLE_LOG_LINES, _log_lines
 from bot.ui.turn_log import LOG_TURNS, TurnLog
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
@@ -107,7 +107,7 @@ def test_the_log_keeps_a_full_lap_of_ten_players_one_line_each() -> None:
     lines = log.lines()
     assert len(lines) == LOG_TURNS
     # The table shows the newest few lines; the round's log (the Log button) keeps them all.
-    shown = _log_text(lines).split("\n")
+    shown = _log_lines(lines)
     assert 1 <= len(shown) <= TABLE_LOG_LINES and shown == lines[-len(shown) :], shown
     assert log.round_lines()[-LOG_TURNS:] == lines
     # One line per turn: the players of the last lines are the last turns, in order.

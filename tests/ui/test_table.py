@@ -11,18 +11,22 @@ from bot.store import LeaderboardPage, PlayerStats
 from bot.ui.ids import MAX_CUSTOM_ID, matches_exactly_one
 from bot.ui.rules_text import difference_lines, render_rules, rules_in_words, rules_summary
 from bot.ui.stats import render_help, render_leaderboard, render_stats
-from bot.ui.table import render_lobby, render_round_log, render_round_result, render_table
+from bot.ui.table import (
+    TABLE_LOG_CHARS,
+    render_lobby,
+    render_round_log,
+    render_round_result,
+    render_table,
+)
 from bot.ui.turn_log import TurnLog
 
 BIG = 2**63 - 1
 
 
 def _check(kwargs: dict) -> None:
-    embeds = kwargs.get("embeds") or [kwargs["embed"]]
-    assert sum(len(e) for e in embeds) <= 6000
-    for embed in embeds:
-        assert len(embed.description or "") <= 4096
-        assert all(len(f.value) <= 1024 for f in embed.fields)
+    embed = kwargs["embed"]
+    assert len(embed) <= 6000 and len(embed.description or "") <= 4096
+    assert all(len(f.value) <= 1024 for f in embed.fields) and len(embed.footer.text or "") <= 2048
     for item in kwargs["view"].children:
         assert len(item.item.custom_id) <= MAX_CUSTOM_ID
         assert matches_exactly_one(item.item.custom_id)
@@ -34,14 +38,14 @@ def test_table_shows_every_seat_count_and_the_turn() -> None:
     game = Game.new(players, RuleSet(), seed=1)
     kwargs = render_table(game, BIG, names, log=["x" * 300] * 6)
     _check(kwargs)
-    state, log = kwargs["embeds"]
+    state = kwargs["embed"]
     text = state.fields[0].value
     for p in players:
         assert f"{game.card_count(p)} cards" in text
     assert f"<@{game.current_player}>" in state.description
     assert "Top card" in state.description  # no picture: the text says everything
-    assert log.description.count("\n") == 0  # the newest line only: it fills the budget
-    assert log.footer.text == "Rules: Official · to 500 points"
+    # the newest line only, shortened: it fills the budget; then the rules and the goal
+    assert state.footer.text == "x" * (TABLE_LOG_CHARS - 1) + "…\nRules: Official · to 500 points"
     labels = [i.item.label for i in kwargs["view"].children]
     assert labels == ["Show my hand", "Draw", "UNO!", "Log"]  # nobody can be caught
     game.at_risk.append(players[0])
@@ -53,26 +57,29 @@ def test_a_pictured_table_leaves_the_seats_to_the_picture() -> None:
     game = Game.new([1, 2, 3], RuleSet(), seed=1)
     names = {1: "Ann", 2: "Bo", 3: "Cy"}
     kwargs = render_table(game, 1, names, log=["a", "b", "c", "d"], pictured=True)
-    state, log = kwargs["embeds"]
+    state = kwargs["embed"]
     assert not state.fields and "Top card" not in state.description
     assert state.description.startswith(f"<@{game.current_player}>")  # the first mention
-    assert log.description == "b\nc\nd"  # the newest three lines
+    # the newest three lines, plain (a footer reads no markdown: names without escapes)
+    assert state.footer.text == "b\nc\nd\nRules: Official · to 500 points"
+    odd = render_table(game, 1, names, log=[r"\_Zed\_ played Red 7"], pictured=True)["embed"]
+    assert odd.footer.text.startswith("_Zed_ played Red 7\n")
     assert "no UNO called" not in state.description
     risky = next(p for p in game.players if p != game.current_player)
     game.at_risk.append(risky)  # as if down to one card without calling UNO
-    state = render_table(game, 1, names, pictured=True)["embeds"][0]
+    state = render_table(game, 1, names, pictured=True)["embed"]
     assert f"**{names[risky]}** has one card and no UNO called" in state.description
 
 
 def test_the_table_shows_the_goal_and_a_practice_game() -> None:
     game = Game.new([1, -1, -2], RuleSet(scoring="none"), seed=1)
     kwargs = render_table(game, 1, {1: "Ann", -1: "Bot", -2: "Bot 2"}, log=["x"])
-    assert kwargs["embeds"][0].title == "🃏 UNO — round 1 · practice"
-    assert kwargs["embeds"][-1].footer.text == "Rules: Norway · one round"
+    assert kwargs["embed"].title == "🃏 UNO — round 1 · practice"
+    assert kwargs["embed"].footer.text == "x\nRules: Norway · one round"
     two = Game.new([1, 2, -1], RuleSet(target=200), seed=1)
     kwargs = render_table(two, 1, {1: "Ann", 2: "Bo", -1: "Bot"})
-    assert kwargs["embeds"][0].title == "🃏 UNO — round 1"
-    assert kwargs["embeds"][0].footer.text == "Rules: Official + Target · to 200 points"
+    assert kwargs["embed"].title == "🃏 UNO — round 1"
+    assert kwargs["embed"].footer.text == "Rules: Official + Target · to 200 points"
 
 
 def test_the_table_counts_the_turn_down_and_warns_before_a_removal() -> None:
@@ -81,7 +88,7 @@ def test_the_table_counts_the_turn_down_and_warns_before_a_removal() -> None:
     deadline = datetime(2030, 1, 1, tzinfo=UTC)
 
     def description(**kwargs: object) -> str:
-        return render_table(game, 1, names, **kwargs)["embeds"][0].description
+        return render_table(game, 1, names, **kwargs)["embed"].description
 
     plain = description()
     assert "<t:" not in plain and "Time runs out" not in plain
@@ -98,9 +105,9 @@ def test_an_ended_game_s_table_says_so_and_mentions_no_one() -> None:
     kwargs = render_table(
         game, 1, names, log=["Ann played Red 7"], closed="Ended.", deadline=deadline, pictured=True
     )
-    state, log = kwargs["embeds"]
+    state = kwargs["embed"]
     assert state.title == "🃏 UNO — round 1 · ended" and state.description == "Ended."
-    text = " ".join([state.description, state.fields[0].value, log.description])
+    text = " ".join([state.description, state.fields[0].value, state.footer.text])
     assert "<@" not in text and "<t:" not in text and "turn" not in text
     assert kwargs["view"].children == []
 

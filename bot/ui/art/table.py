@@ -31,7 +31,7 @@ WIDTH: Final = 400
 MAX_SEATS: Final = 10
 #: Rows of the seat list: at most ROW_MAX px each, at least ROW_MIN (ten seats).
 ROW_MAX: Final = 48
-ROW_MIN: Final = 28
+ROW_MIN: Final = 26
 _PAD: Final = 8
 #: The picture's height with up to 4 seats (the left panel's own), and with 10.
 HEIGHT: Final = 218
