@@ -281,8 +281,9 @@ def render_table(
 
     `pictured` (the table picture will be the embed's image, see table_posts.py): the picture
     shows the top card, the colour, the direction and every seat's count and UNO state, so the
-    text does not repeat them (the picture's alt text has them all), only who may be caught;
-    otherwise the text says all of it. The round's whole log is behind the Log button.
+    text does not repeat them (the picture's alt text has them all); otherwise the text says
+    all of it. Who may be caught is the picture's red "UNO?" badge (and its alt text), beside
+    the Catch button. The round's whole log is behind the Log button.
 
     `deadline`: when the current turn runs out (the turn timer); `last_chance`: the turns in a
     row the current player already lost to it, when one more removes them (0: no warning).
@@ -298,10 +299,6 @@ def render_table(
             lines += _state_lines(game, locale)
         lines.append(_decision_line(game, names, locale))
         lines += _clock_lines(game, names, locale, deadline, last_chance)
-        if pictured:
-            lines += [
-                t("table.at_risk", locale, player=f"**{_name(names, p)}**") for p in game.at_risk
-            ]
     embed = discord.Embed(
         title=_title(game, locale, bool(closed)),
         description="\n".join(lines)[:4096],

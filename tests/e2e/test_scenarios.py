@@ -84,7 +84,7 @@ async def test_uno_catch_and_uno_call(s) -> None:
     hand = await show_hand(emu, alice, table)
     hand = await answer(await emu.click(alice, hand, actions(hand)["play:R1"]))
     msg = await Table(emu, channel).at_version(version_of(hand))
-    assert "no UNO called" in msg.text
+    assert "no UNO called" in table_text(msg)  # the picture's alt text (or the text)
     caught = await answer(await emu.click(bob, msg, actions(msg)["catch"]))
     assert caught.ephemeral and "caught" in caught.text
     msg = await Table(emu, channel).at_version(version_of(caught))

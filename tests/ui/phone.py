@@ -3,17 +3,18 @@
 Assumptions (Discord's mobile client, a 380-px-wide screen, measured from its look, not its code):
 
 - The message starts with its author line: 40 px (name, time and the space above).
-- Text runs ~340 px wide. An embed's title (16 px bold) holds 37 characters a line and is 22 px
-  a line; its description and fields (14 px) hold 48 characters a line, 18 px each; a field's
-  name is one 18-px line and 4 px of margin; its footer (12 px) holds 56 characters a line,
-  16 px each, after 8 px. Words are not kept whole (a line holds exactly that many characters),
+- An embed's text runs ~316 px wide (380 less the message's and the embed's margins; checked
+  against a mock-up in headless Chromium): its title (16 px bold) holds 34 characters a line,
+  22 px each; its description and fields (14 px) 44 characters a line, 18 px each; a field's
+  name is one 18-px line and 4 px of margin; its footer (12 px) 52 characters a line, 16 px
+  each, after 8 px. Words are not kept whole (a line holds exactly that many characters),
   an empty line is a line.
 - What is counted as shown: markdown marks (`**`, `\\` escapes) are dropped, `<@id>` shows as a
   10-letter "@name", `<t:…:R>` as "in 42 seconds", an emoji is 2 characters wide.
 - An embed has 8 px of padding above and 16 below, and 8 px between two embeds; its image is
   shown 300 px wide (narrower pictures at their width), its height in proportion, after 16 px.
 - Buttons: a button is 32 px of padding, 7.5 px a label character and 24 px for an emoji; they
-  wrap within 340 px with 8-px gaps; each line of buttons is 40 px and 8 px apart, an action
+  wrap within 348 px with 8-px gaps; each line of buttons is 40 px and 8 px apart, an action
   row always starts a line, and the buttons start 8 px below the embeds.
 """
 
@@ -25,11 +26,11 @@ from typing import Any
 
 import discord
 
-TEXT_WIDTH = 340
+TEXT_WIDTH = 348  # the buttons' width: 380 less the message's margins
 HEADER = 40
-TITLE_CHARS, TITLE_LINE = 37, 22
-BODY_CHARS, BODY_LINE = 48, 18
-FOOTER_CHARS, FOOTER_LINE = 56, 16
+TITLE_CHARS, TITLE_LINE = 34, 22
+BODY_CHARS, BODY_LINE = 44, 18
+FOOTER_CHARS, FOOTER_LINE = 52, 16
 EMBED_PADDING, EMBED_GAP = 24, 8
 IMAGE_WIDTH, IMAGE_MARGIN = 300, 16
 BUTTON_LINE, BUTTON_GAP, BUTTON_PAD, BUTTON_CHAR, BUTTON_EMOJI = 40, 8, 32, 7.5, 24

@@ -64,11 +64,12 @@ def test_a_pictured_table_leaves_the_seats_to_the_picture() -> None:
     assert state.footer.text == "b\nc\nd\nRules: Official · to 500 points"
     odd = render_table(game, 1, names, log=[r"\_Zed\_ played Red 7"], pictured=True)["embed"]
     assert odd.footer.text.startswith("_Zed_ played Red 7\n")
-    assert "no UNO called" not in state.description
     risky = next(p for p in game.players if p != game.current_player)
     game.at_risk.append(risky)  # as if down to one card without calling UNO
-    state = render_table(game, 1, names, pictured=True)["embed"]
-    assert f"**{names[risky]}** has one card and no UNO called" in state.description
+    table = render_table(game, 1, names, pictured=True)
+    assert "no UNO called" not in table["embed"].description  # the picture's badge says it
+    assert "Catch" in [i.item.label for i in table["view"].children]
+    assert "no UNO called" in render_table(game, 1, names)["embed"].fields[0].value
 
 
 def test_the_table_shows_the_goal_and_a_practice_game() -> None:

@@ -72,7 +72,7 @@ def table_palette() -> Image.Image:
     names = ("Ann", "Benedikt the Magnificent", "Zoë", "Dan", "Анна", "Emo", "Eve", "Fay", "Σοφία")
     cards = sorted({*deck_faces("shuffle112"), *deck_faces("swap112")}, key=lambda c: c.code)
     sample = []
-    for k, card in enumerate(cards[::2]):
+    for k, card in enumerate(cards[::6]):
         n = 2 + k % 9
         seats = tuple(
             SeatState(
