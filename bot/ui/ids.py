@@ -5,6 +5,7 @@
   pass, color:<R|Y|G|B>, accept, challenge, uno, catch[:<user>], target:<user>, next, page:<n>,
   refresh), and `uno:<game_id>:<version>:target` for the target select;
 - `uno:<game_id>:hand` for the public "Show my hand" button;
+- `uno:<game_id>:log` for the table's Log button (the round's whole log, privately);
 - `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|addexpert|rules>` in the lobby;
 - `uno:<game_id>:rematch` under a finished match's result (the finished game's id);
 - `uno:<game_id>:record` beside it: the match's record as a file (docs/records.md);
@@ -32,6 +33,7 @@ _ACTION = (
 GAME_TEMPLATE: Final = rf"uno:(?P<game>\d{{1,20}}):(?P<version>\d{{1,9}}):{_ACTION}"
 TARGET_SELECT_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):(?P<version>\d{1,9}):target"
 HAND_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):hand"
+LOG_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):log"
 REMATCH_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):rematch"
 RECORD_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):record"
 LOBBY_TEMPLATE: Final = (
@@ -75,6 +77,10 @@ def hand_id(game_id: int) -> str:
     return _checked(f"uno:{game_id}:hand")
 
 
+def log_id(game_id: int) -> str:
+    return _checked(f"uno:{game_id}:log")
+
+
 def rematch_id(game_id: int) -> str:
     return _checked(f"uno:{game_id}:rematch")
 
@@ -109,6 +115,7 @@ def matches_exactly_one(custom_id: str) -> bool:
         GAME_TEMPLATE,
         TARGET_SELECT_TEMPLATE,
         HAND_TEMPLATE,
+        LOG_TEMPLATE,
         REMATCH_TEMPLATE,
         RECORD_TEMPLATE,
         LOBBY_TEMPLATE,

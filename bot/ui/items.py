@@ -22,6 +22,7 @@ from bot.ui.ids import (
     GAME_TEMPLATE,
     HAND_TEMPLATE,
     LOBBY_TEMPLATE,
+    LOG_TEMPLATE,
     MAX_LABEL,
     RECORD_TEMPLATE,
     REMATCH_TEMPLATE,
@@ -30,6 +31,7 @@ from bot.ui.ids import (
     game_id_for,
     hand_id,
     lobby_id,
+    log_id,
     record_id,
     rematch_id,
     target_select_id,
@@ -40,7 +42,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    kind: str  # "game", "hand", "lobby", "rematch", "record" or "config"
+    kind: str  # "game", "hand", "log", "lobby", "rematch", "record" or "config"
     game_id: int
     version: int | None = None
     action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
@@ -223,6 +225,33 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
         await dispatch(interaction, Click("hand", self.game_id))
 
 
+class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOG_TEMPLATE):
+    """The table's Log button: `uno:<game>:log` shows the clicker the round's whole log."""
+
+    def __init__(self, game_id: int, *, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=log_id(game_id),
+                label=_label(label) if label else None,
+                style=discord.ButtonStyle.secondary,
+                emoji="📜",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> LogButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, Click("log", self.game_id))
+
+
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
     """Under a finished match's result: `uno:<finished game>:rematch` opens or joins a new lobby
     with that match's rules."""
@@ -354,6 +383,7 @@ DYNAMIC_ITEMS = (
     GameButton,
     TargetSelect,
     HandButton,
+    LogButton,
     RematchButton,
     RecordButton,
     LobbyButton,

@@ -54,7 +54,13 @@ def table_state(game: Game, names: Mapping[int, str]) -> TableState | None:
     if view.top_card is None:
         return None
     seats = tuple(
-        SeatState(names.get(s.player, str(s.player)), s.cards, s.player == view.current_player)
+        SeatState(
+            names.get(s.player, str(s.player)),
+            s.cards,
+            s.player == view.current_player,
+            uno=s.cards == 1 and not s.at_risk,
+            at_risk=s.cards == 1 and s.at_risk,
+        )
         for s in view.seats
         if s.in_round
     )

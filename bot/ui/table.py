@@ -5,6 +5,7 @@ Card counts are never hidden; hands never appear here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -15,7 +16,14 @@ from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
 from bot.engine.seeds import shown_commitment
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
-from bot.ui.items import GameButton, HandButton, LobbyButton, RecordButton, RematchButton
+from bot.ui.items import (
+    GameButton,
+    HandButton,
+    LobbyButton,
+    LogButton,
+    RecordButton,
+    RematchButton,
+)
 from bot.ui.names import literal, literal_name
 from bot.ui.rules_text import difference_lines, rules_summary
 
@@ -36,9 +44,26 @@ def is_computer(user: int) -> bool:
     return user < 0
 
 
+def bold_name(name: str) -> str:
+    """A name in bold that pings no one (an ended game's table mentions nobody)."""
+    return f"**{literal(name)}**"
+
+
 def mention(user: int, names: Mapping[int, str]) -> str:
     """A ping for a person; a computer player's name in bold."""
     return f"**{_name(names, user)}**" if is_computer(user) else f"<@{user}>"
+
+
+def is_practice(game: Game) -> bool:
+    """One person against computer players only: a practice game."""
+    return len(game.players) > 1 and sum(not is_computer(p) for p in game.players) == 1
+
+
+def goal_text(rules: RuleSet, locale: object = None) -> str:
+    """What ends the match: "one round", or "to 500 points"."""
+    if rules.scoring == "none":
+        return t("table.goal_one_round", locale)
+    return t("table.goal_points", locale, count=rules.target)
 
 
 def rules_line(rules: RuleSet, locale: object = None) -> str:
@@ -46,8 +71,7 @@ def rules_line(rules: RuleSet, locale: object = None) -> str:
         "table.rules_line",
         locale,
         preset=rules_summary(rules, locale),
-        scoring=t(f"scoring.{rules.scoring}", locale),
-        target=rules.target,
+        goal=goal_text(rules, locale),
     )
 
 
@@ -176,16 +200,34 @@ def _clock_lines(
     return lines
 
 
-def _log_text(log: Sequence[str], limit: int = 1024) -> str:
-    """The newest lines of the log that fit an embed field, whole lines only."""
+#: The log lines the table shows: the newest, at most TABLE_LOG_LINES of them and, beyond the
+#: newest, at most TABLE_LOG_CHARS characters in all (about four lines on a phone); the
+#: round's whole log is one click away (the Log button, cogs/uno/round_log.py).
+TABLE_LOG_LINES = 3
+TABLE_LOG_CHARS = 200
+
+
+def _log_lines(log: Sequence[str]) -> list[str]:
+    """The newest lines of the log for the table, whole lines only (the newest one shortened
+    if it alone is longer than the budget), as plain text: a footer reads no markdown, so the
+    names' escapes (names.py) come out and each name shows exactly."""
     kept: list[str] = []
     size = 0
     for line in reversed(log):
-        size += len(line) + 1
-        if size > limit + 1:
+        line = _UNESCAPE.sub(r"\1", line)
+        if len(kept) == TABLE_LOG_LINES:
+            break
+        if not kept and len(line) > TABLE_LOG_CHARS:
+            line = line[: TABLE_LOG_CHARS - 1] + "…"
+        size += len(line)
+        if kept and size > TABLE_LOG_CHARS:
             break
         kept.append(line)
-    return "\n".join(reversed(kept))
+    return kept[::-1]
+
+
+#: A backslash escape of names.literal: the log's only markdown (its texts have none).
+_UNESCAPE = re.compile(r"\\(.)")
 
 
 #: The table's game buttons: (action, label key, style, emoji).
@@ -195,43 +237,8 @@ _UNO = ("uno", "table.uno", discord.ButtonStyle.danger, "📣")
 _CATCH = ("catch", "table.catch", discord.ButtonStyle.danger, "🫵")
 
 
-def render_table(
-    game: Game,
-    game_id: int,
-    names: Mapping[int, str],
-    locale: object = None,
-    *,
-    log: Sequence[str] = (),
-    closed: str | None = None,
-    deadline: datetime | None = None,
-    last_chance: int = 0,
-) -> dict[str, Any]:
-    """The public table: top card, colour, direction, turn, every seat's count, the log.
-
-    `deadline`: when the current turn runs out (the turn timer); `last_chance`: the turns in a
-    row the current player already lost to it, when one more removes them (0: no warning).
-    """
+def _seat_lines(game: Game, names: Mapping[int, str], locale: object) -> list[str]:
     view = view_for(game, None)
-    arrow = t("table.clockwise" if view.direction == 1 else "table.counterclockwise", locale)
-    lines = []
-    if view.top_card is not None:
-        lines.append(
-            t(
-                "table.top",
-                locale,
-                card=card_text(view.top_card, locale),
-                color=color_name(view.color, locale),
-                direction=arrow,
-            )
-        )
-    lines.append(t("table.piles", locale, draw=view.draw_pile, discard=view.discard_pile))
-    if game.commitment is not None:  # the deal's commitment; its seed comes with the results
-        lines.append(t("table.commitment", locale, commitment=shown_commitment(game.commitment)))
-    lines += ["", _decision_line(game, names, locale)]
-    if not closed:
-        lines += _clock_lines(game, names, locale, deadline, last_chance)
-    if closed:
-        lines += ["", closed]
     seats = []
     for seat in view.seats:
         marker = "▶️" if seat.player == view.current_player else "▫️"
@@ -255,15 +262,70 @@ def render_table(
                 points=t("count.pts", locale, count=seat.total),
             )
         )
+    return seats
+
+
+def _title(game: Game, locale: object, closed: bool) -> str:
+    round_number = game.round_number
+    if closed:
+        return t("table.title_ended", locale, round=round_number)
+    if is_practice(game):
+        return t("table.title_practice", locale, round=round_number)
+    return t("table.title", locale, round=round_number)
+
+
+def render_table(
+    game: Game,
+    game_id: int,
+    names: Mapping[int, str],
+    locale: object = None,
+    *,
+    log: Sequence[str] = (),
+    closed: str | None = None,
+    deadline: datetime | None = None,
+    last_chance: int = 0,
+    pictured: bool = False,
+) -> dict[str, Any]:
+    """The public table, made to fit a phone: whose turn it is and when it runs out, then the
+    picture, then in small print (the footer) the newest log lines, the rules and the goal.
+
+    `pictured` (the table picture will be the embed's image, see table_posts.py): the picture
+    shows the top card, the colour, the direction and every seat's count and UNO state, so the
+    text does not repeat them (the picture's alt text has them all); otherwise the text says
+    all of it. Who may be caught is the picture's red "UNO?" badge (and its alt text), beside
+    the Catch button. The round's whole log is behind the Log button.
+
+    `deadline`: when the current turn runs out (the turn timer); `last_chance`: the turns in a
+    row the current player already lost to it, when one more removes them (0: no warning).
+    `closed` (why the game ended): the table says it ended, without picture, turn, countdown,
+    mentions or buttons.
+    """
+    view = view_for(game, None)
+    lines: list[str] = []
+    if closed:
+        lines.append(closed)
+    else:
+        if not pictured:
+            lines += _state_lines(game, locale)
+        lines.append(_decision_line(game, names, locale))
+        lines += _clock_lines(game, names, locale, deadline, last_chance)
     embed = discord.Embed(
-        title=t("table.title", locale, round=view.round_number),
+        title=_title(game, locale, bool(closed)),
         description="\n".join(lines)[:4096],
         colour=EMBED_COLOUR[view.color],
     )
-    embed.add_field(name=t("table.players", locale), value="\n".join(seats)[:1024], inline=False)
-    if log:
-        embed.add_field(name=t("table.last_actions", locale), value=_log_text(log), inline=False)
-    embed.set_footer(text=rules_line(game.rules, locale)[:2048])
+    if closed or not pictured:
+        embed.add_field(
+            name=t("table.players", locale),
+            value="\n".join(_seat_lines(game, names, locale))[:1024],
+            inline=False,
+        )
+    rules = rules_line(game.rules, locale)
+    if game.commitment is not None and not closed:  # the deal's; its seed comes with the results
+        commitment = shown_commitment(game.commitment)
+        rules += " · " + t("table.commitment", locale, commitment=commitment)
+    footer = [*_log_lines(log), rules]
+    embed.set_footer(text="\n".join(footer)[-2048:])
     buttons = discord.ui.View(timeout=None)
     if not closed and view.decision is not Decision.MATCH_OVER:
         buttons.add_item(HandButton(game_id, label=t("table.show_hand", locale)))
@@ -276,7 +338,57 @@ def render_table(
             buttons.add_item(
                 GameButton(game_id, game.version, action, label=label, style=style, emoji=emoji)
             )
+        buttons.add_item(LogButton(game_id, label=t("table.log", locale)))
     return {"content": None, "embed": embed, "view": buttons}
+
+
+def _state_lines(game: Game, locale: object) -> list[str]:
+    """The top card, the colour, the direction and the piles, in words (no picture)."""
+    view = view_for(game, None)
+    arrow = t("table.clockwise" if view.direction == 1 else "table.counterclockwise", locale)
+    lines = []
+    if view.top_card is not None:
+        lines.append(
+            t(
+                "table.top",
+                locale,
+                card=card_text(view.top_card, locale),
+                color=color_name(view.color, locale),
+                direction=arrow,
+            )
+        )
+    lines.append(t("table.piles", locale, draw=view.draw_pile, discard=view.discard_pile))
+    return [*lines, ""]
+
+
+def render_round_log(
+    lines: Sequence[str], round_number: int, locale: object = None
+) -> tuple[discord.Embed, str | None]:
+    """The whole log of a round, shown privately (the table's Log button): an embed with the
+    newest lines that fit, and the whole log as text when they do not all fit (else None)."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        size += len(line) + 1
+        if size > MAX_LOG_EMBED:
+            break
+        kept.append(line)
+    kept.reverse()
+    whole = None
+    description = "\n".join(kept) or t("table.log_empty", locale)
+    if len(kept) < len(lines):
+        whole = "\n".join(lines)
+        description = t("table.log_more", locale, count=len(lines) - len(kept)) + "\n" + description
+    embed = discord.Embed(
+        title=t("table.log_title", locale, round=round_number),
+        description=description[:4096],
+        colour=0x2B2D31,
+    )
+    return embed, whole
+
+
+#: Characters of log lines the private log's embed holds (its description takes 4,096).
+MAX_LOG_EMBED = 3900
 
 
 # ----------------------------------------------------------------------------- results

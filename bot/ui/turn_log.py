@@ -22,6 +22,9 @@ from bot.ui.story import Group, sentence, tell, turn_starter
 LOG_TURNS = 12
 #: The longest line shown (a very long turn, e.g. many draws, is cut at the end).
 MAX_LINE = 300
+#: Lines of the current round kept for its whole log (the Log button); a round is rarely
+#: more than a few hundred turns, and each line is at most MAX_LINE characters.
+ROUND_LINES = 2000
 
 
 @dataclass(slots=True)
@@ -33,14 +36,26 @@ class _Line:
 
 
 class TurnLog:
+    """The newest `turns` lines (the table shows a few), and every line of the current round
+    since it was dealt or since the bot loaded the game (the round's log, for the Log button)."""
+
     def __init__(self, turns: int = LOG_TURNS) -> None:
         self._lines: deque[_Line] = deque(maxlen=turns)
+        self._round: deque[_Line] = deque(maxlen=ROUND_LINES)
 
     def __len__(self) -> int:
         return len(self._lines)
 
     def lines(self) -> list[str]:
         return [line.text for line in self._lines]
+
+    def round_lines(self) -> list[str]:
+        """The current round's lines, oldest first (the last round's, until the next is dealt)."""
+        return [line.text for line in self._round]
+
+    def _add(self, line: _Line) -> None:
+        self._lines.append(line)
+        self._round.append(line)
 
     def record(self, events: Iterable[E.Event], names: Mapping[int, str], locale: object) -> None:
         """Add one action's (or one automatic sequence's) events to the lines of their turns."""
@@ -49,6 +64,7 @@ class TurnLog:
             if isinstance(event, E.RoundStarted):
                 self._tell(chunk, names, locale)
                 chunk = []
+                self._round.clear()
                 text = t(
                     "log.round_started",
                     locale,
@@ -69,7 +85,7 @@ class TurnLog:
                 if starter is not None and self._starts_turn(starter):
                     self._tell(chunk, names, locale)
                     chunk = []
-                    self._lines.append(_Line(starter))
+                    self._add(_Line(starter))
                 chunk.append(event)
         self._tell(chunk, names, locale)
 
@@ -81,7 +97,7 @@ class TurnLog:
         """A clause of the bot's about `player`'s turn ("ran out of time"): it opens their
         turn's line, so what the bot then does for them joins it."""
         if self._starts_turn(player):
-            self._lines.append(_Line(player))
+            self._add(_Line(player))
         line = self._lines[-1]
         line.groups.append(Group(player, [clause]))
         line.text = _shorten(sentence(line.groups, names, locale))
@@ -94,11 +110,11 @@ class TurnLog:
 
     def _current(self) -> _Line:
         if not self._lines or self._lines[-1].closed:
-            self._lines.append(_Line(None))
+            self._add(_Line(None))
         return self._lines[-1]
 
     def _standalone(self, text: str) -> None:
-        self._lines.append(_Line(None, [Group(None, [text])], closed=True, text=text))
+        self._add(_Line(None, [Group(None, [text])], closed=True, text=text))
 
     def _append_text(self, text: str, names: Mapping[int, str], locale: object) -> None:
         line = self._lines[-1] if self._lines else self._current()

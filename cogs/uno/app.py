@@ -27,6 +27,7 @@ from cogs.uno.pings import TurnPings
 from cogs.uno.records import Records
 from cogs.uno.rematch import Rematch
 from cogs.uno.results import Results
+from cogs.uno.round_log import RoundLog
 from cogs.uno.running import RunningGames
 from cogs.uno.saving import Saving
 from cogs.uno.table_posts import TablePosts
@@ -50,8 +51,15 @@ class UnoApp:
         self.config = ConfigPanel(house, self.lobby_rules.save_lobby_rules)
         self.rematch = Rematch(house, self.lobby)
         self.records = Records(house)
+        self.round_log = RoundLog(self.games)
         self.clicks = Clicks(
-            self.hands, self.lobby, self.config, self.moves, self.rematch, self.records
+            self.hands,
+            self.lobby,
+            self.config,
+            self.moves,
+            self.rematch,
+            self.records,
+            self.round_log,
         )
         self.handle_click = self.clicks.handle_click  # bot.ui.items.ComponentHandler
         self.settings_changed = house.settings_changed  # the admin cog's changes

@@ -21,6 +21,7 @@ from cogs.uno.lobby import Lobby
 from cogs.uno.moves import Moves
 from cogs.uno.records import Records
 from cogs.uno.rematch import Rematch
+from cogs.uno.round_log import RoundLog
 
 
 class Clicks:
@@ -32,8 +33,10 @@ class Clicks:
         moves: Moves,
         rematch: Rematch,
         records: Records,
+        round_log: RoundLog,
     ) -> None:
         self.hands = hands
+        self.round_log = round_log
         self.rematch = rematch
         self.records = records
         self.lobby = lobby
@@ -47,6 +50,8 @@ class Clicks:
         try:
             if click.kind == "hand":
                 await self.hands.show_hand(interaction, click.game_id)
+            elif click.kind == "log":
+                await self.round_log.show(interaction, click.game_id)
             elif click.kind == "rematch":
                 await self.rematch.rematch(interaction, click.game_id)
             elif click.kind == "record":

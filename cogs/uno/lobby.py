@@ -24,7 +24,7 @@ from bot.store import (
 )
 from bot.ui.errors import UserError
 from bot.ui.rule_errors import rules_error
-from bot.ui.table import is_computer, render_table
+from bot.ui.table import bold_name, is_computer, render_table
 from cogs.uno.autoplay import computer_name
 from cogs.uno.deadline import answers_in_time, respond
 from cogs.uno.dealing import deal_options
@@ -390,7 +390,7 @@ class Lobby:
                 running.stop()  # no clock, no ping, no more moves
                 live = running.live
             locale = house.public_locale(record.guild_id)
-            closed = t(reason, locale, name=f"<@{user}>")
+            closed = t(reason, locale, name=bold_name(interaction.user.display_name))
             if live is not None:
                 kwargs = render_table(
                     live.game, record.id, live.names, locale, log=live.log.lines(), closed=closed

@@ -29,6 +29,9 @@ def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
     locale = house.public_locale(live.guild_id)
     current = live.game.current_player
     lost = live.timeouts.get(current, 0) if current is not None else 0
+    picture = (
+        table_picture(live.game, live.names, locale) if images_on(house, live.guild_id) else None
+    )
     kwargs = render_table(
         live.game,
         live.game_id,
@@ -37,9 +40,7 @@ def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
         log=live.log.lines(),
         deadline=live.deadline,
         last_chance=lost if lost >= MAX_TIMEOUTS - 1 else 0,
-    )
-    picture = (
-        table_picture(live.game, live.names, locale) if images_on(house, live.guild_id) else None
+        pictured=picture is not None,
     )
     if picture is not None:
         picture.point(kwargs["embed"])

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from bot.engine import Game, RuleSet
-from bot.ui.art.encode import shared_palette
-from bot.ui.art.table import HEIGHT, WIDTH
+from bot.ui.art.encode import table_palette
+from bot.ui.art.table import picture_size
 from bot.ui.pictures import Picture, table_picture
 from cogs.uno import pictures
 from cogs.uno.pictures import Drawing, attach, has_picture
@@ -53,8 +53,8 @@ async def test_the_worker_processes_draw_the_same_picture() -> None:
         assert await drawing.wait_ready()  # both processes are up
         data = await drawing.render(picture, urgent=True)
         image = Image.open(io.BytesIO(data))
-        assert image.size == (WIDTH, HEIGHT) and image.mode == "P"
-        assert image.getpalette() == shared_palette().getpalette()  # the workers' palette
+        assert image.size == picture_size(2) and image.mode == "P"
+        assert image.getpalette() == table_palette().getpalette()  # the table's own palette
     finally:
         await drawing.close()
 

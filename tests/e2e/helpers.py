@@ -96,6 +96,13 @@ class Table:
         return int(m[1]) if m else None
 
 
+def table_text(msg: Message) -> str:
+    """What the table tells a reader: its text and its picture's alt text (with card pictures
+    on, the seats' counts and UNO states are in the picture, not in the text)."""
+    alts = [a.get("description") or "" for a in msg.attachments]
+    return "\n".join([msg.text, *alts])
+
+
 def table_with(emu: FakeDiscord, channel: int, text: str) -> Any:
     """A condition for `emu.wait_for`: the channel's table once it shows `text`."""
 

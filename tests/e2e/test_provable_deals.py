@@ -18,7 +18,7 @@ from tests.e2e.helpers import Table, actions, answer, open_game, play_round
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-COMMITMENT = re.compile(r"Deal commitment: `([0-9a-f]{16})`")
+COMMITMENT = re.compile(r"🔒 ([0-9a-f]{16})")
 SEED = re.compile(r"Seed of this deal: `([0-9a-f]{64})`")
 ROUND = re.compile(r"UNO — round (\d+)")
 

@@ -34,8 +34,8 @@ LIMITS: tuple[tuple[tuple[str, ...], int], ...] = (
             "hand.keep", "hand.next", "hand.pass", "hand.play_drawn", "hand.play_uno",
             "hand.previous", "hand.refresh", "hand.uno", "lobby.add_computer", "lobby.cancel",
             "lobby.join", "lobby.leave", "lobby.rules", "lobby.start", "table.catch",
-            "table.draw", "table.next_round", "table.show_hand", "table.uno", "card.colored",
-            "hand.card_count", "card.times",
+            "table.draw", "table.next_round", "table.show_hand", "table.uno", "table.log",
+            "card.colored", "hand.card_count", "card.times",
         ),
         BUTTON,
     ),
@@ -51,12 +51,12 @@ LIMITS: tuple[tuple[tuple[str, ...], int], ...] = (
     (("settings.pick_", "hand.target_placeholder"), PLACEHOLDER),
     (
         (
-            "table.title", "result.title", "rules.title", "settings.title", "leaderboard.title",
-            "stats.title", "help.title", "lobby.title", "hand.title",
+            "table.title", "table.log_title", "result.title", "rules.title", "settings.title",
+            "leaderboard.title", "stats.title", "help.title", "lobby.title", "hand.title",
         ),
         TITLE,
     ),
-    (("table.players", "table.last_actions"), FIELD),
+    (("table.players",), FIELD),
     (("cmd.",), DESCRIPTION),
     (("preset.", "scoring.", "color.", "leaderboard.sort.", "computer.level."), OPTION),
 )  # fmt: skip

@@ -35,7 +35,7 @@ from bot.ui.art import (
 )
 from bot.ui.art import faces as faces_module
 from bot.ui.art.lettering import TOFU, drawable
-from bot.ui.art.table import HEIGHT, WIDTH
+from bot.ui.art.table import NAME_X, WIDTH, picture_size, seat_right
 
 DECKS = ("classic108", "swap112", "shuffle112")
 WILDS = [c for c in ALL_CARDS if c.is_wild]
@@ -130,8 +130,8 @@ def test_chosen_colours_differ_by_shape_in_greyscale(wild: Card) -> None:
 def test_table_picture_size_and_budget(count: int) -> None:
     names = [(ODD_NAMES[i % len(ODD_NAMES)], 3 * i + 1) for i in range(count)]
     state = _table(names, current=count - 1)
-    assert table_picture(state).size == (WIDTH, HEIGHT)
-    assert len(table_file(state)) <= 60_000
+    assert table_picture(state).size == picture_size(count) and picture_size(count)[0] == WIDTH
+    assert len(table_file(state)) <= 12_000  # 10 odd names: 10.6 KB; the old table's 19 KB
 
 
 def test_a_name_never_spills_out_of_its_box() -> None:
@@ -140,7 +140,7 @@ def test_a_name_never_spills_out_of_its_box() -> None:
     for name in ODD_NAMES:
         odd = table_picture(_table([(name, 5), ("Ben", 3)]))
         box = ImageChops.difference(plain, odd).getbbox()
-        assert box is None or (box[0] >= 330 and box[2] <= 480), (name, box)
+        assert box is None or (box[0] >= NAME_X and box[2] <= seat_right()), (name, box)
 
 
 def test_names_keep_their_letters_and_box_what_the_font_lacks() -> None:

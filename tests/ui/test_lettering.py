@@ -15,6 +15,7 @@ from bot.engine import Card, Color, Game, RuleSet
 from bot.ui import pictures
 from bot.ui.art import SeatState, TableState, describe_table, lettering, table_picture
 from bot.ui.art.lettering import TOFU, drawable, has_glyph, name_font
+from bot.ui.art.table import NAME_X, seat_right
 
 # Names an ASCII fold would draw alike: each pair must give different pictures.
 LOOK_ALIKES = [
@@ -33,7 +34,7 @@ ALPHABETS = (
     "ÞÐÝ ČĎĚŇŘŠŤŮŽ ŐŰ ĞİŞ ĂȘȚ ĀĒĪŪĢĶĻŅ ĖĮŲ ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡΣΤΥΦΧΨΩ ΆΈΉΊΌΎΏΪΫ "
     "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ ЄІЇҐЎЂЈЉЊЋЏ"
 )
-NAME_BOX = (330, 480)  # the seat list's name column, in x
+NAME_BOX = (NAME_X, seat_right())  # the seat list's name column, in x
 
 
 def _table(name: str) -> TableState:

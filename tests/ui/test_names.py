@@ -161,11 +161,16 @@ def test_lobby_table_results_and_log_escape_each_name_once() -> None:
         p = game.current_player
         assert p is not None
         game.apply(p, random.Random(p).choice(game.legal_actions(p)))
-    tables = [
-        render_table(game, 9, n, log=log, deadline=deadline, last_chance=2)["embed"]
-        for n in (BAD, GOOD)
-    ]
-    _same_but_names(_texts(tables[0]), _texts(tables[1]))
+    for pictured in (False, True):
+        tables = [
+            _texts(
+                render_table(
+                    game, 9, n, log=log, deadline=deadline, last_chance=2, pictured=pictured
+                )["embed"]
+            )
+            for n in (BAD, GOOD)
+        ]
+        _same_but_names(tables[0], tables[1])
 
     game, events = _played()
     assert game.round_outcome is not None

@@ -7,11 +7,18 @@ from datetime import UTC, datetime
 
 from bot.engine import PRESETS, Game, RuleSet
 from bot.engine import events as E
+from bot.engine.seeds import shown_commitment
 from bot.store import LeaderboardPage, PlayerStats
 from bot.ui.ids import MAX_CUSTOM_ID, matches_exactly_one
 from bot.ui.rules_text import difference_lines, render_rules, rules_in_words, rules_summary
 from bot.ui.stats import render_help, render_leaderboard, render_stats
-from bot.ui.table import render_lobby, render_round_result, render_table
+from bot.ui.table import (
+    TABLE_LOG_CHARS,
+    render_lobby,
+    render_round_log,
+    render_round_result,
+    render_table,
+)
 from bot.ui.turn_log import TurnLog
 
 BIG = 2**63 - 1
@@ -20,10 +27,16 @@ BIG = 2**63 - 1
 def _check(kwargs: dict) -> None:
     embed = kwargs["embed"]
     assert len(embed) <= 6000 and len(embed.description or "") <= 4096
-    assert all(len(f.value) <= 1024 for f in embed.fields)
+    assert all(len(f.value) <= 1024 for f in embed.fields) and len(embed.footer.text or "") <= 2048
     for item in kwargs["view"].children:
         assert len(item.item.custom_id) <= MAX_CUSTOM_ID
         assert matches_exactly_one(item.item.custom_id)
+
+
+def _lock(game: Game) -> str:
+    """The deal's commitment as the footer ends with it (bot/engine/seeds.py)."""
+    assert game.commitment is not None
+    return f" · 🔒 {shown_commitment(game.commitment)}"
 
 
 def test_table_shows_every_seat_count_and_the_turn() -> None:
@@ -32,29 +45,95 @@ def test_table_shows_every_seat_count_and_the_turn() -> None:
     game = Game.new(players, RuleSet(), seed=1)
     kwargs = render_table(game, BIG, names, log=["x" * 300] * 6)
     _check(kwargs)
-    text = kwargs["embed"].fields[0].value
+    state = kwargs["embed"]
+    text = state.fields[0].value
     for p in players:
         assert f"{game.card_count(p)} cards" in text
-    assert f"<@{game.current_player}>" in kwargs["embed"].description
+    assert f"<@{game.current_player}>" in state.description
+    assert "Top card" in state.description  # no picture: the text says everything
+    # the newest line only, shortened: it fills the budget; then the rules and the goal
+    rules = "Rules: Official · to 500 points" + _lock(game)
+    assert state.footer.text == "x" * (TABLE_LOG_CHARS - 1) + "…\n" + rules
     labels = [i.item.label for i in kwargs["view"].children]
-    assert labels == ["Show my hand", "Draw", "UNO!"]  # nobody can be caught
+    assert labels == ["Show my hand", "Draw", "UNO!", "Log"]  # nobody can be caught
     game.at_risk.append(players[0])
     labels = [i.item.label for i in render_table(game, BIG, names)["view"].children]
-    assert labels == ["Show my hand", "Draw", "UNO!", "Catch"]
+    assert labels == ["Show my hand", "Draw", "UNO!", "Catch", "Log"]
+
+
+def test_a_pictured_table_leaves_the_seats_to_the_picture() -> None:
+    game = Game.new([1, 2, 3], RuleSet(), seed=1)
+    names = {1: "Ann", 2: "Bo", 3: "Cy"}
+    kwargs = render_table(game, 1, names, log=["a", "b", "c", "d"], pictured=True)
+    state = kwargs["embed"]
+    assert not state.fields and "Top card" not in state.description
+    assert state.description.startswith(f"<@{game.current_player}>")  # the first mention
+    # the newest three lines, plain (a footer reads no markdown: names without escapes)
+    assert state.footer.text == "b\nc\nd\nRules: Official · to 500 points" + _lock(game)
+    odd = render_table(game, 1, names, log=[r"\_Zed\_ played Red 7"], pictured=True)["embed"]
+    assert odd.footer.text.startswith("_Zed_ played Red 7\n")
+    risky = next(p for p in game.players if p != game.current_player)
+    game.hands[risky] = game.hands[risky][:1]  # down to one card without calling UNO
+    game.at_risk.append(risky)
+    table = render_table(game, 1, names, pictured=True)
+    assert "no UNO called" not in table["embed"].description  # the picture's badge says it
+    assert "Catch" in [i.item.label for i in table["view"].children]
+    assert "no UNO called" in render_table(game, 1, names)["embed"].fields[0].value
+
+
+def test_the_table_shows_the_goal_and_a_practice_game() -> None:
+    game = Game.new([1, -1, -2], RuleSet(scoring="none"), seed=1)
+    kwargs = render_table(game, 1, {1: "Ann", -1: "Bot", -2: "Bot 2"}, log=["x"])
+    assert kwargs["embed"].title == "🃏 UNO — round 1 · practice"
+    assert kwargs["embed"].footer.text == "x\nRules: Norway · one round" + _lock(game)
+    two = Game.new([1, 2, -1], RuleSet(target=200), seed=1)
+    kwargs = render_table(two, 1, {1: "Ann", 2: "Bo", -1: "Bot"})
+    assert kwargs["embed"].title == "🃏 UNO — round 1"
+    assert kwargs["embed"].footer.text == "Rules: Official + Target · to 200 points" + _lock(two)
 
 
 def test_the_table_counts_the_turn_down_and_warns_before_a_removal() -> None:
     game = Game.new([1, 2], RuleSet(), seed=1)
     names = {1: "Ann", 2: "Bo"}
     deadline = datetime(2030, 1, 1, tzinfo=UTC)
-    plain = render_table(game, 1, names)["embed"].description
+
+    def description(**kwargs: object) -> str:
+        return render_table(game, 1, names, **kwargs)["embed"].description
+
+    plain = description()
     assert "<t:" not in plain and "Time runs out" not in plain
-    timed = render_table(game, 1, names, deadline=deadline)["embed"].description
+    timed = description(deadline=deadline)
     assert f"<t:{int(deadline.timestamp())}:R>" in timed and "leave the game" not in timed
-    warned = render_table(game, 1, names, deadline=deadline, last_chance=2)["embed"].description
+    warned = description(deadline=deadline, last_chance=2, pictured=True)
     assert "let 2 turns in a row run out" in warned and "leave the game" in warned
-    closed = render_table(game, 1, names, deadline=deadline, closed="Ended.")["embed"].description
-    assert "<t:" not in closed
+
+
+def test_an_ended_game_s_table_says_so_and_mentions_no_one() -> None:
+    game = Game.new([1, 2], RuleSet(), seed=1)
+    names = {1: "Ann", 2: "Bo"}
+    deadline = datetime(2030, 1, 1, tzinfo=UTC)
+    kwargs = render_table(
+        game, 1, names, log=["Ann played Red 7"], closed="Ended.", deadline=deadline, pictured=True
+    )
+    state = kwargs["embed"]
+    assert state.title == "🃏 UNO — round 1 · ended" and state.description == "Ended."
+    text = " ".join([state.description, state.fields[0].value, state.footer.text])
+    assert "<@" not in text and "<t:" not in text and "turn" not in text
+    assert kwargs["view"].children == []
+
+
+def test_the_round_log_shows_every_line_or_attaches_them() -> None:
+    lines = [f"line {k}" for k in range(10)]
+    embed, whole = render_round_log(lines, 3)
+    assert embed.title == "📜 Round 3: the whole log" and whole is None
+    assert embed.description == "\n".join(lines)
+    many = [f"{k:04d} " + "x" * 95 for k in range(300)]
+    embed, whole = render_round_log(many, 3)
+    assert whole == "\n".join(many) and len(embed.description) <= 4096
+    assert embed.description.endswith(many[-1]) and "earlier lines are in the attached file" in (
+        embed.description
+    )
+    assert render_round_log([], 1)[0].description == "Nothing has happened in this round yet."
 
 
 def test_lobby_buttons() -> None:

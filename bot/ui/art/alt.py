@@ -8,7 +8,7 @@ from typing import Final
 from bot.engine import Card, Color
 from bot.i18n import t
 from bot.ui.art.hand import page_cards, pages
-from bot.ui.art.table import TableState
+from bot.ui.art.table import SeatState, TableState
 
 MAX_ALT: Final = 1024  # Discord's limit on an attachment's description
 
@@ -28,9 +28,19 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_ALT else text[: MAX_ALT - 1] + "…"
 
 
+def _seat(seat: SeatState, locale: object) -> str:
+    """A seat's name and count, and its UNO state: called, or at risk of being caught."""
+    text = t("table.alt_seat", locale, name=seat.name, count=seat.cards)
+    if seat.at_risk:
+        return t("table.alt_at_risk", locale, seat=text)
+    if seat.uno:
+        return t("table.alt_uno", locale, seat=text)
+    return text
+
+
 def describe_table(state: TableState, locale: object = None) -> str:
     """The top card, the colour, the direction, whose turn, every seat's count and the draw pile."""
-    seats = ", ".join(t("table.alt_seat", locale, name=s.name, count=s.cards) for s in state.seats)
+    seats = ", ".join(_seat(seat, locale) for seat in state.seats)
     current = state.current
     turn = t("table.alt_turn", locale, name=current.name) if current else ""
     return _clip(

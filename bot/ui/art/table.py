@@ -1,5 +1,13 @@
-"""The table picture: the discard pile's top card, the active colour, the direction of play, the
-draw pile and every seat with its card count, the current player highlighted.
+"""The table picture, made to be read on a phone: the top card, the active colour, the direction
+of play and every seat's name and card count, the current seat highlighted and each seat's UNO
+state (called, or at risk of being caught).
+
+Discord shows an embed's picture at most 400 px wide on a desktop and about 300 px on a phone,
+so the picture is WIDTH = 400 px wide (1:1 on a desktop) and its text is sized for the phone:
+a name is NAME_SIZE px (the font's em) in the picture, NAME_SIZE * 300 / 400 px on a 300-px
+phone, and never smaller than 12 px there. Few, large things: no seat numbers and no fans of
+card backs (the count says it). The height follows the number of seats (HEIGHT for 4 or
+fewer, up to MAX_HEIGHT for 10), so a small table takes less of a phone's screen.
 
 The input is a small immutable value (`TableState`), so pictures are cached by what they show.
 """
@@ -15,22 +23,46 @@ from PIL import Image, ImageDraw, ImageOps
 
 from bot.engine import Card, Color
 from bot.ui.art.faces import back, face, memo, swatch
-from bot.ui.art.palette import BACK_FILL, FELT, FELT_LIGHT, HIGHLIGHT, INK, MUTED, PAPER, font
-from bot.ui.art.text import label, name_label
+from bot.ui.art.lettering import name_font
+from bot.ui.art.palette import FELT, FELT_LIGHT, FILL, HIGHLIGHT, INK, PAPER, font
+from bot.ui.art.text import name_label
 
-WIDTH: Final = 640
-HEIGHT: Final = 300
+WIDTH: Final = 400
 MAX_SEATS: Final = 10
-_PAD: Final = 18
-_SEATS_X: Final = 300  # the seat list's left edge
-_FAN_MAX: Final = 8  # backs drawn per seat; the number says the rest
+#: Rows of the seat list: at most ROW_MAX px each, at least ROW_MIN (ten seats).
+ROW_MAX: Final = 48
+ROW_MIN: Final = 26
+_PAD: Final = 8
+#: The picture's height with up to 4 seats (the left panel's own), and with 10.
+HEIGHT: Final = 218
+MAX_HEIGHT: Final = 2 * _PAD + MAX_SEATS * ROW_MIN
+#: Names' and counts' size (the font's em) in the picture, with ten seats; fewer get NAME_MAX.
+NAME_SIZE: Final = 22
+NAME_MAX: Final = 26
+#: The seat list: its left edge, the names' left edge and the picture's right margin.
+SEATS_X: Final = 138
+NAME_X: Final = SEATS_X + 22
+_RIGHT: Final = WIDTH - 6
+_COUNT_W: Final = 36  # the count's column, right-aligned
+_BADGE_W: Final = 60  # an UNO badge's width
+_CARD_W: Final = 100  # the top card's width in the left panel
+_ICON: Final = 40  # the colour swatch and the direction arrow
+_PILE_W: Final = 30  # the draw pile's card back
+
+NAME_TONE: Final = (232, 238, 234)
+AT_RISK: Final = FILL[Color.RED]
 
 
 @dataclass(frozen=True, slots=True)
 class SeatState:
+    """One seat in the round: `uno` when it called UNO on its last card, `at_risk` when it holds
+    one card without having called it (anyone may catch it)."""
+
     name: str
     cards: int
     current: bool = False
+    uno: bool = False
+    at_risk: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +79,27 @@ class TableState:
     @property
     def current(self) -> SeatState | None:
         return next((s for s in self.seats if s.current), None)
+
+
+def picture_size(seats: int) -> tuple[int, int]:
+    """The picture's size for a table of `seats` seats."""
+    seats = max(1, min(seats, MAX_SEATS))
+    return WIDTH, max(HEIGHT, 2 * _PAD + seats * ROW_MIN)
+
+
+def seat_right() -> int:
+    """The right edge of the names' column (the count's column begins after it)."""
+    return _RIGHT - _COUNT_W - 4
+
+
+def row_height(seats: int) -> int:
+    height = picture_size(seats)[1]
+    return min(ROW_MAX, (height - 2 * _PAD) // max(1, min(seats, MAX_SEATS)))
+
+
+def name_size(seats: int) -> int:
+    """The names' font size for `seats` seats (ten: NAME_SIZE)."""
+    return min(NAME_MAX, max(NAME_SIZE, row_height(seats) - 8))
 
 
 def _direction_icon(clockwise: bool, size: int) -> Image.Image:
@@ -81,33 +134,16 @@ def _direction_icon(clockwise: bool, size: int) -> Image.Image:
     return memo(("direction", clockwise, size), build)
 
 
-def _mini_back(width: int) -> Image.Image:
-    """A card back for the seat fans: the real back is too busy below 20 px, so a plain card
-    in the back's colours; overlapped, their paper edges read as a fan."""
-
-    def build() -> Image.Image:
-        k = 4
-        w, h = width * k, round(width * 1.5) * k
-        image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(image)
-        draw.rounded_rectangle((0, 0, w - 1, h - 1), w * 0.16, fill=PAPER, outline=INK, width=k)
-        m = w * 0.12
-        draw.rounded_rectangle((m, m, w - m, h - m), w * 0.1, fill=BACK_FILL)
-        return image.reduce(k)
-
-    return memo(("mini back", width), build)
-
-
 @lru_cache(maxsize=1024)
-def _number_image(value: int, size: int) -> Image.Image:
-    """A count, outlined so it reads on any background; cached (counts recur all game long)."""
+def _number_image(value: int, size: int, fill: tuple[int, int, int]) -> Image.Image:
+    """A count, bold and outlined so it reads on any background; cached (counts recur)."""
     box = size * 4
     image = Image.new("RGBA", (box, size * 2), (0, 0, 0, 0))
     ImageDraw.Draw(image).text(
         (box / 2, size),
         str(value),
         font=font(size),
-        fill=PAPER,
+        fill=fill,
         anchor="mm",
         stroke_width=2,
         stroke_fill=INK,
@@ -115,90 +151,112 @@ def _number_image(value: int, size: int) -> Image.Image:
     return image
 
 
-def _number(image: Image.Image, xy: tuple[float, float], value: int, size: int) -> None:
+def _number(
+    image: Image.Image,
+    xy: tuple[float, float],
+    value: int,
+    size: int,
+    fill: tuple[int, int, int] = PAPER,
+) -> None:
     """`value` centred on `xy`."""
-    number = _number_image(value, size)
+    number = _number_image(value, size, fill)
     x, y = round(xy[0] - number.width / 2), round(xy[1] - number.height / 2)
     image.alpha_composite(number, (x, y))
 
 
-def _fan(count: int, width: int) -> Image.Image:
-    """`count` overlapping card backs (a seat's hand), drawn once per count and size."""
+def _badge(at_risk: bool, height: int) -> Image.Image:
+    """An UNO badge: "UNO!" on paper when called; "UNO?" in red, framed, when not called."""
 
     def build() -> Image.Image:
-        mini = _mini_back(width)
-        image = Image.new("RGBA", (mini.width + 9 * (count - 1), mini.height), (0, 0, 0, 0))
-        for k in range(count):
-            image.alpha_composite(mini, (k * 9, 0))
-        return image
+        k = 4
+        w, h = _BADGE_W * k, height * k
+        image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(image)
+        fill, ink = (AT_RISK, PAPER) if at_risk else (PAPER, INK)
+        draw.rounded_rectangle((0, 0, w - 1, h - 1), h // 2, fill=fill, outline=PAPER, width=2 * k)
+        draw.text(
+            (w / 2, h / 2),
+            "UNO?" if at_risk else "UNO!",
+            font=name_font(round(h * 0.6)),
+            fill=ink,
+            anchor="mm",
+            stroke_width=k // 2,
+            stroke_fill=ink,
+        )
+        return image.reduce(k)
 
-    return memo(("fan", count, width), build)
+    return memo(("uno badge", at_risk, height), build)
 
 
-def _piles(image: Image.Image, state: TableState) -> None:
-    """Left half: the draw pile, the top card, the active colour and the direction."""
-    draw = ImageDraw.Draw(image)
-    pile = back(84)
-    layers = min(3, max(1, math.ceil(state.draw_pile / 20))) if state.draw_pile else 0
-    x, y = _PAD + 4, 52
-    if layers == 0:
-        draw.rounded_rectangle((x, y, x + 84, y + 126), 8, outline=MUTED, width=2)
-    for k in range(layers):
-        image.alpha_composite(pile, (x + 2 * (layers - 1 - k), y - 2 * (layers - 1 - k)))
-    _number(image, (x + 42, y + 148), state.draw_pile, 22)
+def _panel(image: Image.Image, state: TableState) -> None:
+    """The left panel: the top card; under it the active colour, the direction of play and the
+    draw pile (a card back with its count)."""
     chosen = state.color if state.top.is_wild else None
-    top = face(state.top, 140, chosen)
-    image.alpha_composite(top, (130, (HEIGHT - top.height) // 2 - 14))
-    badge_y = HEIGHT - _PAD - 40
+    top = face(state.top, _CARD_W, chosen)
+    image.alpha_composite(top, ((SEATS_X - 4 - _CARD_W) // 2, 10))
+    y = 10 + top.height + 8
+    x = 10
     if state.color is not None:
-        image.alpha_composite(swatch(state.color, 40), (146, badge_y))
-    image.alpha_composite(_direction_icon(state.clockwise, 40), (214, badge_y))
+        image.alpha_composite(swatch(state.color, _ICON), (x, y))
+    image.alpha_composite(_direction_icon(state.clockwise, _ICON), (x + _ICON + 2, y))
+    pile = back(_PILE_W)
+    px = x + 2 * _ICON + 6
+    image.alpha_composite(pile, (px, y + (_ICON - pile.height) // 2))
+    _number(image, (px + pile.width / 2, y + _ICON / 2), state.draw_pile, 16)
 
 
-def _row_height(seats: int) -> int:
-    return min(44, (HEIGHT - 2 * _PAD) // max(1, seats))
-
-
-def _seat(image: Image.Image, seat: SeatState, index: int, top: int, height: int) -> None:
-    """One seat: number, name, a fan of backs and the count; the current one highlighted."""
+def _seat(image: Image.Image, seat: SeatState, top: int, height: int, size: int) -> None:
+    """One seat: the turn marker, the name, the UNO badge and the count."""
     draw = ImageDraw.Draw(image)
-    left, right = _SEATS_X, WIDTH - _PAD
+    left, right = SEATS_X, _RIGHT
+    middle = top + height / 2
     if seat.current:
         draw.rounded_rectangle(
-            (left, top + 1, right, top + height - 1), 8, fill=FELT_LIGHT, outline=HIGHLIGHT, width=2
+            (left, top + 1, right + 4, top + height - 1),
+            8,
+            fill=FELT_LIGHT,
+            outline=HIGHLIGHT,
+            width=2,
         )
-    size = min(18, height - 10)
-    tone = HIGHLIGHT if seat.current else MUTED
-    image.alpha_composite(label(str(index + 1), 22, height, tone, size, True), (left + 6, top))
-    name_tone = HIGHLIGHT if seat.current else (226, 232, 228)
-    image.alpha_composite(name_label(seat.name, 150, height, name_tone, size), (left + 30, top))
-    card_h = height - 8
-    fan = min(seat.cards, _FAN_MAX)
-    if fan:
-        backs = _fan(fan, max(8, card_h * 2 // 3))
-        image.alpha_composite(backs, (left + 186, top + (height - backs.height) // 2))
-    _number(image, (right - 22, top + height / 2), seat.cards, size + 2)
+        h = min(size * 0.7, height * 0.5)
+        draw.polygon(
+            [(left + 6, middle - h / 2), (left + 6, middle + h / 2), (left + 6 + h * 0.8, middle)],
+            fill=HIGHLIGHT,
+        )
+    badge = seat.at_risk or seat.uno
+    name_w = seat_right() - NAME_X - (_BADGE_W + 2 if badge else 0)
+    tone = HIGHLIGHT if seat.current else NAME_TONE
+    image.alpha_composite(name_label(seat.name, name_w, height, tone, size), (NAME_X, top))
+    if badge:
+        tag = _badge(seat.at_risk, min(height - 4, 30))
+        image.alpha_composite(
+            tag, (right - _COUNT_W - _BADGE_W - 2, round(middle - tag.height / 2))
+        )
+    fill = HIGHLIGHT if seat.current else PAPER
+    _number(image, (right - _COUNT_W / 2, middle), seat.cards, size, fill)
 
 
-def _felt() -> Image.Image:
+def _felt(size: tuple[int, int]) -> Image.Image:
     """The empty table: the felt and the panel of the piles."""
 
     def build() -> Image.Image:
-        image = Image.new("RGBA", (WIDTH, HEIGHT), (*FELT, 255))
+        image = Image.new("RGBA", size, (*FELT, 255))
         draw = ImageDraw.Draw(image)
-        draw.rounded_rectangle((6, 6, _SEATS_X - 14, HEIGHT - 7), 16, fill=FELT_LIGHT)
+        draw.rounded_rectangle((4, 4, SEATS_X - 8, size[1] - 5), 14, fill=FELT_LIGHT)
         return image
 
-    return memo(("felt", WIDTH, HEIGHT), build)
+    return memo(("felt", size), build)
 
 
 def table_picture(state: TableState) -> Image.Image:
-    """The whole table, WIDTH x HEIGHT, RGB; seats beyond MAX_SEATS are not drawn."""
-    image = _felt().copy()
-    _piles(image, state)
+    """The whole table, `picture_size(seats)`, RGB; seats beyond MAX_SEATS are not drawn."""
     seats = state.seats[:MAX_SEATS]
-    height = _row_height(len(seats))
-    top = (HEIGHT - height * len(seats)) // 2
+    size = picture_size(len(seats))
+    image = _felt(size).copy()
+    _panel(image, state)
+    height = row_height(len(seats))
+    text = name_size(len(seats))
+    top = (size[1] - height * len(seats)) // 2
     for index, seat in enumerate(seats):
-        _seat(image, seat, index, top + index * height, height)
+        _seat(image, seat, top + index * height, height, text)
     return image.convert("RGB")
