@@ -21,10 +21,13 @@ hands.py        a player's private hand;  hand_view.py: what a hand message show
 live_hands.py   each player's latest hand, edited through its token as their view changes
 results.py      a change in public: log lines and round results;  pings.py: turn reminders
 table_posts.py  the table's rendering and `/uno table` (tables.py coalesces the edits)
-lobby.py        new lobby, join/leave/kick/computers, Start, End, lobby expiry (dealing.py)
+lobby.py        new lobby, join/leave/kick/computers, Start, End, lobby expiry
+dealing.py      the test hooks that fix a deal (UNO_TEST_SEED, UNO_TEST_DECKS)
 lobby_rules.py  a lobby's rules (its panel and `/uno setrule`); config_panel.py: the selects
 lobby_view.py   the lobby message;  rematch.py: Rematch on a finished match
 resume.py       running games loaded again at start-up;  turn_clock.py: turn deadlines
+round_log.py    the table's Log button: the round's whole log, privately
+records.py      /uno export, /uno verify and the results' Game record button (docs/records.md)
 deadline.py     answers within Discord's 3 s (defer when slow);  callback.py: answers sent raw
 pictures.py     card pictures rendered off the loop and attached; card_emojis.py: emoji upload
 workers.py      a worker process with a thread as fallback; thinking.py: computers think there
