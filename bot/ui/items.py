@@ -21,6 +21,7 @@ from bot.ui.ids import (
     CONFIG_TEMPLATE,
     GAME_TEMPLATE,
     HAND_TEMPLATE,
+    LOBBY_TARGET_TEMPLATE,
     LOBBY_TEMPLATE,
     MAX_LABEL,
     REMATCH_TEMPLATE,
@@ -29,6 +30,7 @@ from bot.ui.ids import (
     game_id_for,
     hand_id,
     lobby_id,
+    lobby_target_id,
     rematch_id,
     target_select_id,
 )
@@ -262,6 +264,37 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         await dispatch(interaction, Click("lobby", self.game_id, None, self.verb))
 
 
+class LobbyTargetSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_TARGET_TEMPLATE
+):
+    """The lobby's match target: `uno:<game>:lobby:target`; the click carries the choice as the
+    lobby verb `target|<choice>` (checked again by the lobby: host only, before Start)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(_select(lobby_target_id(game_id), options, placeholder, row))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Select[Any],
+        match: re.Match[str],
+    ) -> LobbyTargetSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        choice = _chosen(interaction)
+        await dispatch(interaction, Click("lobby", self.game_id, None, f"target|{choice}"))
+
+
 class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONFIG_TEMPLATE):
     """A select of the settings panel: `uno:cfg:<scope>:<step>`; the click carries the choice.
 
@@ -297,4 +330,12 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
         await dispatch(interaction, Click("config", game_id, None, f"{self.step}|{choice}"))
 
 
-DYNAMIC_ITEMS = (GameButton, TargetSelect, HandButton, RematchButton, LobbyButton, ConfigSelect)
+DYNAMIC_ITEMS = (
+    GameButton,
+    TargetSelect,
+    HandButton,
+    RematchButton,
+    LobbyButton,
+    LobbyTargetSelect,
+    ConfigSelect,
+)

@@ -14,8 +14,10 @@ import discord
 from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
-from bot.ui.items import GameButton, HandButton, LobbyButton, RematchButton
+from bot.ui.ids import LOBBY_TARGETS
+from bot.ui.items import GameButton, HandButton, LobbyButton, LobbyTargetSelect, RematchButton
 from bot.ui.names import literal, literal_name
+from bot.ui.rule_options import match_target
 from bot.ui.rules_text import difference_lines, rules_summary
 
 MAX_PLAYERS = 10
@@ -53,6 +55,45 @@ def rules_line(rules: RuleSet, locale: object = None) -> str:
 # ----------------------------------------------------------------------------- lobby
 
 
+def is_practice(players: Sequence[int]) -> bool:
+    """One person against computer players only: played out, counted for nobody (README)."""
+    people = [p for p in players if not is_computer(p)]
+    return len(people) == 1 and len(people) < len(players)
+
+
+def target_text(rules: RuleSet, locale: object = None) -> str:
+    """How long the match lasts: one round, or to so many points."""
+    choice = match_target(rules)
+    if choice == "round":
+        return t("lobby.target_round", locale)
+    return t("lobby.target_points", locale, points=t("count.points", locale, count=rules.target))
+
+
+def _target_select(game_id: int, rules: RuleSet, locale: object) -> LobbyTargetSelect:
+    chosen = match_target(rules)
+    choices = list(LOBBY_TARGETS)
+    if chosen not in choices:  # e.g. `/uno new target:300`: still shown as chosen
+        choices.append(chosen)
+    options = []
+    for choice in choices:
+        if choice == "round":
+            label = t("lobby.target_option_round", locale)
+        else:
+            label = t("count.points", locale, count=int(choice))
+        description = t("lobby.target_official", locale) if choice == "500" else None
+        options.append(
+            discord.SelectOption(
+                label=label[:100],
+                value=choice,
+                description=description[:100] if description else None,
+                default=choice == chosen,
+            )
+        )
+    return LobbyTargetSelect(
+        game_id, options, placeholder=t("lobby.target_placeholder", locale)[:150], row=2
+    )
+
+
 def render_lobby(
     game_id: int,
     host_id: int,
@@ -62,14 +103,18 @@ def render_lobby(
     *,
     closed: str | None = None,
 ) -> dict[str, Any]:
-    """The lobby message; `closed` (a reason) renders it without buttons."""
+    """The lobby message; `closed` (a reason) renders it without buttons. The host picks the
+    match target in its select; a lobby of one person and computers says it is practice."""
     lines = [
         t("lobby.host", locale, host=f"<@{host_id}>"),
         t("lobby.rules_name", locale, preset=rules_summary(rules, locale)),
+        target_text(rules, locale),
     ]
     lines += difference_lines(rules, locale)[:MAX_LOBBY_RULE_LINES]
     lines += ["", t("lobby.players", locale, count=len(players), max=MAX_PLAYERS)]
     lines += [f"{i + 1}. {literal(name)}" for i, (_, name) in enumerate(players)]
+    if is_practice([p for p, _ in players]):
+        lines += ["", t("lobby.practice", locale)]
     if closed:
         lines += ["", closed]
     else:
@@ -116,6 +161,7 @@ def render_lobby(
                 game_id, "cancel", label=t("lobby.cancel", locale), style=discord.ButtonStyle.danger
             )
         )
+        view.add_item(_target_select(game_id, rules, locale))
     return {"content": None, "embed": embed, "view": view}
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
+import pytest
+
 from bot.engine import PRESETS, Game, RuleSet
 from bot.engine import events as E
 from bot.store import LeaderboardPage, PlayerStats
@@ -62,7 +64,7 @@ def test_lobby_buttons() -> None:
     _check(kwargs)
     assert [i.item.custom_id for i in kwargs["view"].children] == [
         f"uno:{BIG}:lobby:{v}"
-        for v in ("join", "leave", "addbot", "addexpert", "rules", "start", "cancel")
+        for v in ("join", "leave", "addbot", "addexpert", "rules", "start", "cancel", "target")
     ]
     closed = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(), closed="gone")
     assert closed["view"].children == []
@@ -115,3 +117,46 @@ def test_rules_are_named_and_only_differences_are_listed() -> None:
         "✳️ Jump-in: **on** (official: off)",
     ]
     assert len(difference_lines(norway)) == len(norway.changes())
+
+
+def _target_options(kwargs: dict) -> list[tuple[str, str, bool]]:
+    select = kwargs["view"].children[-1].item
+    return [(o.value, o.label, o.default) for o in select.options]
+
+
+def test_the_lobby_offers_the_match_target_with_the_official_500_chosen() -> None:
+    kwargs = render_lobby(BIG, 1, [(1, "Ann"), (2, "Ben")], RuleSet())
+    assert _target_options(kwargs) == [
+        ("round", "One round", False),
+        ("100", "100 points", False),
+        ("200", "200 points", False),
+        ("500", "500 points", True),
+    ]
+    assert "Match length: **500 points**" in kwargs["embed"].description
+    one = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(scoring="none"))
+    assert "Match length: **one round**" in one["embed"].description
+    assert [v for v, _, chosen in _target_options(one) if chosen] == ["round"]
+    odd = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(target=300), "de")
+    assert _target_options(odd)[-1] == ("300", "300 Punkte", True)
+    assert "Partielänge: **300 Punkte**" in odd["embed"].description
+
+
+def test_the_match_target_choices_as_rules() -> None:
+    from bot.engine import InvalidRules
+    from bot.ui.rule_options import match_target, with_match_target
+
+    one = with_match_target(RuleSet.preset("germany"), "round")
+    assert one.scoring == "none" and match_target(one) == "round"
+    back = with_match_target(one, "200")
+    assert (back.scoring, back.target, match_target(back)) == ("standard", 200, "200")
+    penalty = with_match_target(RuleSet.preset("germany"), "100")
+    assert (penalty.scoring, penalty.target) == ("penalty", 100)
+    with pytest.raises(InvalidRules):
+        with_match_target(RuleSet(), "lots")
+
+
+def test_a_lobby_of_one_person_and_computers_says_practice() -> None:
+    solo = render_lobby(BIG, 1, [(1, "Ann"), (-1, "Ada")], RuleSet())["embed"].description
+    assert "Practice" in solo
+    for players in ([(1, "Ann")], [(1, "Ann"), (2, "Ben"), (-1, "Ada")]):
+        assert "Practice" not in render_lobby(BIG, 1, players, RuleSet())["embed"].description
