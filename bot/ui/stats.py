@@ -112,10 +112,17 @@ def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord
     return embed
 
 
-def render_stats(stats: PlayerStats | None, name: str, locale: object = None) -> discord.Embed:
+def render_stats(
+    stats: PlayerStats | None, name: str, locale: object = None, *, practice: int = 0
+) -> discord.Embed:
+    """A player's counted figures; their `practice` games (alone against computers, counted
+    for nobody) on a line of their own, never mixed into them."""
     embed = discord.Embed(title=t("stats.title", locale, name=literal(name[:200])), colour=0x0956BF)
+    practice_line = t("stats.practice", locale, games=practice) if practice else ""
     if stats is None:
         embed.description = t("stats.none", locale)
+        if practice:
+            embed.description = "\n".join([t("stats.only_practice", locale), practice_line])
         return embed
     embed.description = t(
         "stats.body",
@@ -131,6 +138,8 @@ def render_stats(stats: PlayerStats | None, name: str, locale: object = None) ->
         challenges_won=stats.challenges_won,
         challenges_lost=stats.challenges_lost,
     )
+    if practice:
+        embed.description += "\n" + practice_line
     return embed
 
 

@@ -330,7 +330,12 @@ def render_round_result(
     *,
     match: Outcome | None = None,
     host_id: int | None = None,
+    practice: bool | None = None,
 ) -> discord.Embed:
+    """A round's result (and the match's, with `match`). `practice`: one person against
+    computers (by default: so when the round's players are); it says so, counted for nobody."""
+    if practice is None:
+        practice = is_practice(list(outcome.totals))
     if outcome.winner is None:
         head = t("result.nobody", locale, round=outcome.round_number)
     else:
@@ -356,6 +361,8 @@ def render_round_result(
         lines += ["", t("result.match_winner", locale, names=winners)]
     elif host_id is not None:
         lines += ["", t("result.next", locale, host=f"<@{host_id}>")]
+    if practice:
+        lines += ["", t("result.practice", locale)]
     return discord.Embed(
         title=t("result.title", locale, round=outcome.round_number),
         description="\n".join(lines)[:4096],

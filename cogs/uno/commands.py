@@ -358,15 +358,14 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         `private`, which shows them to the asker only, in theirs."""
         require_choice("sort", sort, SORTS)
         require_range("page", page, 1, LEADERBOARD_PAGES)
-        guild_id = interaction.guild_id or 0
+        if not private:  # a recent public board is refreshed and pointed to (boards.py)
+            await self.app.boards.show(interaction, sort, page)
+            return
         async with self.app.house.db.read() as unit:
-            board = await unit.stats.leaderboard(guild_id, sort=sort, page=page)  # type: ignore[arg-type]
-        if private:
-            embed = render_leaderboard(board, interaction.locale)
-        else:
-            await self.app.house.load_settings(guild_id)
-            embed = render_leaderboard(board, self.app.house.public_locale(guild_id))
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+            board = await unit.stats.leaderboard(interaction.guild_id or 0, sort=sort, page=page)  # type: ignore[arg-type]
+        await interaction.response.send_message(
+            embed=render_leaderboard(board, interaction.locale), ephemeral=True
+        )
 
     @app_commands.command(name=cmd_name("stats"), description=cmd_text("cmd.stats"))
     @app_commands.rename(player=cmd_name("option.player"))
@@ -377,9 +376,9 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         who = player or interaction.user
         async with self.app.house.db.read() as unit:
             found = await unit.stats.player(interaction.guild_id or 0, who.id)
-        await interaction.response.send_message(
-            embed=render_stats(found, who.display_name, interaction.locale), ephemeral=True
-        )
+            practice = await unit.stats.practice_games(interaction.guild_id or 0, who.id)
+        embed = render_stats(found, who.display_name, interaction.locale, practice=practice)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=cmd_name("help"), description=cmd_text("cmd.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:

@@ -160,3 +160,28 @@ def test_a_lobby_of_one_person_and_computers_says_practice() -> None:
     assert "Practice" in solo
     for players in ([(1, "Ann")], [(1, "Ann"), (2, "Ben"), (-1, "Ada")]):
         assert "Practice" not in render_lobby(BIG, 1, players, RuleSet())["embed"].description
+
+
+def test_results_of_a_practice_match_say_practice() -> None:
+    from bot.engine.scoring import RoundEnd, RoundOutcome
+
+    def outcome(players: list[int]) -> RoundOutcome:
+        zero = dict.fromkeys(players, 0)
+        return RoundOutcome(1, players[0], next(iter(RoundEnd)), zero, zero, zero, zero)
+
+    names = {1: "Ann", 2: "Ben", -1: "Bot"}
+    solo = render_round_result(outcome([1, -1]), names).description
+    assert "Practice game: counted for nobody" in solo
+    assert "Practice" not in render_round_result(outcome([1, 2, -1]), names).description
+    told = render_round_result(outcome([1, -1]), names, practice=False)
+    assert "Practice" not in told.description
+
+
+def test_stats_keep_practice_games_apart() -> None:
+    counted = PlayerStats(1, 2, "Ann", points=10, games_played=1, games_won=1, rank=1)
+    text = render_stats(counted, "Ann", practice=3).description
+    assert "Games: 1 won of 1" in text and text.endswith("counted for nobody): 3")
+    assert "Practice" not in (render_stats(counted, "Ann").description or "")
+    only = render_stats(None, "Ann", practice=2).description
+    assert "No counted games" in only and "under way" not in only and only.endswith(": 2")
+    assert render_stats(None, "Ann").description == "No games on this server yet."
