@@ -7,6 +7,7 @@
 - `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|addexpert|rules>` in the lobby, and
   `uno:<game_id>:lobby:target` for its select of the match target (the choice as value);
 - `uno:<game_id>:rematch` under a finished match's result (the finished game's id);
+- `uno:help` for the topics of `/uno help` (the topic as value);
 - `uno:cfg:<g|game_id>:<group|opt|val:<option>>` for the selects of the settings panel: the
   server's defaults (`g`) or a lobby's rules (its game id).
 
@@ -38,6 +39,9 @@ LOBBY_TEMPLATE: Final = (
 LOBBY_TARGET_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):lobby:target"
 #: The match targets a lobby offers: one round (scoring "none"), or first to so many points.
 LOBBY_TARGETS: Final = ("round", "100", "200", "500")
+
+HELP_TEMPLATE: Final = r"uno:help"
+HELP_ID: Final = "uno:help"
 
 LOBBY_VERBS: Final = ("join", "leave", "start", "cancel", "addbot", "addexpert", "rules")
 CONFIG_TEMPLATE: Final = r"uno:cfg:(?P<scope>g|\d{1,20}):(?P<step>group|opt|val:[a-z0-9_]{1,40})"
@@ -113,6 +117,7 @@ def matches_exactly_one(custom_id: str) -> bool:
         REMATCH_TEMPLATE,
         LOBBY_TEMPLATE,
         LOBBY_TARGET_TEMPLATE,
+        HELP_TEMPLATE,
         CONFIG_TEMPLATE,
     )
     return sum(re.fullmatch(p, custom_id) is not None for p in templates) == 1

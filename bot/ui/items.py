@@ -21,6 +21,8 @@ from bot.ui.ids import (
     CONFIG_TEMPLATE,
     GAME_TEMPLATE,
     HAND_TEMPLATE,
+    HELP_ID,
+    HELP_TEMPLATE,
     LOBBY_TARGET_TEMPLATE,
     LOBBY_TEMPLATE,
     MAX_LABEL,
@@ -40,7 +42,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    kind: str  # "game", "hand", "lobby", "rematch" or "config"
+    kind: str  # "game", "hand", "lobby", "rematch", "config" or "help"
     game_id: int
     version: int | None = None
     action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
@@ -295,6 +297,31 @@ class LobbyTargetSelect(
         await dispatch(interaction, Click("lobby", self.game_id, None, f"target|{choice}"))
 
 
+class HelpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HELP_TEMPLATE):
+    """The topics of `/uno help`: `uno:help`; the click carries the topic (any value: the help
+    shows its first page for one it does not know)."""
+
+    def __init__(
+        self,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(_select(HELP_ID, options, placeholder, None))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Select[Any],
+        match: re.Match[str],
+    ) -> HelpSelect:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, Click("help", 0, None, _chosen(interaction)))
+
+
 class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONFIG_TEMPLATE):
     """A select of the settings panel: `uno:cfg:<scope>:<step>`; the click carries the choice.
 
@@ -337,5 +364,6 @@ DYNAMIC_ITEMS = (
     RematchButton,
     LobbyButton,
     LobbyTargetSelect,
+    HelpSelect,
     ConfigSelect,
 )

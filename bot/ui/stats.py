@@ -1,4 +1,4 @@
-"""The server's leaderboard, one player's stats, and the help text."""
+"""The server's leaderboard and one player's stats."""
 
 from __future__ import annotations
 
@@ -53,28 +53,6 @@ class LeaderboardPage(Protocol):
     def pages(self) -> int: ...
     @property
     def entries(self) -> Sequence[PlayerStats]: ...
-
-
-HELP_COMMANDS = (
-    "new",
-    "join",
-    "leave",
-    "addbot",
-    "setrule",
-    "start",
-    "kick",
-    "end",
-    "hand",
-    "play",
-    "draw",
-    "uno",
-    "catch",
-    "table",
-    "rules",
-    "leaderboard",
-    "stats",
-    "help",
-)
 
 
 def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord.Embed:
@@ -152,17 +130,4 @@ def _games_line(stats: PlayerStats, locale: object) -> str:
         wins=stats.games_won,
         games=stats.games_played,
         rate=round(stats.win_rate * 100),
-    )
-
-
-def render_help(locale: object = None) -> discord.Embed:
-    lines = [t("help.intro", locale), ""]
-    group = t("cmdname.uno", locale)
-    for name in HELP_COMMANDS:
-        key = "uno_call" if name == "uno" else name  # `/uno uno`: the call, not the group
-        # The command as the reader's Discord client lists it (`/uno neu` in German).
-        lines.append(f"`/{group} {t(f'cmdname.{key}', locale)}` — {t(f'cmd.{key}', locale)}")
-    lines += ["", t("help.buttons", locale), "", t("help.counting", locale)]
-    return discord.Embed(
-        title=t("help.title", locale), description="\n".join(lines), colour=0xD72600
     )

@@ -10,9 +10,10 @@ import pytest
 from bot.engine import PRESETS, Game, RuleSet
 from bot.engine import events as E
 from bot.store import LeaderboardPage, PlayerStats
+from bot.ui.help import HELP_TOPICS, render_help
 from bot.ui.ids import MAX_CUSTOM_ID, matches_exactly_one
 from bot.ui.rules_text import difference_lines, render_rules, rules_in_words, rules_summary
-from bot.ui.stats import render_help, render_leaderboard, render_stats
+from bot.ui.stats import render_leaderboard, render_stats
 from bot.ui.table import render_lobby, render_round_result, render_table
 from bot.ui.turn_log import TurnLog
 
@@ -98,7 +99,7 @@ def test_rules_leaderboard_stats_help_render() -> None:
     )
     assert "Ann" in render_leaderboard(page).description
     assert "No games" in render_stats(None, "Ann").description
-    assert len(render_help()) <= 6000
+    assert all(len(render_help(None, topic)["embed"]) <= 6000 for topic in HELP_TOPICS)
 
 
 def test_rules_are_named_and_only_differences_are_listed() -> None:
