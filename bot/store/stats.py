@@ -16,7 +16,7 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
 from bot.store.errors import NotSeated
-from bot.store.models import COUNTERS, PlayerTotal, utcnow
+from bot.store.models import COUNTERS, Game, PlayerTotal, Seat, utcnow
 from bot.store.records import LeaderboardPage, LeaderboardSort, PlayerStats
 from bot.store.roster import load_roster
 from bot.store.upsert import PerDialect
@@ -168,6 +168,8 @@ class StatsRepository:
             seat = roster.seats.get(user_id)
             if seat is None:
                 raise NotSeated(game_id, user_id)
+            if not roster.rated:  # practice, or kicked down to one person: counts for nobody
+                continue
             nonzero = {key: amount for key, amount in counts.items() if amount}
             if not seat.is_bot and nonzero:
                 changes[user_id] = (seat.display_name, nonzero)
@@ -216,3 +218,25 @@ class StatsRepository:
             .where(_ahead(_ordering(rank_by, me), _ordering(rank_by, other)))
         )
         return _stats(row, (ahead or 0) + 1)
+
+    async def practice_games(self, guild_id: int, user_id: int) -> int:
+        """How many practice games (this person alone against computers, counted for nobody)
+        the user started in a server."""
+        people = (
+            select(func.count())
+            .select_from(Seat)
+            .where(
+                Seat.game_id == Game.id,
+                Seat.is_bot.is_(False),
+                or_(Seat.left_at.is_(None), Seat.left_at >= Game.started_at),
+            )
+            .correlate(Game)
+            .scalar_subquery()
+        )
+        mine = and_(Seat.game_id == Game.id, Seat.user_id == user_id, Seat.is_bot.is_(False))
+        found = await self._session.scalar(
+            select(func.count(Game.id))
+            .join(Seat, mine)
+            .where(Game.guild_id == guild_id, Game.started_at.is_not(None), people == 1)
+        )
+        return int(found or 0)

@@ -6,9 +6,11 @@
   refresh), and `uno:<game_id>:<version>:target` for the target select;
 - `uno:<game_id>:hand` for the public "Show my hand" button;
 - `uno:<game_id>:log` for the table's Log button (the round's whole log, privately);
-- `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|addexpert|rules>` in the lobby;
+- `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|addexpert|rules>` in the lobby, and
+  `uno:<game_id>:lobby:target` for its select of the match target (the choice as value);
 - `uno:<game_id>:rematch` under a finished match's result (the finished game's id);
 - `uno:<game_id>:record` beside it: the match's record as a file (docs/records.md);
+- `uno:help` for the topics of `/uno help` (the topic as value);
 - `uno:cfg:<g|game_id>:<group|opt|val:<option>>` for the selects of the settings panel: the
   server's defaults (`g`) or a lobby's rules (its game id).
 
@@ -39,6 +41,13 @@ RECORD_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):record"
 LOBBY_TEMPLATE: Final = (
     r"uno:(?P<game>\d{1,20}):lobby:(?P<verb>join|leave|start|cancel|addbot|addexpert|rules)"
 )
+
+LOBBY_TARGET_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):lobby:target"
+#: The match targets a lobby offers: one round (scoring "none"), or first to so many points.
+LOBBY_TARGETS: Final = ("round", "100", "200", "500")
+
+HELP_TEMPLATE: Final = r"uno:help"
+HELP_ID: Final = "uno:help"
 
 LOBBY_VERBS: Final = ("join", "leave", "start", "cancel", "addbot", "addexpert", "rules")
 CONFIG_TEMPLATE: Final = r"uno:cfg:(?P<scope>g|\d{1,20}):(?P<step>group|opt|val:[a-z0-9_]{1,40})"
@@ -95,6 +104,10 @@ def lobby_id(game_id: int, verb: str) -> str:
     return _checked(f"uno:{game_id}:lobby:{verb}")
 
 
+def lobby_target_id(game_id: int) -> str:
+    return _checked(f"uno:{game_id}:lobby:target")
+
+
 def config_id(scope: str, step: str) -> str:
     custom_id = _checked(f"uno:cfg:{scope}:{step}")
     if re.fullmatch(CONFIG_TEMPLATE, custom_id) is None:
@@ -119,6 +132,8 @@ def matches_exactly_one(custom_id: str) -> bool:
         REMATCH_TEMPLATE,
         RECORD_TEMPLATE,
         LOBBY_TEMPLATE,
+        LOBBY_TARGET_TEMPLATE,
+        HELP_TEMPLATE,
         CONFIG_TEMPLATE,
     )
     return sum(re.fullmatch(p, custom_id) is not None for p in templates) == 1

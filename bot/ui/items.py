@@ -21,6 +21,9 @@ from bot.ui.ids import (
     CONFIG_TEMPLATE,
     GAME_TEMPLATE,
     HAND_TEMPLATE,
+    HELP_ID,
+    HELP_TEMPLATE,
+    LOBBY_TARGET_TEMPLATE,
     LOBBY_TEMPLATE,
     LOG_TEMPLATE,
     MAX_LABEL,
@@ -31,6 +34,7 @@ from bot.ui.ids import (
     game_id_for,
     hand_id,
     lobby_id,
+    lobby_target_id,
     log_id,
     record_id,
     rematch_id,
@@ -42,7 +46,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    kind: str  # "game", "hand", "log", "lobby", "rematch", "record" or "config"
+    kind: str  # "game", "hand", "log", "lobby", "rematch", "record", "config" or "help"
     game_id: int
     version: int | None = None
     action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
@@ -344,6 +348,62 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
         await dispatch(interaction, Click("lobby", self.game_id, None, self.verb))
 
 
+class LobbyTargetSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_TARGET_TEMPLATE
+):
+    """The lobby's match target: `uno:<game>:lobby:target`; the click carries the choice as the
+    lobby verb `target|<choice>` (checked again by the lobby: host only, before Start)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(_select(lobby_target_id(game_id), options, placeholder, row))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Select[Any],
+        match: re.Match[str],
+    ) -> LobbyTargetSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        choice = _chosen(interaction)
+        await dispatch(interaction, Click("lobby", self.game_id, None, f"target|{choice}"))
+
+
+class HelpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HELP_TEMPLATE):
+    """The topics of `/uno help`: `uno:help`; the click carries the topic (any value: the help
+    shows its first page for one it does not know)."""
+
+    def __init__(
+        self,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(_select(HELP_ID, options, placeholder, None))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Select[Any],
+        match: re.Match[str],
+    ) -> HelpSelect:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, Click("help", 0, None, _chosen(interaction)))
+
+
 class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONFIG_TEMPLATE):
     """A select of the settings panel: `uno:cfg:<scope>:<step>`; the click carries the choice.
 
@@ -387,5 +447,7 @@ DYNAMIC_ITEMS = (
     RematchButton,
     RecordButton,
     LobbyButton,
+    LobbyTargetSelect,
+    HelpSelect,
     ConfigSelect,
 )

@@ -241,3 +241,29 @@ def select_values(option: str, current: Any, locale: object = None) -> list[tupl
             numbers = sorted({*TARGET_PRESETS, int(current), getattr(OFFICIAL, option)})[:25]
         return [(str(n), str(n)) for n in numbers]
     return []
+
+
+# ----------------------------------------------------------------------------- match target
+
+
+def match_target(rules: RuleSet) -> str:
+    """The lobby's match-target choice these rules amount to: "round" (one round decides:
+    scoring "none", as the Norwegian sheet plays) or the points target as text."""
+    return "round" if rules.scoring == "none" else str(rules.target)
+
+
+def with_match_target(rules: RuleSet, choice: str) -> RuleSet:
+    """The rules with the lobby's match target `choice` ("round" or a number of points).
+
+    One round is scoring "none"; a points target on top of it goes back to the official
+    scoring; any other scoring keeps its own way of counting and only takes the new target.
+    InvalidRules if `choice` is neither.
+    """
+    if choice == "round":
+        return rules.with_options(scoring="none", penalty_end="lowest_wins")
+    if not choice.isdigit():
+        raise InvalidRules("target", f"{choice[:20]!r} is not one round or a number of points")
+    changes: dict[str, Any] = {"target": int(choice)}
+    if rules.scoring == "none":
+        changes["scoring"] = OFFICIAL.scoring
+    return rules.with_options(**changes)

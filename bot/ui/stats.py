@@ -1,4 +1,4 @@
-"""The server's leaderboard, one player's stats, and the help text."""
+"""The server's leaderboard and one player's stats."""
 
 from __future__ import annotations
 
@@ -55,30 +55,6 @@ class LeaderboardPage(Protocol):
     def entries(self) -> Sequence[PlayerStats]: ...
 
 
-HELP_COMMANDS = (
-    "new",
-    "join",
-    "leave",
-    "addbot",
-    "setrule",
-    "start",
-    "kick",
-    "end",
-    "hand",
-    "play",
-    "draw",
-    "uno",
-    "catch",
-    "table",
-    "rules",
-    "leaderboard",
-    "stats",
-    "export",
-    "verify",
-    "help",
-)
-
-
 def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord.Embed:
     lines = []
     for entry in board.entries:
@@ -114,10 +90,17 @@ def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord
     return embed
 
 
-def render_stats(stats: PlayerStats | None, name: str, locale: object = None) -> discord.Embed:
+def render_stats(
+    stats: PlayerStats | None, name: str, locale: object = None, *, practice: int = 0
+) -> discord.Embed:
+    """A player's counted figures; their `practice` games (alone against computers, counted
+    for nobody) on a line of their own, never mixed into them."""
     embed = discord.Embed(title=t("stats.title", locale, name=literal(name[:200])), colour=0x0956BF)
+    practice_line = t("stats.practice", locale, games=practice) if practice else ""
     if stats is None:
         embed.description = t("stats.none", locale)
+        if practice:
+            embed.description = "\n".join([t("stats.only_practice", locale), practice_line])
         return embed
     embed.description = t(
         "stats.body",
@@ -133,6 +116,8 @@ def render_stats(stats: PlayerStats | None, name: str, locale: object = None) ->
         challenges_won=stats.challenges_won,
         challenges_lost=stats.challenges_lost,
     )
+    if practice:
+        embed.description += "\n" + practice_line
     return embed
 
 
@@ -145,17 +130,4 @@ def _games_line(stats: PlayerStats, locale: object) -> str:
         wins=stats.games_won,
         games=stats.games_played,
         rate=round(stats.win_rate * 100),
-    )
-
-
-def render_help(locale: object = None) -> discord.Embed:
-    lines = [t("help.intro", locale), ""]
-    group = t("cmdname.uno", locale)
-    for name in HELP_COMMANDS:
-        key = "uno_call" if name == "uno" else name  # `/uno uno`: the call, not the group
-        # The command as the reader's Discord client lists it (`/uno neu` in German).
-        lines.append(f"`/{group} {t(f'cmdname.{key}', locale)}` — {t(f'cmd.{key}', locale)}")
-    lines += ["", t("help.buttons", locale), "", t("help.counting", locale)]
-    return discord.Embed(
-        title=t("help.title", locale), description="\n".join(lines), colour=0xD72600
     )

@@ -16,15 +16,18 @@ from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
 from bot.engine.seeds import shown_commitment
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
+from bot.ui.ids import LOBBY_TARGETS
 from bot.ui.items import (
     GameButton,
     HandButton,
     LobbyButton,
+    LobbyTargetSelect,
     LogButton,
     RecordButton,
     RematchButton,
 )
 from bot.ui.names import literal, literal_name
+from bot.ui.rule_options import match_target
 from bot.ui.rules_text import difference_lines, rules_summary
 
 MAX_PLAYERS = 10
@@ -54,11 +57,6 @@ def mention(user: int, names: Mapping[int, str]) -> str:
     return f"**{_name(names, user)}**" if is_computer(user) else f"<@{user}>"
 
 
-def is_practice(game: Game) -> bool:
-    """One person against computer players only: a practice game."""
-    return len(game.players) > 1 and sum(not is_computer(p) for p in game.players) == 1
-
-
 def goal_text(rules: RuleSet, locale: object = None) -> str:
     """What ends the match: "one round", or "to 500 points"."""
     if rules.scoring == "none":
@@ -78,6 +76,45 @@ def rules_line(rules: RuleSet, locale: object = None) -> str:
 # ----------------------------------------------------------------------------- lobby
 
 
+def is_practice(players: Sequence[int]) -> bool:
+    """One person against computer players only: played out, counted for nobody (README)."""
+    people = [p for p in players if not is_computer(p)]
+    return len(people) == 1 and len(people) < len(players)
+
+
+def target_text(rules: RuleSet, locale: object = None) -> str:
+    """How long the match lasts: one round, or to so many points."""
+    choice = match_target(rules)
+    if choice == "round":
+        return t("lobby.target_round", locale)
+    return t("lobby.target_points", locale, points=t("count.points", locale, count=rules.target))
+
+
+def _target_select(game_id: int, rules: RuleSet, locale: object) -> LobbyTargetSelect:
+    chosen = match_target(rules)
+    choices = list(LOBBY_TARGETS)
+    if chosen not in choices:  # e.g. `/uno new target:300`: still shown as chosen
+        choices.append(chosen)
+    options = []
+    for choice in choices:
+        if choice == "round":
+            label = t("lobby.target_option_round", locale)
+        else:
+            label = t("count.points", locale, count=int(choice))
+        description = t("lobby.target_official", locale) if choice == "500" else None
+        options.append(
+            discord.SelectOption(
+                label=label[:100],
+                value=choice,
+                description=description[:100] if description else None,
+                default=choice == chosen,
+            )
+        )
+    return LobbyTargetSelect(
+        game_id, options, placeholder=t("lobby.target_placeholder", locale)[:150], row=2
+    )
+
+
 def render_lobby(
     game_id: int,
     host_id: int,
@@ -87,14 +124,18 @@ def render_lobby(
     *,
     closed: str | None = None,
 ) -> dict[str, Any]:
-    """The lobby message; `closed` (a reason) renders it without buttons."""
+    """The lobby message; `closed` (a reason) renders it without buttons. The host picks the
+    match target in its select; a lobby of one person and computers says it is practice."""
     lines = [
         t("lobby.host", locale, host=f"<@{host_id}>"),
         t("lobby.rules_name", locale, preset=rules_summary(rules, locale)),
+        target_text(rules, locale),
     ]
     lines += difference_lines(rules, locale)[:MAX_LOBBY_RULE_LINES]
     lines += ["", t("lobby.players", locale, count=len(players), max=MAX_PLAYERS)]
     lines += [f"{i + 1}. {literal(name)}" for i, (_, name) in enumerate(players)]
+    if is_practice([p for p, _ in players]):
+        lines += ["", t("lobby.practice", locale)]
     if closed:
         lines += ["", closed]
     else:
@@ -141,6 +182,7 @@ def render_lobby(
                 game_id, "cancel", label=t("lobby.cancel", locale), style=discord.ButtonStyle.danger
             )
         )
+        view.add_item(_target_select(game_id, rules, locale))
     return {"content": None, "embed": embed, "view": view}
 
 
@@ -269,7 +311,7 @@ def _title(game: Game, locale: object, closed: bool) -> str:
     round_number = game.round_number
     if closed:
         return t("table.title_ended", locale, round=round_number)
-    if is_practice(game):
+    if is_practice(game.players):
         return t("table.title_practice", locale, round=round_number)
     return t("table.title", locale, round=round_number)
 
@@ -402,8 +444,13 @@ def render_round_result(
     match: Outcome | None = None,
     host_id: int | None = None,
     seed: str = "",
+    practice: bool | None = None,
 ) -> discord.Embed:
-    """A round's results; `seed`: the round's seed, revealed now (hex; empty: none)."""
+    """A round's result (and the match's, with `match`). `seed`: the round's seed, revealed
+    now (hex; empty: none). `practice`: one person against computers (by default: so when the
+    round's players are); it says so, counted for nobody."""
+    if practice is None:
+        practice = is_practice(list(outcome.totals))
     if outcome.winner is None:
         head = t("result.nobody", locale, round=outcome.round_number)
     else:
@@ -434,6 +481,8 @@ def render_round_result(
         lines += ["", t("result.match_winner", locale, names=winners)]
     elif host_id is not None:
         lines += ["", t("result.next", locale, host=f"<@{host_id}>")]
+    if practice:
+        lines += ["", t("result.practice", locale)]
     return discord.Embed(
         title=t("result.title", locale, round=outcome.round_number),
         description="\n".join(lines)[:4096],

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.store import Database
+from cogs.uno.boards import PublicBoards
 from cogs.uno.card_emojis import EmojiSync
 from cogs.uno.components import Clicks
 from cogs.uno.config_panel import ConfigPanel
@@ -63,6 +64,7 @@ class UnoApp:
         )
         self.handle_click = self.clicks.handle_click  # bot.ui.items.ComponentHandler
         self.settings_changed = house.settings_changed  # the admin cog's changes
+        self.boards = PublicBoards(house)  # `/uno leaderboard` in public
         self.card_emojis = EmojiSync(bot)  # started by the cog, in the background
 
     async def stop_clocks(self) -> None:

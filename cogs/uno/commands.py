@@ -9,18 +9,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import PRESETS, Card, Play
+from bot.engine import PRESETS, Play, view_for
 from bot.engine.ai import LEVELS
 from bot.engine.rules import CHOICES, INT_RANGES
 from bot.i18n import t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GameStatus, StorageUnavailable
+from bot.ui.card_input import ordered_choices, parse_card_input
 from bot.ui.cards import card_name
 from bot.ui.errors import UserError, game_error_text, send_ephemeral, token_is_dead
+from bot.ui.help import render_help
 from bot.ui.ids import matches_exactly_one
 from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
-from bot.ui.stats import render_help, render_leaderboard, render_stats
+from bot.ui.stats import render_leaderboard, render_stats
 from cogs.uno.app import UnoApp
 from cogs.uno.inputs import require_choice, require_range
 from cogs.uno.moves import play_texts
@@ -40,36 +42,6 @@ LEADERBOARD_PAGES = 10_000
 TARGET_MIN, TARGET_MAX = INT_RANGES["target"]
 LEVEL_CHOICES = [app_commands.Choice(name=cmd_text(f"computer.level.{v}"), value=v) for v in LEVELS]
 RULE_OPTIONS = {name for names in RULE_GROUPS.values() for name in names}
-
-
-def parse_card_input(text: str, locale: object = None) -> str | None:
-    """A card code (optionally ":uno") from what was typed or picked: "R7", "r7:uno", "Red 7",
-    or the card's name in the typist's language ("Rot 7")."""
-    raw = text.strip()
-    uno = raw.lower().endswith(":uno")
-    if uno:
-        raw = raw[:-4]
-    try:
-        code = Card.of(raw).code
-    except ValueError:
-        wanted = raw.casefold()
-        code = next(
-            (
-                c.code
-                for c in _all_cards()
-                if wanted in (card_name(c).casefold(), card_name(c, locale).casefold())
-            ),
-            None,
-        )
-        if code is None:
-            return None
-    return code + (":uno" if uno else "")
-
-
-def _all_cards() -> tuple[Card, ...]:
-    from bot.engine import ALL_CARDS
-
-    return ALL_CARDS
 
 
 @app_commands.guild_only()
@@ -282,22 +254,21 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         except UserError:
             return []
         locale = interaction.locale
-        wanted = current.strip().casefold()
-        choices = []
-        for action in live.game.legal_actions(interaction.user.id):
-            if not isinstance(action, Play):
-                continue
-            name = card_name(action.card, locale)
-            if action.uno:
-                name = t("hand.play_uno", locale, card=name)
-            if (
-                wanted
-                and wanted not in name.casefold()
-                and wanted not in action.card.code.casefold()
-            ):
-                continue
-            value = action.card.code + (":uno" if action.uno else "")
-            choices.append(app_commands.Choice(name=name[:100], value=value))
+        player = interaction.user.id
+        game = live.game
+        playable = []
+        for action in game.legal_actions(player):
+            if isinstance(action, Play):
+                name = card_name(action.card, locale)
+                if action.uno:
+                    name = t("hand.play_uno", locale, card=name)
+                playable.append((name, action.card.code + (":uno" if action.uno else "")))
+        held = [(card_name(c, locale), c.code) for c in view_for(game, player).hand]
+        first, later = ordered_choices(playable, held, current)
+        choices = [app_commands.Choice(name=name[:100], value=code) for name, code in first]
+        for name, code in later:
+            label = t("cmd.play.not_playable", locale, card=name)
+            choices.append(app_commands.Choice(name=label[:100], value=code))
         return choices[:25]
 
     @app_commands.command(name=cmd_name("draw"), description=cmd_text("cmd.draw"))
@@ -359,15 +330,14 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         `private`, which shows them to the asker only, in theirs."""
         require_choice("sort", sort, SORTS)
         require_range("page", page, 1, LEADERBOARD_PAGES)
-        guild_id = interaction.guild_id or 0
+        if not private:  # a recent public board is refreshed and pointed to (boards.py)
+            await self.app.boards.show(interaction, sort, page)
+            return
         async with self.app.house.db.read() as unit:
-            board = await unit.stats.leaderboard(guild_id, sort=sort, page=page)  # type: ignore[arg-type]
-        if private:
-            embed = render_leaderboard(board, interaction.locale)
-        else:
-            await self.app.house.load_settings(guild_id)
-            embed = render_leaderboard(board, self.app.house.public_locale(guild_id))
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+            board = await unit.stats.leaderboard(interaction.guild_id or 0, sort=sort, page=page)  # type: ignore[arg-type]
+        await interaction.response.send_message(
+            embed=render_leaderboard(board, interaction.locale), ephemeral=True
+        )
 
     @app_commands.command(name=cmd_name("stats"), description=cmd_text("cmd.stats"))
     @app_commands.rename(player=cmd_name("option.player"))
@@ -378,9 +348,9 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         who = player or interaction.user
         async with self.app.house.db.read() as unit:
             found = await unit.stats.player(interaction.guild_id or 0, who.id)
-        await interaction.response.send_message(
-            embed=render_stats(found, who.display_name, interaction.locale), ephemeral=True
-        )
+            practice = await unit.stats.practice_games(interaction.guild_id or 0, who.id)
+        embed = render_stats(found, who.display_name, interaction.locale, practice=practice)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # -- game records (cogs/uno/records.py, docs/records.md)
 
@@ -407,6 +377,4 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     @app_commands.command(name=cmd_name("help"), description=cmd_text("cmd.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(
-            embed=render_help(interaction.locale), ephemeral=True
-        )
+        await interaction.response.send_message(**render_help(interaction.locale), ephemeral=True)

@@ -13,9 +13,10 @@ import discord
 from bot.i18n import t
 from bot.store import StorageUnavailable
 from bot.ui.errors import UserError
+from bot.ui.help import render_help
 from bot.ui.items import Click
 from cogs.uno.config_panel import ConfigPanel
-from cogs.uno.deadline import answers_in_time, reply_error
+from cogs.uno.deadline import answers_in_time, reply_error, respond
 from cogs.uno.hands import Hands
 from cogs.uno.lobby import Lobby
 from cogs.uno.moves import Moves
@@ -60,6 +61,10 @@ class Clicks:
                 await self.lobby.lobby_click(interaction, click.game_id, click.action)
             elif click.kind == "config":
                 await self.config.handle(interaction, click)
+            elif click.kind == "help":  # another page of the asker's own help
+                await respond(
+                    interaction, edit=True, **render_help(interaction.locale, click.action)
+                )
             elif click.action.startswith("page:") or click.action == "refresh":
                 if not self._from_own_hand(interaction):
                     raise UserError("error.not_your_hand")

@@ -158,6 +158,8 @@ class Lobby:
             await self.add_computer(interaction, record, level="expert", edit=True)
         elif verb == "rules":
             await self.rules.show_lobby_rules(interaction, record)
+        elif verb.startswith("target|"):
+            await self.rules.set_match_target(interaction, record, verb.partition("|")[2])
         else:
             await self.end(interaction, record, edit=True)
 

@@ -15,8 +15,9 @@ from bot.engine import InvalidRules, RuleSet
 from bot.i18n import t
 from bot.store import GameRecord, GameStatus, WrongStatus
 from bot.ui.errors import UserError
+from bot.ui.ids import LOBBY_TARGETS
 from bot.ui.rule_errors import rules_error
-from bot.ui.rule_options import parse_value
+from bot.ui.rule_options import match_target, parse_value, with_match_target
 from bot.ui.rules_text import render_rules
 from cogs.uno.config_panel import lobby_panel
 from cogs.uno.deadline import answers_in_time, respond
@@ -86,3 +87,33 @@ class LobbyRules:
             )
         except InvalidRules as exc:
             raise rules_error(exc) from None
+
+    @answers_in_time()
+    async def set_match_target(
+        self, interaction: discord.Interaction[Any], record: GameRecord, choice: str
+    ) -> None:
+        """The host picks the match target in the lobby's select (the caller checked this
+        channel and the lobby status; the choice is user input, so only the offered ones or
+        the one already set pass)."""
+        if interaction.user.id != record.host_id:
+            raise UserError("error.host_only")
+        if choice not in LOBBY_TARGETS and choice != match_target(record.rules):
+            raise UserError(
+                "error.bad_choice",
+                option="target",
+                value=choice[:50],
+                allowed=", ".join(LOBBY_TARGETS),
+            )
+        house = self.house
+        async with house.lock(record.channel_id):
+            try:
+                async with house.db.write() as unit:
+                    await unit.games.update_rules(
+                        record.id, lambda rules: with_match_target(rules, choice)
+                    )
+                    record = await unit.games.get(record.id)
+            except WrongStatus:
+                raise UserError("error.already_started") from None
+            except InvalidRules as exc:
+                raise rules_error(exc) from None
+            await respond(interaction, edit=True, **lobby_kwargs(house, record))

@@ -76,6 +76,8 @@ class Saving:
             for i, a in enumerate(change.applied)
         ]
         people = {p: c for p, c in stat_counters(change.events).items() if p not in live.levels}
+        if len(live.names.keys() - live.levels.keys()) < 2:
+            people = {}  # practice (one person against computers) counts for nobody
         click = ClickSave(
             game_id=live.game_id,
             guild_id=live.guild_id,

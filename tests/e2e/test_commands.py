@@ -81,9 +81,11 @@ async def test_playing_by_commands(s) -> None:
     hand = await _say(emu, alice, channel, "uno hand")
     assert hand.ephemeral and hand_size(hand) == 7
     choices = await emu.autocomplete(alice, channel, "uno play", focused="card")
-    values = {c["value"] for c in choices}
-    assert values == {"R1", "R2", "W", "G5"}
-    assert await emu.autocomplete(bob, channel, "uno play", focused="card") == []
+    values = [c["value"] for c in choices]  # all cards, the playable ones first
+    assert set(values[:4]) == {"R1", "R2", "W", "G5"} and set(values[4:]) == {"B4", "Y6", "Y7"}
+    assert all("not playable now" in c["name"] for c in choices[4:])
+    waiting = await emu.autocomplete(bob, channel, "uno play", focused="card")
+    assert len(waiting) == 7 and all("not playable now" in c["name"] for c in waiting)
     bad = await _say(emu, alice, channel, "uno play", card="XYZ")
     assert bad.ephemeral and "is not a card" in bad.text
     missing = await _say(emu, alice, channel, "uno play", card="B9")

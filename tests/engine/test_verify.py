@@ -84,7 +84,9 @@ def test_an_altered_action_fails(record: dict[str, Any]) -> None:
     bad = copy.deepcopy(record)
     actions = bad["rounds"][0]["actions"]
     i = next(i for i, (_, code) in enumerate(actions) if code.startswith("play:"))
-    actions[i][1] = "play:W4" if actions[i][1] != "play:W4" else "play:R0"
+    player = actions[i][0]
+    # The same card, played by someone else, out of turn: illegal whatever they hold.
+    actions[i][0] = next(p["id"] for p in bad["players"] if p["id"] != player)
     verdict = verify(bad)
     assert not verdict.ok and f"round 1, action {i + 1}" in verdict.message
 
@@ -123,7 +125,8 @@ def test_the_command_line_exits_0_or_1(record: dict[str, Any], tmp_path: Path) -
     good = tmp_path / "good.json"
     good.write_text(json.dumps(record))
     bad_record = copy.deepcopy(record)
-    bad_record["rounds"][0]["actions"][0][1] = "play:W4"
+    first = bad_record["rounds"][0]["actions"][0]
+    first[0] = next(p["id"] for p in bad_record["players"] if p["id"] != first[0])  # out of turn
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(bad_record))
     assert main([str(good)]) == 0

@@ -99,3 +99,22 @@ async def test_an_empty_server(db: Database) -> None:
     async with db.read() as unit:
         page = await unit.stats.leaderboard(GUILD)
     assert (page.entries, page.total, page.pages) == ((), 0, 1)
+
+
+async def test_practice_counts_for_nobody_and_is_counted_apart(db: Database) -> None:
+    from tests.store.conftest import new_running_game
+
+    solo = await new_running_game(db, {1: "Ann"}, bots={-1: "Bot"}, channel_id=501)
+    async with db.write() as unit:
+        await unit.stats.add_counters(solo.id, {1: {"cards_played": 5, "uno_calls": 1}})
+        await unit.games.finish_round(solo.id, 1, winner_id=1, points={1: 40})
+        await unit.games.finish(solo.id, winner_id=1)
+    duo = await new_running_game(db, {1: "Ann", 2: "Ben"}, bots={-1: "Bot"}, channel_id=502)
+    async with db.write() as unit:
+        await unit.stats.add_counters(duo.id, {1: {"cards_played": 2}})
+    async with db.read() as unit:
+        ann = await unit.stats.player(GUILD, 1)
+        assert ann is not None and (ann.cards_played, ann.points, ann.games_played) == (2, 0, 0)
+        assert await unit.stats.practice_games(GUILD, 1) == 1
+        assert await unit.stats.practice_games(GUILD, 2) == 0
+        assert await unit.stats.practice_games(GUILD + 1, 1) == 0

@@ -5,13 +5,16 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 
+import pytest
+
 from bot.engine import PRESETS, Game, RuleSet
 from bot.engine import events as E
 from bot.engine.seeds import shown_commitment
 from bot.store import LeaderboardPage, PlayerStats
+from bot.ui.help import HELP_TOPICS, render_help
 from bot.ui.ids import MAX_CUSTOM_ID, matches_exactly_one
 from bot.ui.rules_text import difference_lines, render_rules, rules_in_words, rules_summary
-from bot.ui.stats import render_help, render_leaderboard, render_stats
+from bot.ui.stats import render_leaderboard, render_stats
 from bot.ui.table import (
     TABLE_LOG_CHARS,
     render_lobby,
@@ -141,7 +144,7 @@ def test_lobby_buttons() -> None:
     _check(kwargs)
     assert [i.item.custom_id for i in kwargs["view"].children] == [
         f"uno:{BIG}:lobby:{v}"
-        for v in ("join", "leave", "addbot", "addexpert", "rules", "start", "cancel")
+        for v in ("join", "leave", "addbot", "addexpert", "rules", "start", "cancel", "target")
     ]
     closed = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(), closed="gone")
     assert closed["view"].children == []
@@ -175,7 +178,7 @@ def test_rules_leaderboard_stats_help_render() -> None:
     )
     assert "Ann" in render_leaderboard(page).description
     assert "No games" in render_stats(None, "Ann").description
-    assert len(render_help()) <= 6000
+    assert all(len(render_help(None, topic)["embed"]) <= 6000 for topic in HELP_TOPICS)
 
 
 def test_rules_are_named_and_only_differences_are_listed() -> None:
@@ -194,3 +197,71 @@ def test_rules_are_named_and_only_differences_are_listed() -> None:
         "✳️ Jump-in: **on** (official: off)",
     ]
     assert len(difference_lines(norway)) == len(norway.changes())
+
+
+def _target_options(kwargs: dict) -> list[tuple[str, str, bool]]:
+    select = kwargs["view"].children[-1].item
+    return [(o.value, o.label, o.default) for o in select.options]
+
+
+def test_the_lobby_offers_the_match_target_with_the_official_500_chosen() -> None:
+    kwargs = render_lobby(BIG, 1, [(1, "Ann"), (2, "Ben")], RuleSet())
+    assert _target_options(kwargs) == [
+        ("round", "One round", False),
+        ("100", "100 points", False),
+        ("200", "200 points", False),
+        ("500", "500 points", True),
+    ]
+    assert "Match length: **500 points**" in kwargs["embed"].description
+    one = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(scoring="none"))
+    assert "Match length: **one round**" in one["embed"].description
+    assert [v for v, _, chosen in _target_options(one) if chosen] == ["round"]
+    odd = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(target=300), "de")
+    assert _target_options(odd)[-1] == ("300", "300 Punkte", True)
+    assert "Partielänge: **300 Punkte**" in odd["embed"].description
+
+
+def test_the_match_target_choices_as_rules() -> None:
+    from bot.engine import InvalidRules
+    from bot.ui.rule_options import match_target, with_match_target
+
+    one = with_match_target(RuleSet.preset("germany"), "round")
+    assert one.scoring == "none" and match_target(one) == "round"
+    back = with_match_target(one, "200")
+    assert (back.scoring, back.target, match_target(back)) == ("standard", 200, "200")
+    penalty = with_match_target(RuleSet.preset("germany"), "100")
+    assert (penalty.scoring, penalty.target) == ("penalty", 100)
+    with pytest.raises(InvalidRules):
+        with_match_target(RuleSet(), "lots")
+
+
+def test_a_lobby_of_one_person_and_computers_says_practice() -> None:
+    solo = render_lobby(BIG, 1, [(1, "Ann"), (-1, "Ada")], RuleSet())["embed"].description
+    assert "Practice" in solo
+    for players in ([(1, "Ann")], [(1, "Ann"), (2, "Ben"), (-1, "Ada")]):
+        assert "Practice" not in render_lobby(BIG, 1, players, RuleSet())["embed"].description
+
+
+def test_results_of_a_practice_match_say_practice() -> None:
+    from bot.engine.scoring import RoundEnd, RoundOutcome
+
+    def outcome(players: list[int]) -> RoundOutcome:
+        zero = dict.fromkeys(players, 0)
+        return RoundOutcome(1, players[0], next(iter(RoundEnd)), zero, zero, zero, zero)
+
+    names = {1: "Ann", 2: "Ben", -1: "Bot"}
+    solo = render_round_result(outcome([1, -1]), names).description
+    assert "Practice game: counted for nobody" in solo
+    assert "Practice" not in render_round_result(outcome([1, 2, -1]), names).description
+    told = render_round_result(outcome([1, -1]), names, practice=False)
+    assert "Practice" not in told.description
+
+
+def test_stats_keep_practice_games_apart() -> None:
+    counted = PlayerStats(1, 2, "Ann", points=10, games_played=1, games_won=1, rank=1)
+    text = render_stats(counted, "Ann", practice=3).description
+    assert "Games: 1 won of 1" in text and text.endswith("counted for nobody): 3")
+    assert "Practice" not in (render_stats(counted, "Ann").description or "")
+    only = render_stats(None, "Ann", practice=2).description
+    assert "No counted games" in only and "under way" not in only and only.endswith(": 2")
+    assert render_stats(None, "Ann").description == "No games on this server yet."

@@ -1,0 +1,110 @@
+"""Public leaderboards without noise: a board already posted in the channel within the last
+minutes is refreshed in place (edited with the latest standings) and the asker is pointed to it
+privately, instead of a new public message.
+
+Refresh and point, rather than only point: the board everyone sees then shows the standings of
+the moment it was asked for, and the channel gets no new message. One lock per channel makes the
+decision and the post one step, so any number of concurrent asks give at most one new message.
+What was posted is kept in memory: a channel belongs to one process, and after a restart the
+worst case is one new board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.ui.stats import render_leaderboard
+from cogs.uno.deadline import answers_in_time, respond
+from cogs.uno.house import House
+
+#: How long a posted board is refreshed instead of posted again (seconds).
+FRESH_FOR = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class PostedBoard:
+    message_id: int
+    posted_at: float  # on the boards' clock
+
+
+class PublicBoards:
+    def __init__(
+        self,
+        house: House,
+        *,
+        fresh_for: float = FRESH_FOR,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.house = house
+        self.fresh_for = fresh_for
+        self.clock = clock
+        self._posted: dict[tuple[int, str, int], PostedBoard] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def recent(self, channel_id: int, sort: str, page: int) -> PostedBoard | None:
+        """The board of this sort and page posted in the channel within `fresh_for`."""
+        posted = self._posted.get((channel_id, sort, page))
+        if posted is None or self.clock() - posted.posted_at > self.fresh_for:
+            return None
+        return posted
+
+    def _remember(self, channel_id: int, sort: str, page: int, message_id: int) -> None:
+        now = self.clock()
+        for key, old in list(self._posted.items()):  # forget the stale ones
+            if now - old.posted_at > self.fresh_for:
+                del self._posted[key]
+        self._posted[(channel_id, sort, page)] = PostedBoard(message_id, now)
+
+    async def show(self, interaction: discord.Interaction[Any], sort: str, page: int) -> None:
+        """`/uno leaderboard` in public: refresh and point to a recent board, or post one."""
+        channel_id = interaction.channel_id or 0
+        lock = self._locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            posted = self.recent(channel_id, sort, page)
+            if posted is not None and await self._refresh(interaction, posted, sort, page):
+                return
+            await self._post(interaction, sort, page)
+
+    async def _board(self, guild_id: int, sort: str, page: int) -> discord.Embed:
+        house = self.house
+        async with house.db.read() as unit:
+            board = await unit.stats.leaderboard(guild_id, sort=sort, page=page)  # type: ignore[arg-type]
+        await house.load_settings(guild_id)
+        return render_leaderboard(board, house.public_locale(guild_id))
+
+    @answers_in_time(ephemeral=False)
+    async def _post(self, interaction: discord.Interaction[Any], sort: str, page: int) -> None:
+        channel_id = interaction.channel_id or 0
+        embed = await self._board(interaction.guild_id or 0, sort, page)
+        response = await respond(interaction, message=True, embed=embed)
+        message_id = getattr(response, "message_id", None)
+        if message_id is None:
+            message_id = (await interaction.original_response()).id
+        self._remember(channel_id, sort, page, message_id)
+
+    @answers_in_time()
+    async def _refresh(
+        self, interaction: discord.Interaction[Any], posted: PostedBoard, sort: str, page: int
+    ) -> bool:
+        """Edit the posted board with the latest standings and point the asker to it; False
+        (nothing answered) if that board is gone."""
+        channel_id = interaction.channel_id or 0
+        embed = await self._board(interaction.guild_id or 0, sort, page)
+        message = self.house.bot.get_partial_messageable(
+            channel_id, guild_id=interaction.guild_id
+        ).get_partial_message(posted.message_id)
+        try:
+            await message.edit(embed=embed)
+        except discord.HTTPException:
+            self._posted.pop((channel_id, sort, page), None)
+            return False
+        text = t("leaderboard.refreshed", interaction.locale, link=message.jump_url)
+        await respond(interaction, content=text, ephemeral=True)
+        return True
