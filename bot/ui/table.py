@@ -6,7 +6,7 @@ Card counts are never hidden; hands never appear here.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -445,10 +445,12 @@ def render_round_result(
     host_id: int | None = None,
     seed: str = "",
     practice: bool | None = None,
+    left: Collection[int] = (),
 ) -> discord.Embed:
     """A round's result (and the match's, with `match`). `seed`: the round's seed, revealed
     now (hex; empty: none). `practice`: one person against computers (by default: so when the
-    round's players are); it says so, counted for nobody."""
+    round's players are); it says so, counted for nobody. `left`: players out of the game
+    (left, removed, kicked), named so rather than as having scored nothing."""
     if practice is None:
         practice = is_practice(list(outcome.totals))
     if outcome.winner is None:
@@ -460,6 +462,9 @@ def render_round_result(
     rows = []
     order = sorted(outcome.totals, key=lambda p: (-outcome.points.get(p, 0), p))
     for p in order:
+        if p in left:
+            rows.append(t("result.row_left", locale, name=_name(names, p), total=outcome.totals[p]))
+            continue
         rows.append(
             t(
                 "result.row",

@@ -41,6 +41,7 @@ class Results:
                     match=match,
                     host_id=None if match else live.host_id,  # says: anyone may start it
                     seed=e.seed,  # the round is over: its seed is revealed
+                    left=live.game.left,
                 )
                 extra = {"view": rematch_view(live.game_id, locale)} if match else {}
                 await house.send_public(live.channel_id, embed=embed, **extra)

@@ -9,6 +9,7 @@ import pytest
 
 from bot.engine import PRESETS, Game, RuleSet
 from bot.engine import events as E
+from bot.engine.scoring import RoundEnd, RoundOutcome
 from bot.engine.seeds import shown_commitment
 from bot.store import LeaderboardPage, PlayerStats
 from bot.ui.help import HELP_TOPICS, render_help
@@ -265,3 +266,20 @@ def test_stats_keep_practice_games_apart() -> None:
     only = render_stats(None, "Ann", practice=2).description
     assert "No counted games" in only and "under way" not in only and only.endswith(": 2")
     assert render_stats(None, "Ann").description == "No games on this server yet."
+
+
+def test_the_results_name_a_player_who_left_as_gone_not_as_scoring_nothing() -> None:
+    outcome = RoundOutcome(
+        round_number=1,
+        winner=1,
+        reason=RoundEnd.WENT_OUT,
+        hand_points={1: 0, 2: 14, 3: 0},
+        cards_left={1: 0, 2: 3, 3: 0},
+        points={1: 14, 2: 0, 3: 0},
+        totals={1: 14, 2: 0, 3: 20},
+    )
+    names = {1: "Ann", 2: "Bo", 3: "Cy"}
+    text = render_round_result(outcome, names, left={3}).description
+    assert "**Cy**: left the game · total **20**" in text
+    assert "Cy**: +0" not in text and "**Bo**: +0 (held 3 cards)" in text
+    assert "left the game" not in render_round_result(outcome, names).description
