@@ -81,20 +81,27 @@ class TablePosts:
                 await unit.games.set_table_message(record.id, message_id)
             await house.edit_public(record.channel_id, record.table_message_id, view=None)
             return
-        live = (await games.get(record.id)).live
+        running = await games.get(record.id)
+        live = running.live
         kwargs = table_kwargs(house, live)  # the saved state: no lock needed to read it
+        shown_version = live.game.version
         picture = kwargs.get("picture")
-        sent = await attach(kwargs, edit=False)
-        response = await interaction.response.send_message(**sent)
-        if picture is not None and not has_picture(sent):
-            self.updater.picture_missing(live.game_id)  # late: the next update brings it
-        else:
-            self.updater.showing(live.game_id, picture.key if picture else None)
-        old = live.table_message_id
-        message_id = (
-            getattr(response, "message_id", None) or (await interaction.original_response()).id
-        )
-        await self._posted(live.game_id, message_id)
+        sent = await attach(kwargs, edit=False)  # drawn before the lock is taken
+        async with running.lock:  # no move meanwhile, and the updater's edits land first
+            await self.updater.flush(live.game_id, timeout=5)
+            response = await interaction.response.send_message(**sent)
+            if picture is not None and not has_picture(sent):
+                self.updater.picture_missing(live.game_id)  # late: the next update brings it
+            else:
+                self.updater.showing(live.game_id, picture.key if picture else None)
+            old = live.table_message_id
+            message_id = (
+                getattr(response, "message_id", None)
+                or (await interaction.original_response()).id
+            )
+            await self._posted(live.game_id, message_id)
+        if live.game.version != shown_version:  # a move came while it was drawn: show it
+            self.updater.request(live.game_id)
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await (
