@@ -24,7 +24,7 @@ from __future__ import annotations
 import io
 import logging
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import discord
@@ -116,15 +116,24 @@ async def picture_file(picture: Picture, *, urgent: bool = False) -> discord.Fil
 
 
 async def attach(
-    kwargs: dict[str, Any], *, edit: bool, keep: bool = False, urgent: bool = True
+    kwargs: dict[str, Any],
+    *,
+    edit: bool,
+    keep: bool = False,
+    urgent: bool = True,
+    existing: Sequence[discord.Attachment] | None = None,
 ) -> dict[str, Any]:
     """`kwargs` ready for discord.py: its "picture" drawn and attached; `keep` (an edit of a
-    message that already shows this picture): nothing sent, the message keeps its file;
-    `urgent` (the default): an interaction's answer waits for it. A picture not drawn in time
-    is left out: no file, and the embed shows no image (`has_picture` tells)."""
+    message that already shows this picture): nothing uploaded, the message keeps its file,
+    named by id when its `existing` attachments are known (else the edit leaves
+    `attachments` out, which Discord reads as "unchanged"); `urgent` (the default): an
+    interaction's answer waits for it. A picture not drawn in time is left out: no file, and
+    the embed shows no image (`has_picture` tells)."""
     out = dict(kwargs)
     picture: Picture | None = out.pop("picture", None)
     if keep and edit:
+        if existing is not None:
+            out["attachments"] = list(existing)
         return out
     if picture is None:
         if edit:
@@ -143,9 +152,18 @@ async def attach(
 
 
 def has_picture(kwargs: dict[str, Any]) -> bool:
-    """Whether `attach`'s result uploads a picture ("files", "file" or "attachments"): False
-    when the picture was left out (late), so the caller knows the message shows none."""
+    """Whether `attach`'s result uploads or keeps a picture ("files", "file" or
+    "attachments"): False when the picture was left out (late), so the caller knows the
+    message shows none."""
     return bool(kwargs.get("files") or kwargs.get("file") or kwargs.get("attachments"))
+
+
+def shown_after(picture: Picture | None, sent: dict[str, Any], *, kept: bool) -> Hashable | None:
+    """What the message's picture shows once `sent` (`attach`'s result for `picture`) is
+    delivered: the picture's key, or None when it has none (or it was left out, late)."""
+    if picture is None or not (kept or has_picture(sent)):
+        return None
+    return picture.key
 
 
 def without_picture(kwargs: dict[str, Any], picture: Picture) -> dict[str, Any]:
