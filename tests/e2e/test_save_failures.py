@@ -151,20 +151,16 @@ async def test_a_computer_whose_move_failed_to_save_moves_once_saving_works(
         await _logged(world, "injected fault", since, 15)
     # Saving works again: the computer moves by itself, nobody has to click.
     await emu.wait_for(
-        lambda: (
-            world.query(
-                "SELECT count(*) FROM game_actions WHERE game_id = ? AND actor_id < 0", game_id
-            )[0]
-            > 0
-        ),
+        lambda: world.query(
+            "SELECT count(*) FROM game_actions WHERE game_id = ? AND actor_id < 0", game_id
+        )[0]
+        > 0,
         20,
         what="the computer's move saved after the fault",
     )
     await emu.wait_for(
-        lambda: (
-            (m := Table(emu, channel).message()) is not None
-            and Table(emu, channel).current_player(m) == alice.id
-        ),
+        lambda: (m := Table(emu, channel).message()) is not None
+        and Table(emu, channel).current_player(m) == alice.id,
         10,
         what="Alice's turn again on the table",
     )
