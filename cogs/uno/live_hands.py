@@ -397,6 +397,8 @@ class LiveHands:
             shown = raw.get("picture")
             picture = shown.key if shown is not None else None
             relocate = hand.relocate
+            if hand.answering:
+                continue  # a click's answer is on its way with the newest state: no drawing
             keep = not relocate and hand.picture_known and hand.picture == picture  # not re-sent
             kwargs = await attach(raw, edit=not relocate, keep=keep, urgent=False)
             if (
