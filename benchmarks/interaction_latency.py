@@ -59,6 +59,7 @@ from benchmarks.baseline import baseline_checkout  # noqa: E402
 from tests.e2e.conftest import bot_env  # noqa: E402
 from tests.e2e.helpers import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
 from tests.fakediscord import MANAGE_GUILD, FakeDiscord, Message  # noqa: E402
+from tests.fakediscord.driver import InteractionFailed  # noqa: E402
 
 TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
 #: The bot's test-only hooks (tests/e2e/conftest.py sets them): none is meant here.
@@ -91,10 +92,24 @@ async def play(emu: FakeDiscord, table: Message, users: list[Any], limit: int, t
             await asyncio.sleep(random.uniform(0, 2 * think))
         return await answer(await emu.click(user, table, hand_button))
 
-    looks = await asyncio.gather(*(first_look(u) for u in users))
-    hands = {u.id: hand for u, hand in zip(users, looks, strict=True)}
+    try:
+        looks = await asyncio.gather(*(first_look(u) for u in users))
+        hands = {u.id: hand for u, hand in zip(users, looks, strict=True)}
+        current = users[0].id if my_turn(hands[users[0].id]) else users[1].id
+        return await _play_turns(emu, hands, users, current, limit, think)
+    except InteractionFailed:  # counted among the run's errors (failed interactions)
+        return 0
+
+
+async def _play_turns(
+    emu: FakeDiscord,
+    hands: dict[int, Message],
+    users: list[Any],
+    current: int,
+    limit: int,
+    think: float,
+) -> int:
     by_id = {u.id: u for u in users}
-    current = users[0].id if my_turn(hands[users[0].id]) else users[1].id
     for done in range(limit):
         hand = hands[current]
         if not my_turn(hand):
@@ -214,6 +229,12 @@ async def run(
             "image_bytes_per_interaction": sum(map(sum, sent.values())) / max(1, len(latencies)),
             # files an edit uploaded that the message already showed, byte for byte
             "identical_uploads": len(emu.identical_uploads) - identical_before,
+            # pictures uploaded, and how many of them differ: the rest were drawn before (the
+            # bot's cache of encoded pictures answers those without drawing)
+            "pictures": sum(len(v) for v in sent.values()),
+            "distinct_pictures": len(
+                {emu.attachment_blobs[a] for a in emu.attachment_blobs if a not in files_before}
+            ),
             "table_pictures": len(tables_sent),
             "table_kb": statistics.mean(tables_sent) / 1024 if tables_sent else 0.0,
             "table_kb_max": max(tables_sent, default=0) / 1024,
@@ -340,6 +361,8 @@ def side_by_side(results: list[dict[str, Any]], n: int, think: float) -> None:
         ("interactions", lambda r: f"{r['interactions']}"),
         ("CPU ms/interaction", lambda r: f"{r['cpu_ms_per_interaction']:.2f}"),
         ("picture KB/interaction", lambda r: f"{r['image_bytes_per_interaction'] / 1024:.2f}"),
+        ("pictures uploaded", lambda r: f"{r.get('pictures', '?')}"),
+        ("  of them distinct", lambda r: f"{r.get('distinct_pictures', '?')}"),
         ("identical uploads", lambda r: f"{r.get('identical_uploads', '?')}"),
         ("p50 ms", lambda r: f"{r['p50']:.1f}"),
         ("p99 ms", lambda r: f"{r['p99']:.1f}"),

@@ -63,6 +63,8 @@ class Drawing:
             for urgent in (True, False)
         }
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.hits = 0  # pictures answered from the cache
+        self.misses = 0  # pictures drawn
 
     def start(self) -> None:
         """Start the worker processes in the background (the bot answers meanwhile)."""
@@ -74,6 +76,8 @@ class Drawing:
         return all([await worker.wait_ready() for worker in self._workers.values()])
 
     async def close(self) -> None:
+        if self.hits or self.misses:
+            log.info("pictures: %d drawn, %d from the cache", self.misses, self.hits)
         for worker in self._workers.values():
             await worker.close()
 
@@ -83,7 +87,9 @@ class Drawing:
         cached = self._cache.get(picture.key)
         if cached is not None:
             self._cache.move_to_end(picture.key)
+            self.hits += 1
             return cached
+        self.misses += 1
         worker = self._workers[urgent]
         if not worker.ready and self._workers[not urgent].ready:
             worker = self._workers[not urgent]
