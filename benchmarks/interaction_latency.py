@@ -14,10 +14,16 @@ errors (failed interactions and Discord-rule violations), table edits, the bot's
 interaction (table edits included), the card pictures uploaded (bytes per interaction, and per
 table and hand picture), and its resident memory before the games, with them open, and after
 they were played. Asserts nothing. `--images on off` runs each configuration with the server's
-card pictures on, then off (text only), one after the other:
+card pictures on, then off (text only), one after the other, and then prints the runs side by side
+(CPU per interaction, picture bytes per interaction, identical uploads, p50/p99) with the
+ratio of CPU per interaction on/off; `--images on off on off` interleaves them (A B A B).
+Identical uploads: files an edit uploaded whose bytes the message already showed (the
+emulator's count). `--bot-root DIR` plays another checkout's bot with this harness and emulator:
 
     .venv/bin/python benchmarks/interaction_latency.py --games 10 100 --think 0 2 3
     .venv/bin/python benchmarks/interaction_latency.py --games 100 --think 2 --images on off on off
+    .venv/bin/python benchmarks/interaction_latency.py --games 20 --think 2 --images on off \
+        --bot-root /tmp/older-checkout
 
 Side by side: `--baseline REV` (a git revision, checked out into a temporary worktree, or the
 path of another checkout) runs that bot and this one alternately (A B A B, `--repeat` pairs per
@@ -53,8 +59,11 @@ from benchmarks.baseline import baseline_checkout  # noqa: E402
 from tests.e2e.conftest import bot_env  # noqa: E402
 from tests.e2e.helpers import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
 from tests.fakediscord import MANAGE_GUILD, FakeDiscord, Message  # noqa: E402
+from tests.fakediscord.driver import InteractionFailed  # noqa: E402
 
 TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
+#: The bot's test-only hooks (tests/e2e/conftest.py sets them): none is meant here.
+TEST_HOOKS = ("UNO_TEST_SEED", "UNO_TEST_DECKS", "UNO_TEST_TIMER_SCALE")
 
 
 def rss_kb(pid: int) -> int:
@@ -83,10 +92,24 @@ async def play(emu: FakeDiscord, table: Message, users: list[Any], limit: int, t
             await asyncio.sleep(random.uniform(0, 2 * think))
         return await answer(await emu.click(user, table, hand_button))
 
-    looks = await asyncio.gather(*(first_look(u) for u in users))
-    hands = {u.id: hand for u, hand in zip(users, looks, strict=True)}
+    try:
+        looks = await asyncio.gather(*(first_look(u) for u in users))
+        hands = {u.id: hand for u, hand in zip(users, looks, strict=True)}
+        current = users[0].id if my_turn(hands[users[0].id]) else users[1].id
+        return await _play_turns(emu, hands, users, current, limit, think)
+    except InteractionFailed:  # counted among the run's errors (failed interactions)
+        return 0
+
+
+async def _play_turns(
+    emu: FakeDiscord,
+    hands: dict[int, Message],
+    users: list[Any],
+    current: int,
+    limit: int,
+    think: float,
+) -> int:
     by_id = {u.id: u for u in users}
-    current = users[0].id if my_turn(hands[users[0].id]) else users[1].id
     for done in range(limit):
         hand = hands[current]
         if not my_turn(hand):
@@ -137,8 +160,11 @@ async def run(
     env = bot_env(
         emu, tmp, DEV_GUILD_ID=str(guild.id), TABLE_EDIT_INTERVAL="1.0", LOG_LEVEL="WARNING"
     )
-    for hook in ("UNO_TEST_SEED", "UNO_TEST_DECKS"):
+    # The bot's environment is this process's with the emulator's over it (bot_process): a
+    # test hook set by the caller (every game dealt from one seed, say) would leak in.
+    for hook in TEST_HOOKS:
         env.pop(hook, None)
+        os.environ.pop(hook, None)
     bot = emu.bot_process(env=env, cwd=str(bot_root))
     await bot.start()
     try:
@@ -172,6 +198,7 @@ async def run(
         marks = emu.mark()
         edits_before = sum(len(v) for v in emu.channel_edit_times.values())
         files_before = set(emu.attachment_blobs)
+        identical_before = len(emu.identical_uploads)
         # The emulator and the scripted users share this process: its own collector pauses
         # (hundreds of ms once it holds every message) would be counted as the bot's latency.
         gc.collect()
@@ -200,6 +227,14 @@ async def run(
         return {
             "images": images,
             "image_bytes_per_interaction": sum(map(sum, sent.values())) / max(1, len(latencies)),
+            # files an edit uploaded that the message already showed, byte for byte
+            "identical_uploads": len(emu.identical_uploads) - identical_before,
+            # pictures uploaded, and how many of them differ: the rest were drawn before (the
+            # bot's cache of encoded pictures answers those without drawing)
+            "pictures": sum(len(v) for v in sent.values()),
+            "distinct_pictures": len(
+                {emu.attachment_blobs[a] for a in emu.attachment_blobs if a not in files_before}
+            ),
             "table_pictures": len(tables_sent),
             "table_kb": statistics.mean(tables_sent) / 1024 if tables_sent else 0.0,
             "table_kb_max": max(tables_sent, default=0) / 1024,
@@ -237,8 +272,10 @@ def child(
     command += ["--images", images]
     command += ["--actions", str(args.actions), "--bot-root", str(root), "--json"]
     command += ["--no-pin"] if args.no_pin else []
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"run failed: {' '.join(command)}\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def throughput(r: dict[str, Any]) -> float:
@@ -291,7 +328,8 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"{prefix}{r['games']:>4} games, think {think}s: {r['actions']} actions, "
         f"{r['interactions']} interactions in {r['seconds']:.1f}s | latency "
         f"p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms | "
-        f"errors {r['errors']} | table edits {r['table_edits']}"
+        f"errors {r['errors']} | table edits {r['table_edits']} | identical uploads "
+        f"{r.get('identical_uploads', '?')}"
     )
     print(
         f"      bot CPU {r['cpu_ms_per_interaction']:.2f} ms per interaction "
@@ -311,6 +349,40 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"{r['hand_kb']:.1f} KB, max {r['hand_kb_max']:.1f})",
         flush=True,
     )
+
+
+def side_by_side(results: list[dict[str, Any]], n: int, think: float) -> None:
+    """The runs of one configuration in columns, in the order they ran (`--images on off on
+    off`: interleaved), then the ratio of the medians of CPU per interaction, pictures on/off."""
+    if len(results) < 2:
+        return
+    rows = [
+        ("pictures", lambda r: "on" if r["images"] else "off"),
+        ("interactions", lambda r: f"{r['interactions']}"),
+        ("CPU ms/interaction", lambda r: f"{r['cpu_ms_per_interaction']:.2f}"),
+        ("picture KB/interaction", lambda r: f"{r['image_bytes_per_interaction'] / 1024:.2f}"),
+        ("pictures uploaded", lambda r: f"{r.get('pictures', '?')}"),
+        ("  of them distinct", lambda r: f"{r.get('distinct_pictures', '?')}"),
+        ("identical uploads", lambda r: f"{r.get('identical_uploads', '?')}"),
+        ("p50 ms", lambda r: f"{r['p50']:.1f}"),
+        ("p99 ms", lambda r: f"{r['p99']:.1f}"),
+        ("errors", lambda r: f"{r['errors']}"),
+    ]
+    print(f"== {n} games, think {think}s, runs in the order they ran:")
+    for label, cell in rows:
+        print(f"   {label:<24}" + "".join(f"{cell(r):>10}" for r in results))
+    cpu = {
+        images: statistics.median(
+            r["cpu_ms_per_interaction"] for r in results if r["images"] == images
+        )
+        for images in {r["images"] for r in results}
+    }
+    if len(cpu) == 2:
+        print(
+            f"   CPU per interaction, pictures on/off (medians): {cpu[True]:.2f} / "
+            f"{cpu[False]:.2f} ms = {cpu[True] / cpu[False]:.2f}x",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -338,7 +410,13 @@ def main() -> None:
         default=["on"],
         help="the server's card pictures setting (one run per value, in this order)",
     )
-    parser.add_argument("--bot-root", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--bot-root",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose bot plays (default: this one; e.g. a worktree of an older "
+        "commit, measured with this harness and emulator)",
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     runs = [(n, think) for n in args.games for think in args.think]
@@ -347,8 +425,11 @@ def main() -> None:
         return
     if len(runs) * len(args.images) > 1:  # each run in a fresh process (leftovers would skew)
         for n, think in runs:
+            results = []
             for images in args.images:
-                report(child(n, think, args, args.bot_root, images), think)
+                results.append(child(n, think, args, args.bot_root, images))
+                report(results[-1], think)
+            side_by_side(results, n, think)
         return
     ((n, think),) = runs
     images = args.images[0] == "on"

@@ -11,7 +11,7 @@ from bot.ui.errors import UserError
 from cogs.uno.deadline import respond
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live_hands import LiveHands
-from cogs.uno.pictures import attach, images_on
+from cogs.uno.pictures import images_on
 from cogs.uno.running import RunningGames
 
 
@@ -41,7 +41,9 @@ class Hands:
         kwargs = hand_kwargs(
             live, user, interaction.locale, page=page, notice=notice, pictures=pictures
         )
-        kwargs = await attach(kwargs, edit=edit)
-        await self.live_hands.quiet(live.game_id, user)
-        await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)
-        self.live_hands.register(interaction, live, user, page=page)
+        async with self.live_hands.answer(interaction, live.game_id, user, kwargs, edit=edit) as (
+            kwargs,
+            shown,
+        ):
+            await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)
+            self.live_hands.register(interaction, live, user, page=page, picture=shown)

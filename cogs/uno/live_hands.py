@@ -25,8 +25,9 @@ Kept in memory only: after a restart nobody's hand is live until they click once
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Hashable, Mapping
+from collections.abc import AsyncIterator, Hashable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -38,12 +39,13 @@ from discord.webhook.async_ import async_context
 from bot.engine import events as E
 from bot.engine import view_for
 from bot.i18n import t
+from bot.ui.pictures import Picture
 from bot.ui.story import personal_notice
 from cogs.uno.deadline import answer_of
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
-from cogs.uno.pictures import attach, has_picture, images_on
+from cogs.uno.pictures import attach, has_picture, images_on, shown_after
 from cogs.uno.turn_clock import MAX_TIMEOUTS
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,13 @@ def signature(live: LiveGame, user: int) -> Signature:
     )
 
 
+class _Unknown:
+    """What a hand's picture shows when nobody knows (`LiveHands.register`'s default)."""
+
+
+UNKNOWN = _Unknown()
+
+
 @dataclass(slots=True)
 class _Token:
     """One interaction's token, through which its hand message is edited or deleted."""
@@ -122,6 +131,7 @@ class _Hand:
     # What the message's picture shows, once an edit of ours set it (None: no picture).
     picture: Hashable | None = None
     picture_known: bool = False
+    answering: int = 0  # answers with this hand being prepared (`LiveHands.answer`)
     # Public messages were posted below it (a new round's results and table): the next send
     # posts the hand anew at the bottom, as a follow-up, and deletes this message.
     relocate: bool = False
@@ -151,8 +161,10 @@ class LiveHands:
         user: int,
         *,
         page: int = 0,
+        picture: Hashable | _Unknown | None = UNKNOWN,
     ) -> None:
-        """`interaction` was just answered with `user`'s hand: it becomes their live hand."""
+        """`interaction` was just answered with `user`'s hand: it becomes their live hand;
+        `picture`: what the answer's picture shows (`pictures.shown_after`), if known."""
         token = self._token(interaction)
         if token is None or not token.alive():
             return
@@ -162,15 +174,67 @@ class LiveHands:
         hands = self._games.setdefault(live.game_id, {})
         old = hands.get(user)
         hand = _Hand(token, interaction.locale, page, signature(live, user))
+        if not isinstance(picture, _Unknown):
+            hand.picture, hand.picture_known = picture, True
         if old is not None:
             if not old.token.same_message(token) and old.token.alive():
                 self._delete(old.token)
             hand.task = old.task
-            if old.task is not None and not old.task.done():
-                # An edit through the old token may land after this answer: show it again.
+            flight = self._in_flight.get((live.game_id, user))
+            if flight is not None and not flight.done():
+                # An edit through the old token may land after this answer: show it again,
+                # picture included (which one the message shows then is not known).
                 hand.pending = self._kwargs(live, user, hand.locale, page)
+                hand.picture_known = False
         hands[user] = hand
         self._kick(live.game_id, user, hand)
+
+    @contextlib.asynccontextmanager
+    async def answer(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        user: int,
+        kwargs: dict[str, Any],
+        *,
+        edit: bool,
+    ) -> AsyncIterator[tuple[dict[str, Any], Hashable | None]]:
+        """While the player's hand is answered with `kwargs` (the newest state): the answer's
+        kwargs with their picture attached, and what that picture shows (for `register`).
+        An edit of the live hand on its way is waited for first (`quiet`); edits drawn
+        meanwhile are dropped, the answer shows what they would; and an answer that edits
+        the live hand keeps the picture it already shows instead of uploading it again."""
+        hand = self._games.get(game_id, {}).get(user)
+        if hand is not None:
+            hand.answering += 1
+        try:
+            await self.quiet(game_id, user)
+            picture: Picture | None = kwargs.get("picture")
+            key = picture.key if picture is not None else None
+            message = interaction.message if edit else None
+            keep = message is not None and self._shows(game_id, user, message, key)
+            existing = message.attachments if keep and message is not None else None
+            # drawn off the loop (or the one the clicked hand already shows)
+            sent = await attach(kwargs, edit=edit, keep=keep, existing=existing)
+            await self.quiet(game_id, user)
+            yield sent, shown_after(picture, sent, kept=keep)
+        finally:
+            if hand is not None:
+                hand.answering -= 1
+
+    def _shows(self, game_id: int, user: int, message: discord.Message, key: Hashable) -> bool:
+        """Whether `message` (a clicked hand) is `user`'s live hand, its picture shows `key`
+        and no edit of it is on its way."""
+        hand = self._games.get(game_id, {}).get(user)
+        if hand is None or not hand.picture_known or hand.picture != key:
+            return False
+        flight = self._in_flight.get((game_id, user))
+        if flight is not None and not flight.done():
+            return False
+        if hand.token.message is not None:
+            return hand.token.message == message.id
+        meta = message.interaction_metadata
+        return (meta.id if meta is not None else message.id) == hand.token.origin
 
     async def quiet(self, game_id: int, user: int) -> None:
         """Wait (at most QUIET_TIMEOUT) until no edit of `user`'s hand is on its way: an answer
@@ -333,11 +397,17 @@ class LiveHands:
             shown = raw.get("picture")
             picture = shown.key if shown is not None else None
             relocate = hand.relocate
+            if hand.answering:
+                continue  # a click's answer is on its way with the newest state: no drawing
             keep = not relocate and hand.picture_known and hand.picture == picture  # not re-sent
             kwargs = await attach(raw, edit=not relocate, keep=keep, urgent=False)
-            if self._games.get(game_id, {}).get(user) is not hand or hand.pending is not None:
-                # A newer state came while the picture was drawn (or a click answered with
-                # it): this one is stale, and sent now it could land after the newer answer.
+            if (
+                self._games.get(game_id, {}).get(user) is not hand
+                or hand.pending is not None
+                or hand.answering
+            ):
+                # A newer state came while the picture was drawn (or a click is being answered
+                # with it): this one is stale, and sent now it could land after the newer answer.
                 continue
             flight_key = (game_id, user)
             flight = self._in_flight[flight_key] = loop.create_future()

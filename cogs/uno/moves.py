@@ -34,7 +34,7 @@ from cogs.uno.deadline import answers_in_time, reply_error, respond
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
 from cogs.uno.live_hands import LiveHands
-from cogs.uno.pictures import attach, images_on
+from cogs.uno.pictures import images_on
 from cogs.uno.running import RunningGame, RunningGames
 from cogs.uno.saving import Change
 
@@ -152,15 +152,16 @@ class Moves:
         """Answer with the player's hand (no lock held: its picture may take a while), which
         then becomes their live hand, unless they are no longer in the game."""
         user = interaction.user.id
-        kwargs = await attach(kwargs, edit=edit)  # the hand's picture, drawn off the loop
-        await self.live_hands.quiet(running.game_id, user)
-        if edit:
-            await respond(interaction, edit=True, **kwargs)
-        else:
-            await respond(interaction, ephemeral=True, **kwargs)
-        game = running.live.game
-        if user in game.players and user not in game.left:
-            self.live_hands.register(interaction, running.live, user)
+        async with self.live_hands.answer(
+            interaction, running.game_id, user, kwargs, edit=edit
+        ) as (kwargs, shown):
+            if edit:
+                await respond(interaction, edit=True, **kwargs)
+            else:
+                await respond(interaction, ephemeral=True, **kwargs)
+            game = running.live.game
+            if user in game.players and user not in game.left:
+                self.live_hands.register(interaction, running.live, user, picture=shown)
 
     async def remove_player(
         self,

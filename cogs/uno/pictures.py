@@ -24,7 +24,7 @@ from __future__ import annotations
 import io
 import logging
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import discord
@@ -63,6 +63,8 @@ class Drawing:
             for urgent in (True, False)
         }
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.hits = 0  # pictures answered from the cache
+        self.misses = 0  # pictures drawn
 
     def start(self) -> None:
         """Start the worker processes in the background (the bot answers meanwhile)."""
@@ -74,6 +76,8 @@ class Drawing:
         return all([await worker.wait_ready() for worker in self._workers.values()])
 
     async def close(self) -> None:
+        if self.hits or self.misses:
+            log.info("pictures: %d drawn, %d from the cache", self.misses, self.hits)
         for worker in self._workers.values():
             await worker.close()
 
@@ -83,7 +87,9 @@ class Drawing:
         cached = self._cache.get(picture.key)
         if cached is not None:
             self._cache.move_to_end(picture.key)
+            self.hits += 1
             return cached
+        self.misses += 1
         worker = self._workers[urgent]
         if not worker.ready and self._workers[not urgent].ready:
             worker = self._workers[not urgent]
@@ -116,15 +122,24 @@ async def picture_file(picture: Picture, *, urgent: bool = False) -> discord.Fil
 
 
 async def attach(
-    kwargs: dict[str, Any], *, edit: bool, keep: bool = False, urgent: bool = True
+    kwargs: dict[str, Any],
+    *,
+    edit: bool,
+    keep: bool = False,
+    urgent: bool = True,
+    existing: Sequence[discord.Attachment] | None = None,
 ) -> dict[str, Any]:
     """`kwargs` ready for discord.py: its "picture" drawn and attached; `keep` (an edit of a
-    message that already shows this picture): nothing sent, the message keeps its file;
-    `urgent` (the default): an interaction's answer waits for it. A picture not drawn in time
-    is left out: no file, and the embed shows no image (`has_picture` tells)."""
+    message that already shows this picture): nothing uploaded, the message keeps its file,
+    named by id when its `existing` attachments are known (else the edit leaves
+    `attachments` out, which Discord reads as "unchanged"); `urgent` (the default): an
+    interaction's answer waits for it. A picture not drawn in time is left out: no file, and
+    the embed shows no image (`has_picture` tells)."""
     out = dict(kwargs)
     picture: Picture | None = out.pop("picture", None)
     if keep and edit:
+        if existing is not None:
+            out["attachments"] = list(existing)
         return out
     if picture is None:
         if edit:
@@ -143,9 +158,18 @@ async def attach(
 
 
 def has_picture(kwargs: dict[str, Any]) -> bool:
-    """Whether `attach`'s result uploads a picture ("files", "file" or "attachments"): False
-    when the picture was left out (late), so the caller knows the message shows none."""
+    """Whether `attach`'s result uploads or keeps a picture ("files", "file" or
+    "attachments"): False when the picture was left out (late), so the caller knows the
+    message shows none."""
     return bool(kwargs.get("files") or kwargs.get("file") or kwargs.get("attachments"))
+
+
+def shown_after(picture: Picture | None, sent: dict[str, Any], *, kept: bool) -> Hashable | None:
+    """What the message's picture shows once `sent` (`attach`'s result for `picture`) is
+    delivered: the picture's key, or None when it has none (or it was left out, late)."""
+    if picture is None or not (kept or has_picture(sent)):
+        return None
+    return picture.key
 
 
 def without_picture(kwargs: dict[str, Any], picture: Picture) -> dict[str, Any]:

@@ -16,9 +16,10 @@ alone: that needs an operator, and the next request tries again.
 Interaction tokens are never used here: only the channel endpoints.
 
 The table's picture (kwargs "picture", see pictures.py) is uploaded only when what it shows
-changed: an edit that leaves it as it was sends no file and no `attachments`, which keeps the
-message's attachment (Discord keeps attachments an edit does not list), and the embed's
-`attachment://table.png` still points at it. It is drawn in a worker process; a picture not
+changed: an edit that leaves it as it was sends no file and no `attachments` field, which
+keeps the message's attachment (Discord changes only the fields an edit names; an edit that
+names `attachments` drops those it does not list), and the embed's `attachment://table.png`
+still points at it. It is drawn in a worker process; a picture not
 drawn in time (pictures.py, `PictureLate`) is left out: the table goes text-only, its picture
 is marked unknown, and another update `PICTURE_RETRY` seconds later brings it.
 """

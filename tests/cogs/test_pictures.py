@@ -73,6 +73,20 @@ async def test_attach_files_a_new_message_and_replaces_or_keeps_on_an_edit() -> 
     assert (await attach({"content": "x"}, edit=True))["attachments"] == []  # removed
 
 
+@pytest.mark.asyncio
+async def test_a_kept_picture_is_named_by_id_when_the_message_is_known() -> None:
+    game = Game.new([1, 2], RuleSet(), seed=4, dealer=2)
+    picture = table_picture(game, NAMES, None)
+    assert picture is not None
+    shown = object()  # the clicked message's attachment (discord.Attachment)
+    kept = await attach({"picture": picture}, edit=True, keep=True, existing=[shown])  # type: ignore[list-item]
+    assert kept == {"attachments": [shown]}  # nothing uploaded, the attachment named
+    assert pictures.shown_after(picture, kept, kept=True) == picture.key
+    sent = await attach({"picture": picture}, edit=True)
+    assert pictures.shown_after(picture, sent, kept=False) == picture.key
+    assert pictures.shown_after(None, {"attachments": []}, kept=False) is None
+
+
 def _slow(picture: Picture, seconds: float) -> Picture:
     def render() -> bytes:
         time.sleep(seconds)

@@ -476,6 +476,12 @@ class Rest:
                 raise ApiError(413, 40005, "Request entity too large", kind="file_too_large")
         uploads = {up.index: up for up in call.uploads}
         old = {str(a["id"]): a for a in existing or []}
+        shown = {w.attachment_blobs.get(int(aid)) for aid in old if aid.isdigit()}
+        for up in call.uploads:
+            if up.data in shown:
+                path = call.request.path
+                how = next(k for k in ("interactions", "webhooks", "channels", "") if k in path)
+                w.identical_uploads.append((channel_id, up.filename, len(up.data), how))
         listed = body.get("attachments")
         result: list[JSON] = []
         if listed is None:

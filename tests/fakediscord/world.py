@@ -87,6 +87,10 @@ class World:
         self.command_syncs: Counter[int | None] = Counter()
         self.attachment_blobs: dict[int, bytes] = {}
         self.attachment_names: dict[int, str] = {}  # attachment id -> the uploaded file's name
+        # (channel id, file name, size, "interactions"/"webhooks"/"channels": the route) of
+        # every file an edit uploaded whose bytes equal an attachment the message already had:
+        # a picture sent again that nobody needed.
+        self.identical_uploads: list[tuple[int, str, int, str]] = []
         self.app_emojis: dict[int, JSON] = {}  # application emojis by id (app_emojis.py)
         self.app_emoji_limit: int = 2000  # Discord's; a test may lower it to see a refusal
         self.emoji_uploads: list[str] = []  # the name of every emoji created, in order

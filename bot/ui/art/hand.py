@@ -67,14 +67,16 @@ def hand_picture(
     shown = page_cards(cards, page)
     grid_w, grid_h = grid_size(len(shown), HAND_CARD_WIDTH)
     left = TOP_SPACE if top is not None else 0
-    image = Image.new("RGBA", (grid_w + left, grid_h), (*FELT, 255))
+    # An opaque canvas: a card pasted through its own alpha looks as if alpha-composited, at
+    # half the cost, and the picture needs no conversion at the end.
+    image = Image.new("RGB", (grid_w + left, grid_h), FELT)
     draw = ImageDraw.Draw(image)
     if top is not None:
         tw, th = face_size(TOP_CARD_WIDTH)
         x, y = _PAD + _GAP // 2, _PAD + _LIFT + (face_size(HAND_CARD_WIDTH)[1] - th) // 2
         patch = (x - _GAP // 2 - 2, _PAD, x + tw + _GAP // 2 + 2, grid_h - _PAD)
         draw.rounded_rectangle(patch, 10, fill=FELT_LIGHT)
-        image.alpha_composite(face(top, TOP_CARD_WIDTH, color), (x, y))
+        _put(image, face(top, TOP_CARD_WIDTH, color), (x, y))
     w, h = face_size(HAND_CARD_WIDTH)
     fade = FADE_UNPLAYABLE if playable else FADE_WAITING
     for index, card in enumerate(shown):
@@ -83,10 +85,15 @@ def hand_picture(
         if card in playable:
             y -= _LIFT
             draw.rounded_rectangle((x - 3, y - 3, x + w + 2, y + h + 2), 9, fill=HIGHLIGHT)
-            image.alpha_composite(face(card, HAND_CARD_WIDTH), (x, y))
+            _put(image, face(card, HAND_CARD_WIDTH), (x, y))
         else:
-            image.alpha_composite(dimmed(card, HAND_CARD_WIDTH, fade), (x, y))
-    return image.convert("RGB")
+            _put(image, dimmed(card, HAND_CARD_WIDTH, fade), (x, y))
+    return image
+
+
+def _put(image: Image.Image, card: Image.Image, at: tuple[int, int]) -> None:
+    """Paste a card (RGBA) onto the opaque canvas through its own alpha."""
+    image.paste(card, at, card)
 
 
 def deck_faces(deck: str) -> list[Card]:

@@ -161,7 +161,7 @@ def _number(
     """`value` centred on `xy`."""
     number = _number_image(value, size, fill)
     x, y = round(xy[0] - number.width / 2), round(xy[1] - number.height / 2)
-    image.alpha_composite(number, (x, y))
+    _put(image, number, (x, y))
 
 
 def _badge(at_risk: bool, height: int) -> Image.Image:
@@ -193,15 +193,15 @@ def _panel(image: Image.Image, state: TableState) -> None:
     draw pile (a card back with its count)."""
     chosen = state.color if state.top.is_wild else None
     top = face(state.top, _CARD_W, chosen)
-    image.alpha_composite(top, ((SEATS_X - 4 - _CARD_W) // 2, 10))
+    _put(image, top, ((SEATS_X - 4 - _CARD_W) // 2, 10))
     y = 10 + top.height + 8
     x = 10
     if state.color is not None:
-        image.alpha_composite(swatch(state.color, _ICON), (x, y))
-    image.alpha_composite(_direction_icon(state.clockwise, _ICON), (x + _ICON + 2, y))
+        _put(image, swatch(state.color, _ICON), (x, y))
+    _put(image, _direction_icon(state.clockwise, _ICON), (x + _ICON + 2, y))
     pile = back(_PILE_W)
     px = x + 2 * _ICON + 6
-    image.alpha_composite(pile, (px, y + (_ICON - pile.height) // 2))
+    _put(image, pile, (px, y + (_ICON - pile.height) // 2))
     _number(image, (px + pile.width / 2, y + _ICON / 2), state.draw_pile, 16)
 
 
@@ -226,12 +226,10 @@ def _seat(image: Image.Image, seat: SeatState, top: int, height: int, size: int)
     badge = seat.at_risk or seat.uno
     name_w = seat_right() - NAME_X - (_BADGE_W + 2 if badge else 0)
     tone = HIGHLIGHT if seat.current else NAME_TONE
-    image.alpha_composite(name_label(seat.name, name_w, height, tone, size), (NAME_X, top))
+    _put(image, name_label(seat.name, name_w, height, tone, size), (NAME_X, top))
     if badge:
         tag = _badge(seat.at_risk, min(height - 4, 30))
-        image.alpha_composite(
-            tag, (right - _COUNT_W - _BADGE_W - 2, round(middle - tag.height / 2))
-        )
+        _put(image, tag, (right - _COUNT_W - _BADGE_W - 2, round(middle - tag.height / 2)))
     fill = HIGHLIGHT if seat.current else PAPER
     _number(image, (right - _COUNT_W / 2, middle), seat.cards, size, fill)
 
@@ -240,7 +238,8 @@ def _felt(size: tuple[int, int]) -> Image.Image:
     """The empty table: the felt and the panel of the piles."""
 
     def build() -> Image.Image:
-        image = Image.new("RGBA", size, (*FELT, 255))
+        # Opaque (RGB): what is drawn on it is pasted through its own alpha (`_put`).
+        image = Image.new("RGB", size, FELT)
         draw = ImageDraw.Draw(image)
         draw.rounded_rectangle((4, 4, SEATS_X - 8, size[1] - 5), 14, fill=FELT_LIGHT)
         return image
@@ -259,4 +258,10 @@ def table_picture(state: TableState) -> Image.Image:
     top = (size[1] - height * len(seats)) // 2
     for index, seat in enumerate(seats):
         _seat(image, seat, top + index * height, height, text)
-    return image.convert("RGB")
+    return image
+
+
+def _put(image: Image.Image, sprite: Image.Image, at: tuple[int, int]) -> None:
+    """Paste an RGBA sprite onto the opaque table through its own alpha: the same pixels as
+    alpha-compositing it, at half the cost."""
+    image.paste(sprite, at, sprite)
