@@ -11,8 +11,9 @@ Discord never answers a global 429 (which would also count as invalid requests, 
 in 10 minutes get the address banned). When requests must wait, they go by priority: results,
 lobbies, new tables and anything not labelled first (`Priority.URGENT`), then table edits, then
 turn pings; a flow labels its requests with `with priority(Priority.PING): ...`. Under pressure
-`pacing` stretches the interval between two edits of one table (towards `PACING_MAX` times the
-base), and shrinks it back when the pressure is gone, so fewer, fuller edits fit the budget.
+`pacing` stretches the interval between two edits of one table (from the base, 1 s, towards
+`PACING_MAX` times it) so that the busy tables share most of the budget, further while requests
+queue, and shrinks it back when the pressure is gone: fewer, fuller edits fit the budget.
 """
 
 from __future__ import annotations
@@ -35,14 +36,17 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two summaries of the requests in the log.
 SUMMARY_EVERY = 300.0
+#: Requests that may start at once: a tenth of the budget (see `RequestBudget`).
+BURST_SHARE = 10
 #: A table's edit interval grows at most to this many times the base (1 s -> 10 s).
 PACING_MAX = 10.0
 #: Growth (and shrinking) factor of the table interval, applied at most once per second.
 PACING_STEP = 1.5
-#: The window is "pressed" when this share of it is used or requests are waiting; "easy" below
-#: `EASY_SHARE`, when the interval shrinks back.
-PRESSED_SHARE = 0.8
-EASY_SHARE = 0.5
+#: The share of the budget the busy tables' edits are paced to use (the rest: results, new
+#: tables, pings). The interval shrinks back when nothing waits and less than `EASY_SHARE` of
+#: the last second's budget was used.
+TABLE_SHARE = 0.8
+EASY_SHARE = 0.8
 
 LIMITED = "limited"
 EXEMPT = "exempt"
@@ -84,18 +88,29 @@ def route_class(path: str) -> str | None:
 
 
 class RequestBudget:
-    """At most `per_second` requests start in any one-second window; the others wait, by
-    priority and then in arrival order. `clock` and `call_later` default to the running loop's
-    (tests pass fake ones)."""
+    """At most `per_second` requests start in any one-second window, and they are spread:
+    at most `burst` at once, then one per 1/`per_second` s (a leaky bucket). The others wait,
+    by priority and then in arrival order. `clock` and `call_later` default to the running
+    loop's (tests pass fake ones).
+
+    Why spread them: a request reaches Discord some milliseconds after it starts, more or
+    fewer for each. A whole window's worth sent at once, then another just after the window,
+    can land inside one of Discord's seconds; evenly spaced ones shifted by a jitter of j
+    seconds put at most about `per_second` * (1 + j) + `burst` in one (48 for 40, 0.1 s, 4).
+    """
 
     def __init__(
         self,
         per_second: float,
         *,
+        burst: int | None = None,
         clock: Callable[[], float] | None = None,
         call_later: Callable[[float, Callable[[], None]], Any] | None = None,
     ) -> None:
         self.per_second = max(1, int(per_second))
+        self.burst = burst if burst is not None else max(1, self.per_second // BURST_SHARE)
+        self._spacing = 1.0 / self.per_second
+        self._next_at = float("-inf")  # when the bucket is empty again (one spacing per start)
         self._clock = clock
         self._call_later = call_later
         self._starts: deque[float] = deque()
@@ -116,6 +131,17 @@ class RequestBudget:
             return self._call_later(delay, callback)
         return asyncio.get_running_loop().call_later(delay, callback)
 
+    def _wait(self, now: float) -> float:
+        """Seconds until one more request may start (0: now)."""
+        wait = self._next_at - (self.burst - 1) * self._spacing - now
+        if self._used(now) >= self.per_second:
+            wait = max(wait, self._starts[0] + 1.0 - now)
+        return wait if wait > 1e-9 else 0.0  # rounding must not hold a request back
+
+    def _start(self, now: float) -> None:
+        self._starts.append(now)
+        self._next_at = max(self._next_at, now) + self._spacing
+
     def _used(self, now: float) -> int:
         starts = self._starts
         while starts and now - starts[0] >= 1.0:
@@ -129,8 +155,8 @@ class RequestBudget:
     async def acquire(self, level: Priority | None = None) -> None:
         """Wait until one more request may start now (the task's `priority` by default)."""
         now = self._now()
-        if not self._waiting and self._used(now) < self.per_second:
-            self._starts.append(now)
+        if not self._waiting and self._wait(now) == 0:
+            self._start(now)
             return
         level = _priority.get() if level is None else level
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -143,34 +169,34 @@ class RequestBudget:
     def _arm(self, now: float) -> None:
         if self._timer is not None or not self._waiting:
             return
-        full = self._used(now) >= self.per_second
-        delay = self._starts[0] + 1.0 - now if full else 0.0
-        self._timer = self._later(max(0.0, delay), self._release)
+        self._timer = self._later(self._wait(now), self._release)
 
     def _release(self) -> None:
         """Let the waiting requests start, best first, as far as the window allows."""
         self._timer = None
         now = self._now()
-        while self._waiting and self._used(now) < self.per_second:
+        while self._waiting and self._wait(now) == 0:
             *_, fut = heapq.heappop(self._waiting)
             if fut.done():
                 continue
-            self._starts.append(now)
+            self._start(now)
             fut.set_result(None)
         self._arm(now)
 
-    def pacing(self, base: float) -> float:
-        """The interval between two edits of one table: `base` when the budget is easy, up to
-        `PACING_MAX` times it while pressed; it moves by `PACING_STEP` at most once a second."""
+    def pacing(self, base: float, tables: int = 0) -> float:
+        """The interval between two edits of one table, given the `tables` waiting for edits:
+        long enough for all of them to share `TABLE_SHARE` of the budget, never below `base`,
+        stretched further (by `PACING_STEP` a second) while requests queue for the budget and
+        shrunk back once they do not; at most `PACING_MAX` times `base`."""
         now = self._now()
         if self._paced_at is None or now - self._paced_at >= 1.0:
             self._paced_at = now
-            used = self._used(now) / self.per_second
-            if self.queued or used >= PRESSED_SHARE:
+            if self.queued:
                 self._factor = min(PACING_MAX, self._factor * PACING_STEP)
-            elif used < EASY_SHARE:
+            elif self._used(now) < EASY_SHARE * self.per_second:
                 self._factor = max(1.0, self._factor / PACING_STEP)
-        return base * self._factor
+        need = tables / (self.per_second * TABLE_SHARE)
+        return min(base * PACING_MAX, max(base, need) * self._factor)
 
 
 class RequestCounter:

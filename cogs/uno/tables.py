@@ -167,7 +167,9 @@ class TableUpdater:
             if wait > 0:
                 await asyncio.sleep(wait)  # requests meanwhile join this edit
             self._dirty.discard(game_id)
-            pause = self.interval if self._budget is None else self._budget.pacing(self.interval)
+            pause = self.interval
+            if self._budget is not None:  # the busy tables share the budget
+                pause = self._budget.pacing(pause, tables=len(self._tasks))
             try:
                 await self._update(game_id)
             except asyncio.CancelledError:

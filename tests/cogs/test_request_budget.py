@@ -43,13 +43,13 @@ class FakeTime:
             await asyncio.sleep(0)
 
 
-def budget(per_second: int, time: FakeTime) -> RequestBudget:
-    return RequestBudget(per_second, clock=time, call_later=time.call_later)
+def budget(per_second: int, time: FakeTime, burst: int = 1) -> RequestBudget:
+    return RequestBudget(per_second, burst=burst, clock=time, call_later=time.call_later)
 
 
 async def test_requests_within_the_window_start_at_once() -> None:
     time = FakeTime()
-    b = budget(3, time)
+    b = budget(3, time, burst=3)
     for _ in range(3):
         await asyncio.wait_for(b.acquire(), 0.1)  # never suspends
     assert b.waited == 0
@@ -57,7 +57,7 @@ async def test_requests_within_the_window_start_at_once() -> None:
 
 async def test_past_the_window_requests_wait_for_it_to_slide() -> None:
     time = FakeTime()
-    b = budget(2, time)
+    b = budget(2, time, burst=2)
     await b.acquire()
     await time.advance(0.5)
     await b.acquire()
@@ -69,6 +69,19 @@ async def test_past_the_window_requests_wait_for_it_to_slide() -> None:
     await time.advance(0.01)  # the first start leaves the window
     assert late.done()
     assert b.waited == 1
+
+
+async def test_requests_are_spread_past_a_small_burst() -> None:
+    time = FakeTime()
+    b = budget(10, time, burst=2)
+    tasks = [asyncio.create_task(b.acquire()) for _ in range(5)]
+    await time.advance(0)
+    assert [t.done() for t in tasks] == [True, True, False, False, False]
+    await time.advance(0.1)
+    assert [t.done() for t in tasks] == [True, True, True, False, False]
+    await time.advance(0.2)
+    assert all(t.done() for t in tasks)
+    assert RequestBudget(40).burst == 4
 
 
 async def test_waiting_requests_go_by_priority_then_in_order() -> None:
@@ -110,18 +123,28 @@ async def test_a_cancelled_request_gives_its_turn_away() -> None:
     assert kept.done() and gone.cancelled()
 
 
-async def test_table_pacing_grows_under_pressure_and_shrinks_back() -> None:
+async def test_tables_are_paced_to_share_the_budget() -> None:
+    b = RequestBudget(40)
+    assert b.pacing(1.0, tables=10) == 1.0
+    assert b.pacing(1.0, tables=300) == 300 / 32  # 80 % of 40 requests/s for the tables
+    assert b.pacing(1.0, tables=1000) == PACING_MAX
+
+
+async def test_table_pacing_grows_while_requests_queue_and_shrinks_back() -> None:
     time = FakeTime()
-    b = budget(10, time)
+    b = budget(10, time, burst=10)
     assert b.pacing(1.0) == 1.0
     seen = []
-    for _ in range(12):  # the window full every second
+    waiting: list[asyncio.Task[None]] = []
+    for _ in range(8):  # two more requests than the budget every second
         await time.advance(1.0)
-        for _ in range(10):
-            await b.acquire()
+        waiting += [asyncio.create_task(b.acquire()) for _ in range(12)]
+        await time.advance(0)
         seen.append(b.pacing(1.0))
     assert seen == sorted(seen) and seen[-1] == PACING_MAX
     assert b.pacing(1.0) == PACING_MAX  # adjusted at most once a second
+    while not all(t.done() for t in waiting):
+        await time.advance(1.0)
     for _ in range(12):  # nothing going on
         await time.advance(1.0)
         b.pacing(1.0)
