@@ -176,6 +176,7 @@ async def run(
     bot_root: Path = ROOT,
     images: bool = True,
     discord_limit: bool = True,
+    request_budget: str | None = None,
 ) -> dict[str, Any]:
     emu = FakeDiscord()
     emu.global_limit.per_second = GLOBAL_PER_SECOND if discord_limit else None
@@ -185,6 +186,8 @@ async def run(
     env = bot_env(
         emu, tmp, DEV_GUILD_ID=str(guild.id), TABLE_EDIT_INTERVAL="1.0", LOG_LEVEL="WARNING"
     )
+    if request_budget is not None:
+        env["REQUEST_BUDGET"] = request_budget
     for hook in ("UNO_TEST_SEED", "UNO_TEST_DECKS"):
         env.pop(hook, None)
     bot = emu.bot_process(env=env, cwd=str(bot_root))
@@ -289,6 +292,7 @@ async def run(
             "errors": errors,
             "table_edits": edits,
             "discord_limit": discord_limit,
+            "request_budget": request_budget,
             "global_429s": gl.global_429s - limit_before[2],
             "global_429s_all": gl.global_429s,
             "invalid": gl.invalid - limit_before[3],
@@ -320,6 +324,8 @@ def child(
     """One run in a fresh process (the harness's leftovers would skew the next run)."""
     command = [sys.executable, __file__, "--games", str(n), "--think", str(think)]
     command += ["--images", images, "--discord-limit", args.discord_limit]
+    if args.request_budget is not None:
+        command += ["--request-budget", args.request_budget]
     command += ["--actions", str(args.actions), "--bot-root", str(root), "--json"]
     command += ["--no-pin"] if args.no_pin else []
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
@@ -402,7 +408,8 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"{k} {v}" for k, v in sorted(r["channel_kinds"].items(), key=lambda kv: -kv[1])[:6]
     )
     print(
-        f"      Discord's global limit {'on (50/s)' if r['discord_limit'] else 'off'}: "
+        f"      Discord's global limit {'on (50/s)' if r['discord_limit'] else 'off'}, "
+        f"the bot's REQUEST_BUDGET {r['request_budget'] or 'its default'}: "
         f"{r['global_429s']} global 429s while playing ({r['global_429s_all']} in all), "
         f"{r['invalid']} invalid requests ({r['invalid_all']} in all) | global-limited "
         f"{r['limited']} ({r['limited_per_s']:.1f}/s, {r['limited_per_game_minute']:.1f} per "
@@ -449,6 +456,9 @@ def main() -> None:
         default="on",
         help="the emulator enforces Discord's global limit (50 requests/s per token)",
     )
+    parser.add_argument(
+        "--request-budget", help="the bot's REQUEST_BUDGET (default: its own, 40; 0: none)"
+    )
     parser.add_argument("--bot-root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -472,6 +482,7 @@ def main() -> None:
             args.bot_root,
             images,
             args.discord_limit == "on",
+            args.request_budget,
         )
     )
     if args.json:

@@ -36,10 +36,11 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two summaries of the requests in the log.
 SUMMARY_EVERY = 300.0
-#: Requests that may start at once: a tenth of the budget (see `RequestBudget`).
-BURST_SHARE = 10
-#: A table's edit interval grows at most to this many times the base (1 s -> 10 s).
-PACING_MAX = 10.0
+#: Requests that may start at once: a twentieth of the budget (see `RequestBudget`).
+BURST_SHARE = 20
+#: A table's edit interval grows at most to this many times the base (1 s -> 9 s): with the
+#: wait for the budget and the edit itself, a table stays within 10 s of its game.
+PACING_MAX = 9.0
 #: Growth (and shrinking) factor of the table interval, applied at most once per second.
 PACING_STEP = 1.5
 #: The share of the budget the busy tables' edits are paced to use (the rest: results, new
@@ -96,7 +97,7 @@ class RequestBudget:
     Why spread them: a request reaches Discord some milliseconds after it starts, more or
     fewer for each. A whole window's worth sent at once, then another just after the window,
     can land inside one of Discord's seconds; evenly spaced ones shifted by a jitter of j
-    seconds put at most about `per_second` * (1 + j) + `burst` in one (48 for 40, 0.1 s, 4).
+    seconds put at most about `per_second` * (1 + j) + `burst` in one (46 for 40, 0.1 s, 2).
     """
 
     def __init__(
