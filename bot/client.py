@@ -126,6 +126,11 @@ class UnoBotMixin:
         guild = self.get_guild(guild_id)  # type: ignore[attr-defined]
         return None if guild is None else str(guild.preferred_locale.value)
 
+    def running_games(self) -> int | None:
+        """How many games this process runs (None before the game service is installed)."""
+        service = self.components
+        return None if service is None else len(service.house.live)
+
     @property
     def interactions_in_flight(self) -> int:
         return len(self._in_flight)
@@ -158,7 +163,7 @@ class UnoBotMixin:
         )
         if self._summaries is not None:
             self._summaries.cancel()
-        log.info("%s", self.request_counter.summary())
+        log.info("%s", self.request_counter.summary(self.running_games()))
         client: discord.Client = self  # type: ignore[assignment]
         await client.close()
 
@@ -168,7 +173,9 @@ class UnoBotMixin:
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
         bot.add_dynamic_items(*DYNAMIC_ITEMS)
-        self._summaries = asyncio.create_task(log_summaries(self.request_counter))
+        self._summaries = asyncio.create_task(
+            log_summaries(self.request_counter, self.running_games)
+        )
         await self.sync_commands()
 
     def command_hash(self) -> str:

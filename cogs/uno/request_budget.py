@@ -230,16 +230,20 @@ class RequestCounter:
         """The last hour's minutes that saw requests: (minute since the clock's epoch, counts)."""
         return list(self._minutes)
 
-    def summary(self) -> str:
-        """One line about the requests since the previous summary."""
+    def summary(self, games: int | None = None) -> str:
+        """One line about the requests since the previous summary (and per game, given the
+        number of running `games`)."""
         now = self._now()
         minutes = max(1e-9, (now - self._since) / 60)
         delta = self.total - self._at_summary
         peak = max((c[LIMITED] for _, c in self._minutes), default=0)
         self._since, self._at_summary = now, Counter(self.total)
+        per_game = ""
+        if games:
+            per_game = f", {delta[LIMITED] / minutes / games:.1f}/min per running game of {games}"
         return (
             f"requests in the last {minutes:.1f} min: global-limited {delta[LIMITED]} "
-            f"({delta[LIMITED] / minutes:.0f}/min, busiest minute {peak}), exempt "
+            f"({delta[LIMITED] / minutes:.0f}/min{per_game}, busiest minute {peak}), exempt "
             f"{delta[EXEMPT]} ({delta[EXEMPT] / minutes:.0f}/min), waited for the budget "
             f"{delta['waited']}, global 429s {delta['global_429']}, invalid {delta['invalid']}"
         )
@@ -271,9 +275,12 @@ def trace_config(budget: RequestBudget | None, counter: RequestCounter) -> aioht
     return trace
 
 
-async def log_summaries(counter: RequestCounter, every: float = SUMMARY_EVERY) -> None:
-    """Log `counter.summary()` at INFO every `every` seconds, until cancelled."""
+async def log_summaries(
+    counter: RequestCounter, games: Callable[[], int | None], every: float = SUMMARY_EVERY
+) -> None:
+    """Log `counter.summary()` at INFO every `every` seconds, until cancelled; `games()`: the
+    number of running games (None: not known)."""
     counter.summary()  # starts the first period now
     while True:
         await asyncio.sleep(every)
-        log.info("%s", counter.summary())
+        log.info("%s", counter.summary(games()))

@@ -172,7 +172,8 @@ def test_the_counter_sums_by_class_per_minute() -> None:
     time.now += 60
     counter.note(LIMITED)
     assert [sum(c.values()) for _, c in counter.per_minute()] == [7, 1]
-    line = counter.summary()
-    assert "global-limited 4" in line and "exempt 1" in line
+    line = counter.summary(games=2)
+    assert "global-limited 4 (4/min, 2.0/min per running game of 2," in line
+    assert "exempt 1" in line
     assert "global 429s 1" in line and "invalid 2" in line
     assert "global-limited 0" in counter.summary()

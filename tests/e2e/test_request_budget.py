@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,3 +98,9 @@ async def test_a_burst_of_games_draws_no_global_429(budgeted: Budgeted) -> None:
     assert emu.global_limit.global_429s == 0
     assert emu.global_limit.invalid == 0
     emu.assert_clean()
+    # The bot's own count, logged when it stops: it waited for its budget and drew no 429.
+    await budgeted.bot.stop()
+    summary = re.search(r"requests in the last .*", budgeted.bot.output)
+    assert summary is not None, budgeted.bot.output[-3000:]
+    waited = re.search(r"waited for the budget (\d+), global 429s (\d+)", summary[0])
+    assert waited is not None and int(waited[1]) > 0 and waited[2] == "0", summary[0]
