@@ -301,6 +301,7 @@ async def run(
             "exempt": exempt_requests,
             "limited_per_s": limited / elapsed,
             "limited_per_game_minute": limited / max(1e-9, game_minutes),
+            "mean_active_games": game_minutes * 60 / elapsed,
             "exempt_per_game_minute": exempt_requests / max(1e-9, game_minutes),
             "channel_kinds": channel_requests(play_requests),
             "stale_p50": statistics.median(stale) if stale else float("nan"),
@@ -414,7 +415,8 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"{r['invalid']} invalid requests ({r['invalid_all']} in all) | global-limited "
         f"{r['limited']} ({r['limited_per_s']:.1f}/s, {r['limited_per_game_minute']:.1f} per "
         f"active game per minute), exempt {r['exempt']} "
-        f"({r['exempt_per_game_minute']:.1f} per game-minute)",
+        f"({r['exempt_per_game_minute']:.1f} per game-minute); games active at once: "
+        f"{r['games']} at first, {r['mean_active_games']:.0f} on average",
         flush=True,
     )
     print(
