@@ -23,7 +23,6 @@ from bot.i18n.translator import CatalogueTranslator
 from bot.settings import Settings
 from bot.store import Database
 from bot.ui.items import DYNAMIC_ITEMS
-from cogs.uno.request_budget import RequestBudget, RequestCounter, log_summaries, trace_config
 
 log = logging.getLogger(__name__)
 
@@ -55,24 +54,12 @@ class UnoBotMixin:
     database: Database
     components: Any
 
-    request_budget: RequestBudget | None
-    request_counter: RequestCounter
-
-    def _with_request_budget(self, settings: Settings, options: dict[str, Any]) -> dict[str, Any]:
-        """discord.py's options plus the trace (`http_trace`, a public hook on discord.py's HTTP
-        session) that counts every request and schedules the global-limited ones within
-        REQUEST_BUDGET (request_budget.py). Called before discord.py's own __init__."""
-        budget = RequestBudget(settings.request_budget) if settings.request_budget else None
-        self.request_budget, self.request_counter = budget, RequestCounter()
-        return {**options, "http_trace": trace_config(budget, self.request_counter)}
-
     def _init_uno(self, settings: Settings, database: Database) -> None:
         self.settings = settings
         self.database = database
         self.components = None  # the game service, installed by cogs.uno
         self.synced_at_start: str | None = None  # "guild", "global" or None, for tests/logs
         self.accepting_interactions = True  # False once a shutdown began
-        self._summaries: asyncio.Task[None] | None = None
         self._in_flight: set[asyncio.Task[Any]] = set()  # tasks processing an interaction
         self._guild_locales: dict[int, str] = {}  # guild id -> its language, as interactions say
         state = self._connection  # type: ignore[attr-defined]
@@ -126,11 +113,6 @@ class UnoBotMixin:
         guild = self.get_guild(guild_id)  # type: ignore[attr-defined]
         return None if guild is None else str(guild.preferred_locale.value)
 
-    def running_games(self) -> int | None:
-        """How many games this process runs (None before the game service is installed)."""
-        service = self.components
-        return None if service is None else len(service.house.live)
-
     @property
     def interactions_in_flight(self) -> int:
         return len(self._in_flight)
@@ -161,9 +143,6 @@ class UnoBotMixin:
             len(in_flight),
             loop.time() - started,
         )
-        if self._summaries is not None:
-            self._summaries.cancel()
-        log.info("%s", self.request_counter.summary(self.running_games()))
         client: discord.Client = self  # type: ignore[assignment]
         await client.close()
 
@@ -173,9 +152,6 @@ class UnoBotMixin:
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
         bot.add_dynamic_items(*DYNAMIC_ITEMS)
-        self._summaries = asyncio.create_task(
-            log_summaries(self.request_counter, self.running_games)
-        )
         await self.sync_commands()
 
     def command_hash(self) -> str:
@@ -228,14 +204,12 @@ def _intents() -> discord.Intents:
 
 class UnoBot(UnoBotMixin, commands.Bot):
     def __init__(self, settings: Settings, database: Database, **options: Any) -> None:
-        options = self._with_request_budget(settings, options)
         super().__init__(command_prefix=commands.when_mentioned, intents=_intents(), **options)
         self._init_uno(settings, database)
 
 
 class ShardedUnoBot(UnoBotMixin, commands.AutoShardedBot):
     def __init__(self, settings: Settings, database: Database, **options: Any) -> None:
-        options = self._with_request_budget(settings, options)
         super().__init__(command_prefix=commands.when_mentioned, intents=_intents(), **options)
         self._init_uno(settings, database)
 

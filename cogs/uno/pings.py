@@ -28,7 +28,6 @@ from bot.i18n import t
 from bot.ui.table import is_computer
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
-from cogs.uno.request_budget import Priority, priority
 from cogs.uno.scheduler import Scheduler
 from cogs.uno.turn_clock import MAX_TIMEOUTS, timer_scale
 
@@ -177,8 +176,7 @@ class TurnPings:
         mentions = discord.AllowedMentions(
             users=[discord.Object(id=player)], everyone=False, roles=False, replied_user=False
         )
-        with priority(Priority.PING):  # after results and tables when requests must wait
-            message = await self.house.send_public(channel, content=text, allowed_mentions=mentions)
+        message = await self.house.send_public(channel, content=text, allowed_mentions=mentions)
         if message is None:
             return
         if not self._current(live, key, generation):
@@ -199,8 +197,7 @@ class TurnPings:
     async def _delete_message(self, channel: int, message_id: int) -> bool:
         """Whether the message is gone now (deleted, or already gone)."""
         try:
-            with priority(Priority.PING):
-                await self.house.bot.http.delete_message(channel, message_id)
+            await self.house.bot.http.delete_message(channel, message_id)
         except discord.NotFound:
             return True
         except discord.HTTPException as exc:

@@ -37,7 +37,6 @@ from discord.http import handle_message_parameters
 
 from bot.ui.pictures import Picture
 from cogs.uno.pictures import PictureLate, picture_file, without_picture
-from cogs.uno.request_budget import Priority, priority
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +85,6 @@ class TableUpdater:
         self._pictured: dict[int, Hashable | None] = {}
         self._picture_retries: dict[int, asyncio.TimerHandle] = {}
         self._closed = False
-        # The process's request budget: paces the edits harder while it is pressed.
-        self._budget = getattr(bot, "request_budget", None)
 
     @property
     def failing(self) -> set[int]:
@@ -169,8 +166,6 @@ class TableUpdater:
                 await asyncio.sleep(wait)  # requests meanwhile join this edit
             self._dirty.discard(game_id)
             pause = self.interval
-            if self._budget is not None:  # the busy tables share the budget
-                pause = self._budget.pacing(pause, tables=len(self._tasks))
             try:
                 await self._update(game_id)
             except asyncio.CancelledError:
@@ -222,12 +217,9 @@ class TableUpdater:
         """`PartialMessage.edit` without turning Discord's answer into a Message nobody reads:
         with a hundred busy tables, parsing those answers is a measurable share of the bot's
         time. The table's buttons are DynamicItems, so no view needs storing either."""
-        with (
-            handle_message_parameters(
-                previous_allowed_mentions=self._bot.allowed_mentions, **kwargs
-            ) as params,
-            priority(Priority.TABLE_EDIT),
-        ):
+        with handle_message_parameters(
+            previous_allowed_mentions=self._bot.allowed_mentions, **kwargs
+        ) as params:
             await self._bot.http.edit_message(channel_id, message_id, params=params)
 
     async def _update(self, game_id: int) -> None:
