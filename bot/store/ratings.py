@@ -358,13 +358,21 @@ class RatingRepository:
         )
         return [_archived(season) for season in seasons]
 
-    async def mark_announced(self, guild_id: int, number: int) -> None:
-        await self._session.execute(
+    async def claim_announcement(self, guild_id: int, number: int) -> bool:
+        """Take the announcement of an ended season: True for exactly one caller (at most once,
+        even when two matches end at the same moment)."""
+        result = await self._session.execute(
             update(Season)
-            .where(Season.guild_id == guild_id, Season.number == number)
+            .where(
+                Season.guild_id == guild_id,
+                Season.number == number,
+                Season.ended_at.is_not(None),
+                Season.announced.is_(False),
+            )
             .values(announced=True),
             execution_options={"synchronize_session": False},
         )
+        return result.rowcount == 1  # type: ignore[attr-defined]
 
     # -- reading ---------------------------------------------------------------------------
 

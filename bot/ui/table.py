@@ -402,8 +402,10 @@ def render_round_result(
     match: Outcome | None = None,
     host_id: int | None = None,
     seed: str = "",
+    ratings: Mapping[int, tuple[int, int]] | None = None,
 ) -> discord.Embed:
-    """A round's results; `seed`: the round's seed, revealed now (hex; empty: none)."""
+    """A round's results; `seed`: the round's seed, revealed now (hex; empty: none);
+    `ratings`: each player's skill rating (before, after) when the match was rated."""
     if outcome.winner is None:
         head = t("result.nobody", locale, round=outcome.round_number)
     else:
@@ -432,6 +434,8 @@ def render_round_result(
     if match is not None:
         winners = ", ".join(_name(names, w) for w in match.winners) or "-"
         lines += ["", t("result.match_winner", locale, names=winners)]
+        if ratings:
+            lines.append(rating_changes_line(ratings, names, locale))
     elif host_id is not None:
         lines += ["", t("result.next", locale, host=f"<@{host_id}>")]
     return discord.Embed(
@@ -439,6 +443,24 @@ def render_round_result(
         description="\n".join(lines)[:4096],
         colour=0xF1C40F,
     )
+
+
+def rating_changes_line(
+    ratings: Mapping[int, tuple[int, int]], names: Mapping[int, str], locale: object = None
+) -> str:
+    """One line: each rated player's new rating and its change, best rating first."""
+    order = sorted(ratings, key=lambda p: (-ratings[p][1], p))
+    changes = ", ".join(
+        t(
+            "result.rating_change",
+            locale,
+            name=_name(names, p),
+            rating=ratings[p][1],
+            change=f"{ratings[p][1] - ratings[p][0]:+d}",
+        )
+        for p in order
+    )
+    return t("result.ratings", locale, changes=changes)
 
 
 def rematch_view(game_id: int, locale: object = None) -> discord.ui.View:
