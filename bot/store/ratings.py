@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import desc, exists, func, select, update
+from sqlalchemy import bindparam, desc, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.models import Game, GuildSettings, Rating, RatingChange, Season, utcnow
@@ -31,6 +31,24 @@ ARCHIVED = 10
 SEASON_LENGTHS = ("off", "monthly", "quarterly")
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+
+_RATINGS = Rating.__table__
+# Every player of a match in one executemany (built once, like the click's statements).
+_UPDATE_RATING = (
+    update(_RATINGS)
+    .where(
+        _RATINGS.c.guild_id == bindparam("guild"),
+        _RATINGS.c.season == bindparam("season_no"),
+        _RATINGS.c.user_id == bindparam("user"),
+    )
+    .values(
+        mu=bindparam("new_mu"),
+        sigma=bindparam("new_sigma"),
+        matches=_RATINGS.c.matches + 1,
+        display_name=bindparam("name"),
+        updated_at=bindparam("now", type_=_RATINGS.c.updated_at.type),
+    )
+)
 
 
 def rating_number(mu: float, sigma: float) -> int:
@@ -166,24 +184,22 @@ class RatingRepository:
         ).all()
         before = {user: (mu, sigma) for user, mu, sigma in rows}
         after = rate(before, places)
-        for user in users:
-            mu, sigma = after[user]
-            await self._session.execute(
-                update(Rating)
-                .where(
-                    Rating.guild_id == guild_id,
-                    Rating.season == season,
-                    Rating.user_id == user,
-                )
-                .values(
-                    mu=mu,
-                    sigma=sigma,
-                    matches=Rating.matches + 1,
-                    display_name=names[user][:100],
-                    updated_at=now,
-                ),
-                execution_options={"synchronize_session": False},
-            )
+        await self._session.execute(
+            _UPDATE_RATING,
+            [
+                {
+                    "guild": guild_id,
+                    "season_no": season,
+                    "user": user,
+                    "new_mu": after[user][0],
+                    "new_sigma": after[user][1],
+                    "name": names[user][:100],
+                    "now": now,
+                }
+                for user in users
+            ],
+            execution_options={"synchronize_session": False},
+        )
         await self._session.execute(
             insert_for(self._session, RatingChange),
             [

@@ -55,7 +55,8 @@ async def test_human_against_three_computers_to_the_end(s) -> None:
     assert "UNO — round 1" in table.text
     final = await _play_until_over(emu, channel, alice)
     assert "Bot" in final  # the computers' moves are on the table's log and seats
-    board = await answer(await emu.slash(alice, channel, "uno leaderboard"))
+    # (by points: practice rates nobody, and other tests' rated matches make rating the default)
+    board = await answer(await emu.slash(alice, channel, "uno leaderboard", sort="points"))
     assert alice.username.lower() in board.text.lower()
     assert "Bot" not in board.text and "🤖" not in board.text
     # A computer's hand is never shown: nobody but the human has a hand here.
