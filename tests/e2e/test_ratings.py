@@ -111,7 +111,7 @@ async def test_ratings_practice_and_a_season_ended_by_command(tmp_path: Path) ->
 
         # The leaderboard sorts by rating by default now; Ana, who won every match, leads.
         board = await answer(await emu.slash(ben, channel, "uno leaderboard"))
-        assert "by rating" in board.text and "Season 1" in board.text, board.text
+        assert "by rating" in board.text and "Page 1 of 1 · season 1" in board.text, board.text
         ranked = rows(board.text)
         assert ranked[0][0] == ana.global_name
         assert {name for name, _ in ranked} == {ana.global_name, ben.global_name, cy.global_name}
@@ -165,7 +165,7 @@ async def test_ratings_practice_and_a_season_ended_by_command(tmp_path: Path) ->
         assert "Season 1 — final standings" in archive.text
         assert rows(archive.text) == ranked
         current = await answer(await emu.slash(cy, channel, "uno leaderboard"))
-        assert "Season 2" in current.text
+        assert "· season 2" in current.text
         carried = rows(current.text)
         assert [name for name, _ in carried] == [name for name, _ in ranked]
         assert all(now < before for (_, now), (_, before) in zip(carried, ranked, strict=True))

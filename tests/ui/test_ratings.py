@@ -17,7 +17,7 @@ def test_a_matchs_changes_best_rating_first_with_signs() -> None:
 
 def test_the_rating_leaderboard_and_an_ended_seasons_champion() -> None:
     current = render_rating_board(RatingBoard(2, 1, 10, 2, ENTRIES))
-    assert "1,130" in (current.description or "") and "Season 2" in (current.footer.text or "")
+    assert "1,130" in (current.description or "") and "season 2" in (current.footer.text or "")
     ended = render_rating_board(RatingBoard(1, 1, 10, 2, ENTRIES, ended=True))
     assert "Champion: **Ana**" in (ended.description or "")
     assert "Season 1" in (ended.title or "")
