@@ -55,6 +55,7 @@ async def store_step(players: int, matches: int) -> tuple[float, float]:
         for game_id in games:
             started = time.perf_counter()
             async with db.write() as unit:
+                await unit.settings.get_value("bench")  # the write unit begun, as in a save
                 step = time.perf_counter()
                 await unit.ratings.rate_match(game_id, places, people)
                 inside += time.perf_counter() - step

@@ -250,17 +250,29 @@ class RatingRepository:
         return await self._season_row(guild_id, now)
 
     async def _season_row(self, guild_id: int, now: datetime) -> int:
-        number = await self._session.scalar(
-            select(Season.number).where(Season.guild_id == guild_id, Season.ended_at.is_(None))
+        # Locked until the save commits: an admin ending the season waits for a match being
+        # rated in it (or the match waits and is rated in the next), so no change is lost
+        # between the archive and the carried ratings. Lock order: game, season, ratings, totals.
+        # A season ended while we waited no longer matches: a second look finds the next one.
+        open_season = (
+            select(Season.number)
+            .where(Season.guild_id == guild_id, Season.ended_at.is_(None))
+            .with_for_update()
         )
-        if number is not None:
-            return number
+        for _ in range(2):
+            number = await self._session.scalar(open_season)
+            if number is not None:
+                return number
+        latest = await self._session.scalar(
+            select(func.max(Season.number)).where(Season.guild_id == guild_id)
+        )
+        number = (latest or 0) + 1
         await self._session.execute(
             insert_for(self._session, Season)
-            .values(guild_id=guild_id, number=1, started_at=now, announced=False)
+            .values(guild_id=guild_id, number=number, started_at=now, announced=False)
             .on_conflict_do_nothing()
         )
-        return 1
+        return number
 
     async def current_season(self, guild_id: int) -> int:
         """The current season's number, without starting one (1 if none started yet)."""
