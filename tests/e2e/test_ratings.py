@@ -10,6 +10,7 @@ nor any of her numbers, so they draw while she plays her hand out.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -27,7 +28,10 @@ from tests.e2e.helpers import (
     play_match,
     show_hand,
     take_turn,
+    version_of,
 )
+from tests.e2e.test_resume import RESUMED, Crashable
+from tests.e2e.test_resume import crashable as crashable_bot  # noqa: F401 (the fixture)
 from tests.fakediscord import MANAGE_GUILD, FakeDiscord
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -176,3 +180,64 @@ async def test_ratings_practice_and_a_season_ended_by_command(tmp_path: Path) ->
     finally:
         await bot.stop()
         await emu.stop()
+
+
+async def test_a_match_is_rated_once_across_a_restart_in_its_final_save(
+    crashable_bot: Crashable,  # noqa: F811 (the fixture imported above)
+) -> None:
+    """The match-ending click is in flight when the bot is SIGKILLed: whether its save
+    committed or not, after the restart (and the click again if it did not) the match is
+    rated exactly once."""
+    c = crashable_bot
+    emu = c.emu
+    channel = emu.add_channel(c.guild, "rated")
+    alice, bob = emu.add_user("alice", c.guild), emu.add_user("bob", c.guild)
+    rules = {"hand_size": 2, "scoring": "none"}
+    deck = deal(["R1 R2", "G7 G8"], "R5")
+    deck.remove("Y7")
+    deck.insert(5, "Y7")  # what Bob draws: neither red nor a 1
+    c.decks.write_text(json.dumps({str(channel): {"deck": deck, "dealer_seat": 1, "rules": rules}}))
+    table = await open_game(emu, channel, alice, [bob])
+    game_id = Table(emu, channel).game_id
+    a_hand = await take_turn(emu, alice, await show_hand(emu, alice, table))  # R1, UNO
+    for _ in range(3):  # Bob draws and cannot play
+        msg = await Table(emu, channel).at_version(version_of(a_hand) or 0)
+        if Table(emu, channel).current_player(msg) != bob.id:
+            break
+        await take_turn(emu, bob, await show_hand(emu, bob, msg))
+        a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["refresh"]))
+    a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["refresh"]))
+    assert "play:R2" in actions(a_hand), a_hand.text
+
+    emu.callback_latency = 2.0  # the answer is slow: the kill lands in the middle of the save
+    click = asyncio.ensure_future(emu.click(alice, a_hand, actions(a_hand)["play:R2"]))
+    await asyncio.sleep(0)
+    try:
+        await c.bot.kill()
+    finally:
+        emu.callback_latency = 0.0
+    with contextlib.suppress(Exception):
+        await (await click).wait(0)
+    await c.bot.start()
+    await emu.wait_for_bot(timeout=30, new=True)
+    _, status, _ = await c.snapshot(game_id)
+    if status == "running":  # the save did not commit: the same click again ends the match
+        msg = await emu.wait_for(
+            lambda: (m := Table(emu, channel).message()) is not None and RESUMED in m.text and m,
+            15,
+            what="the resumed table",
+        )
+        a_hand = await show_hand(emu, alice, msg)
+        await answer(await emu.click(alice, a_hand, actions(a_hand)["play:R2"]))
+    for _ in range(50):
+        if (await c.snapshot(game_id))[1] == "finished":
+            break
+        await asyncio.sleep(0.1)
+    changes = await c.query(
+        "SELECT user_id, place FROM rating_changes WHERE game_id = :game", game=game_id
+    )
+    assert sorted(place for _, place in changes) == [1, 2], changes
+    assert dict(changes)[alice.id] == 1
+    matches = await c.query("SELECT matches FROM ratings WHERE guild_id = :guild", guild=c.guild.id)
+    assert sorted(matches) == [(1,), (1,)], matches
+    emu.assert_clean(allow_failed=True)
