@@ -162,3 +162,35 @@ def test_the_shown_number_and_the_soft_reset() -> None:
         2026, 7, 1, tzinfo=UTC
     )
     assert period_start("off", datetime(2026, 8, 9, tzinfo=UTC)) is None
+
+
+async def test_an_ended_season_is_announced_once(db: Database) -> None:
+    await play(db, A, {A: 1, B: 2, C: 3})
+    async with db.write() as unit:
+        await unit.ratings.end_season(GUILD, channel_id=42)
+    async with db.read() as unit:
+        (pending,) = await unit.ratings.unannounced(GUILD)
+    assert pending.number == 1 and pending.channel_id == 42
+    assert pending.standings[0].user_id == A
+    async with db.write() as unit:
+        assert await unit.ratings.claim_announcement(GUILD, 1) is True
+        assert await unit.ratings.claim_announcement(GUILD, 1) is False
+    async with db.read() as unit:
+        assert await unit.ratings.unannounced(GUILD) == []
+
+
+async def test_a_quarterly_season_rolls_over_at_a_view_after_its_quarter(db: Database) -> None:
+    async with db.write() as unit:
+        await unit.settings.save_guild(GuildConfig(GUILD, season_length="quarterly"))
+    game = await new_running_game(db, PEOPLE)
+    async with db.write() as unit:
+        await unit.ratings.rate_match(
+            game.id, {A: 1, B: 2, C: 3}, PEOPLE, datetime(2026, 5, 20, tzinfo=UTC)
+        )
+    async with db.write() as unit:  # still the same quarter: nothing happens
+        assert await unit.ratings.roll_over_if_due(GUILD, datetime(2026, 6, 30, tzinfo=UTC)) is None
+    async with db.write() as unit:  # a leaderboard view in July
+        ended = await unit.ratings.roll_over_if_due(GUILD, datetime(2026, 7, 2, tzinfo=UTC))
+    assert ended is not None and ended.number == 1
+    async with db.read() as unit:
+        assert await unit.ratings.current_season(GUILD) == 2
