@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bot.engine.rules import RuleSet
 from bot.store import Database
-from bot.store.ratings import MU, SIGMA, rate
+from bot.store.rating_model import MU, SIGMA, rate
 
 GUILD, CHANNEL = 1 << 50, 1 << 51
 

@@ -19,7 +19,7 @@ from bot.engine import InvalidRules
 from bot.i18n import AUTO, t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GuildConfig, UnitOfWork
-from bot.store.ratings import SeasonEnd
+from bot.store.rating_model import SeasonEnd
 from bot.ui.errors import send_ephemeral, user_error_text
 from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import (

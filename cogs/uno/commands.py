@@ -15,7 +15,7 @@ from bot.engine.rules import CHOICES, INT_RANGES
 from bot.i18n import t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GameStatus, LeaderboardPage, StorageUnavailable
-from bot.store.ratings import RatingBoard
+from bot.store.rating_model import RatingBoard
 from bot.ui.cards import card_name
 from bot.ui.errors import UserError, game_error_text, send_ephemeral, token_is_dead
 from bot.ui.ids import matches_exactly_one

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.store import Database
-from bot.store.ratings import BASE, MU, SIGMA, period_start, rating_number, soft_reset
+from bot.store.rating_model import BASE, MU, SIGMA, period_start, rating_number, soft_reset
 from bot.store.records import GuildConfig
 from tests.store.conftest import GUILD, new_running_game
 

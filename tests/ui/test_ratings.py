@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.store.ratings import RatingBoard, RatingEntry
+from bot.store.rating_model import RatingBoard, RatingEntry
 from bot.ui.stats import render_rating_board, render_season_end, trend_text
 from bot.ui.table import rating_changes_line
 
