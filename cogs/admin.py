@@ -7,6 +7,7 @@ goes back to the official rules and default settings.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -15,9 +16,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import InvalidRules
-from bot.i18n import t
+from bot.i18n import AUTO, t
 from bot.i18n.translator import cmd_name, cmd_text
-from bot.store import GuildConfig
+from bot.store import GuildConfig, UnitOfWork
+from bot.store.rating_model import SeasonEnd
 from bot.ui.errors import send_ephemeral, user_error_text
 from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import (
@@ -26,6 +28,7 @@ from bot.ui.rule_options import (
     value_choices,
 )
 from cogs.uno.config_panel import changed_config, server_panel
+from cogs.uno.seasons import announce_season_ends
 
 
 @app_commands.guild_only()
@@ -126,6 +129,45 @@ class AdminCog(
         if service is not None:
             service.settings_changed(guild_id)
         await self._show(interaction, config, t("notice.settings_reset", interaction.locale))
+
+    # ------------------------------------------------------------------ rating seasons
+
+    @app_commands.command(
+        name=cmd_name("admin.season_end"), description=cmd_text("cmd.admin.season_end")
+    )
+    @app_commands.rename(channel=cmd_name("option.channel"))
+    @app_commands.describe(channel=cmd_text("cmd.admin.season_end.channel"))
+    async def season_end(
+        self, interaction: discord.Interaction[Any], channel: discord.TextChannel | None = None
+    ) -> None:
+        """End the rating season now: its champion and top ten are archived and announced, the
+        next season starts with every rating carried over (bot/store/ratings.py). A `channel`
+        given is where this and later champions are announced."""
+        locale = interaction.locale
+        if not self._allowed(interaction):
+            await send_ephemeral(interaction, t("error.no_permission", locale))
+            return
+        guild_id = interaction.guild_id or 0
+        chosen = None if channel is None else channel.id
+
+        async def work(unit: UnitOfWork) -> tuple[SeasonEnd | None, GuildConfig]:
+            if chosen is not None:
+                config = await unit.settings.update_guild(
+                    guild_id, lambda c: replace(c, season_channel_id=chosen)
+                )
+            else:
+                config = await unit.settings.guild(guild_id)
+            return await unit.ratings.end_season(guild_id), config
+
+        ended, config = await self.bot.database.transact(work)
+        if ended is None:
+            await send_ephemeral(interaction, t("notice.season_empty", locale))
+            return
+        notice = t("notice.season_ended", locale, season=ended.number, next=ended.number + 1)
+        await send_ephemeral(interaction, notice)  # first: the interaction waits 3 s at most
+        language = config.language
+        public = interaction.guild_locale if language == AUTO else language
+        await announce_season_ends(self.bot.database, self.bot, guild_id, public)
 
 
 async def setup(bot: Any) -> None:

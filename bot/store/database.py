@@ -34,6 +34,7 @@ from bot.store.games import GameRepository, refusal
 from bot.store.guild_settings import SettingsRepository
 from bot.store.history import HistoryRepository
 from bot.store.json_codec import JSON_CODEC
+from bot.store.ratings import RatingRepository
 from bot.store.sqlite_writer import (
     SQLITE_BEGIN,
     SQLiteWriter,
@@ -75,6 +76,7 @@ class UnitOfWork:
     history: HistoryRepository
     stats: StatsRepository
     settings: SettingsRepository
+    ratings: RatingRepository
 
     @classmethod
     def on(cls, session: AsyncSession) -> UnitOfWork:
@@ -84,6 +86,7 @@ class UnitOfWork:
             HistoryRepository(session),
             StatsRepository(session),
             SettingsRepository(session),
+            RatingRepository(session),
         )
 
 

@@ -43,6 +43,7 @@ from bot.store.models import (
     Seat,
     utcnow,
 )
+from bot.store.ratings import RatingRepository
 from bot.store.records import GameRecord, NewAction, SavedGame, SeatRecord, game_record, seat_record
 from bot.store.roster import load_roster
 from bot.store.stats import add_to_totals
@@ -538,8 +539,17 @@ class GameRepository:
             )
         )
 
-    async def finish(self, game_id: int, *, winner_id: int | None, walkover: bool = False) -> bool:
-        """Running -> finished; every human still seated gets a game played, the winner a win.
+    async def finish(
+        self,
+        game_id: int,
+        *,
+        winner_id: int | None,
+        walkover: bool = False,
+        places: Mapping[int, int] | None = None,
+    ) -> bool:
+        """Running -> finished; every human still seated gets a game played, the winner a win,
+        and, the match being counted, a new skill rating from the finishing `places` (1: the
+        winner; ties share a place; default: the winner first, everybody else second).
 
         Nothing is counted for an unrated match, nor for a `walkover` (everybody else left or
         timed out) before any round was finished by play: the match then becomes unrated.
@@ -568,6 +578,15 @@ class GameRepository:
             if not seat.is_bot and seat.left_at is None
         }
         await add_to_totals(self._session, roster.guild_id, changes, now)
+        people = sorted(changes)
+        if places is None:
+            places = {user: 1 if user == winner_id else 2 for user in people}
+        await RatingRepository(self._session).rate_match(
+            game_id,
+            {user: places.get(user, len(roster.seats)) for user in people},
+            {user: changes[user][0] for user in people},
+            now,
+        )
         return True
 
     async def _round_won_by_play(self, game_id: int) -> bool:

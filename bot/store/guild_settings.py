@@ -78,6 +78,8 @@ def _config(guild_id: int, row: GuildSettings | None) -> GuildConfig:
         start_policy=row.start_policy,
         turn_ping_seconds=row.turn_ping_seconds,
         card_images=row.card_images,
+        season_length=row.season_length,
+        season_channel_id=row.season_channel_id,
     )
 
 
@@ -90,5 +92,7 @@ def _values(config: GuildConfig) -> dict[str, Any]:
         "start_policy": config.start_policy,
         "turn_ping_seconds": config.turn_ping_seconds,
         "card_images": config.card_images,
+        "season_length": config.season_length,
+        "season_channel_id": config.season_channel_id,
         "updated_at": utcnow(),
     }

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Enum,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -24,6 +25,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
     true,
 )
@@ -124,6 +126,10 @@ class GuildSettings(Base):
     turn_ping_seconds: Mapped[int | None] = mapped_column(Integer, server_default="10")
     # False: text only (no card pictures, no card emojis). Servers stored before: on.
     card_images: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # Seasons of the rating leaderboard: "off", "monthly" or "quarterly" (bot/store/ratings.py),
+    # and where a season's champion is announced (None: the channel of its last counted match).
+    season_length: Mapped[str] = mapped_column(String(16), default="off", server_default="off")
+    season_channel_id: Mapped[int | None] = mapped_column(BigInteger)
     updated_at: Mapped[datetime]
 
 
@@ -277,3 +283,58 @@ class PlayerTotal(Base):
         Index("ix_player_totals_guild_id_points", "guild_id", "points"),
         Index("ix_player_totals_guild_id_games_won", "guild_id", "games_won"),
     )
+
+
+class Season(Base):
+    """A server's rating season; the current one has no `ended_at`. An ended season keeps its
+    champion and top ten (`standings`: [{"user_id", "name", "rating", "matches"}, ...])."""
+
+    __tablename__ = "seasons"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    started_at: Mapped[datetime]
+    ended_at: Mapped[datetime | None]
+    # The channel of the season's last counted match: where its champion is announced.
+    last_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    champion_id: Mapped[int | None] = mapped_column(BigInteger)
+    standings: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    # False until the champion of an ended season was announced (an outbox: survives restarts).
+    announced: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class Rating(Base):
+    """One human's skill rating in one season of a server (openskill Plackett-Luce mu, sigma)."""
+
+    __tablename__ = "ratings"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    season: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)  # rated matches in this season
+    updated_at: Mapped[datetime]
+
+
+class RatingChange(Base):
+    """What one counted match did to each human's rating: written once per (game, player), so
+    a match's final save rates it exactly once (its presence is the idempotence key)."""
+
+    __tablename__ = "rating_changes"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    season: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)  # 1: the winner
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_rating_changes_guild_id_user_id", "guild_id", "user_id"),)

@@ -163,8 +163,14 @@ class GuildConfig:
     turn_ping_seconds: int | None = TURN_PING_DEFAULT
     # Card pictures and card emojis; False: text only (slow connections, screen readers).
     card_images: bool = True
+    # Rating seasons: "off", "monthly" or "quarterly" (bot/store/ratings.py); where a season's
+    # champion is announced (None: the channel of the season's last counted match).
+    season_length: str = "off"
+    season_channel_id: int | None = None
 
     def __post_init__(self) -> None:
+        if self.season_length not in ("off", "monthly", "quarterly"):
+            raise ValueError("season_length must be off, monthly or quarterly")
         low, high = TURN_TIMEOUT_RANGE
         if self.turn_timeout_seconds != 0 and not low <= self.turn_timeout_seconds <= high:
             raise ValueError(f"turn_timeout_seconds must be 0 (off) or from {low} to {high}")

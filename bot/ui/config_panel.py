@@ -43,6 +43,8 @@ def _shown(option: str, value: Any, locale: object) -> str:
         return ping_text(parse_turn_ping(str(value)), locale)
     if option == "start_policy":
         return t(f"settings.start_policy.{value}", locale)
+    if option == "season":
+        return t(f"settings.season.{value}", locale)
     if option == "card_images":
         return value_text(option, str(value) == "on", locale)
     if option == "language":

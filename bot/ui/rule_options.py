@@ -30,8 +30,17 @@ RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "scoring": ("scoring", "penalty_end", "target"),
 }
 #: Options of the server that are not rules (the "table" group).
-SERVER_OPTIONS: Final = ("turn_timer", "turn_ping", "card_images", "language", "start_policy")
+SERVER_OPTIONS: Final = (
+    "turn_timer",
+    "turn_ping",
+    "card_images",
+    "language",
+    "start_policy",
+    "season",
+)
 START_POLICIES: Final = ("host", "anyone")
+#: How long a season of the rating leaderboard lasts (bot/store/ratings.py).
+SEASON_LENGTHS: Final = ("off", "monthly", "quarterly")
 #: The turn timer: 0 (off) or this many seconds.
 TURN_TIMER_RANGE: Final = (30, 600)
 #: What the settings panel offers where a select cannot list every number.
@@ -169,6 +178,8 @@ def value_choices(option: str, current: str, locale: object = None) -> list[tupl
         values = language_values(locale)
     elif option == "start_policy":
         values = [(p, t(f"settings.start_policy.{p}", locale)) for p in START_POLICIES]
+    elif option == "season":
+        values = [(s, t(f"settings.season.{s}", locale)) for s in SEASON_LENGTHS]
     elif option in OPTION_NAMES and is_bool(option):
         values = [("on", t("rules.on", locale)), ("off", t("rules.off", locale))]
     elif option in CHOICES:
@@ -229,6 +240,8 @@ def select_values(option: str, current: Any, locale: object = None) -> list[tupl
         return language_values(locale)
     if option == "start_policy":
         return [(p, t(f"settings.start_policy.{p}", locale)) for p in START_POLICIES]
+    if option == "season":
+        return [(s, t(f"settings.season.{s}", locale)) for s in SEASON_LENGTHS]
     if option == "card_images" or (option in OPTION_NAMES and is_bool(option)):
         return [("on", t("rules.on", locale)), ("off", t("rules.off", locale))]
     if option in CHOICES:

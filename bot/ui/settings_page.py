@@ -24,6 +24,7 @@ def render_settings(
     *,
     turn_ping: int | None,
     card_images: bool = True,
+    season: str = "off",
     notice: str | None = None,
 ) -> discord.Embed:
     description = t("settings.intro", locale)
@@ -46,6 +47,7 @@ def render_settings(
             option_label("start_policy", locale),
             t(f"settings.start_policy.{start_policy}", locale),
         ),
+        (option_label("season", locale), t(f"settings.season.{season}", locale)),
     ]
     lines = [t("settings.line", locale, option=name, value=value) for name, value in table]
     embed.add_field(name=t("settings.group.table", locale), value="\n".join(lines), inline=False)

@@ -55,6 +55,47 @@ class LeaderboardPage(Protocol):
     def entries(self) -> Sequence[PlayerStats]: ...
 
 
+class RatingEntry(Protocol):
+    """A row of a rating leaderboard (the store's RatingEntry)."""
+
+    @property
+    def display_name(self) -> str: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def rating(self) -> int: ...
+    @property
+    def matches(self) -> int: ...
+
+
+class RatingBoard(Protocol):
+    """A page of a season's rating leaderboard (the store's RatingBoard)."""
+
+    @property
+    def season(self) -> int: ...
+    @property
+    def page(self) -> int: ...
+    @property
+    def pages(self) -> int: ...
+    @property
+    def ended(self) -> bool: ...
+    @property
+    def entries(self) -> Sequence[RatingEntry]: ...
+
+
+class PlayerRating(Protocol):
+    """A player's rating now (the store's PlayerRating)."""
+
+    @property
+    def season(self) -> int: ...
+    @property
+    def rating(self) -> int: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def trend(self) -> Sequence[int]: ...
+
+
 def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord.Embed:
     lines = []
     for entry in board.entries:
@@ -90,11 +131,82 @@ def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord
     return embed
 
 
-def render_stats(
-    stats: PlayerStats | None, name: str, locale: object = None, *, practice: int = 0
+def _rating_rows(entries: Sequence[RatingEntry], locale: object) -> list[str]:
+    return [
+        t(
+            "leaderboard.rating_row",
+            locale,
+            rank=e.rank,
+            name=literal(e.display_name),
+            rating=e.rating,
+            matches=e.matches,
+        )
+        for e in entries
+    ]
+
+
+def render_rating_board(board: RatingBoard, locale: object = None) -> discord.Embed:
+    """A season's rating leaderboard: the current one, or an ended season's champion and top ten."""
+    lines = _rating_rows(board.entries, locale) or [t("leaderboard.empty", locale)]
+    if board.ended:
+        title = t("leaderboard.season_title", locale, season=board.season)
+        if board.entries and board.page == 1:
+            champion = literal(board.entries[0].display_name)
+            lines = [t("leaderboard.champion", locale, name=champion), "", *lines]
+    else:
+        title = t("leaderboard.title", locale, sort=t("leaderboard.sort.rating", locale))
+    embed = discord.Embed(title=title, description="\n".join(lines)[:4096], colour=0xF1C40F)
+    footer = t(
+        "leaderboard.rating_footer", locale, season=board.season, page=board.page, pages=board.pages
+    )
+    embed.set_footer(text=footer)
+    return embed
+
+
+def render_season_end(
+    season: int, standings: Sequence[RatingEntry], locale: object = None
 ) -> discord.Embed:
-    """A player's counted figures; their `practice` games (alone against computers, counted
-    for nobody) on a line of their own, never mixed into them."""
+    """The announcement of an ended season: its champion, its top ten, the next season."""
+    lines = []
+    if standings:
+        top = standings[0]
+        lines += [
+            t(
+                "leaderboard.season_champion",
+                locale,
+                name=literal(top.display_name),
+                rating=top.rating,
+            ),
+            "",
+            *_rating_rows(standings, locale),
+            "",
+        ]
+    lines.append(t("leaderboard.season_next", locale, season=season + 1))
+    return discord.Embed(
+        title=t("leaderboard.season_over", locale, season=season),
+        description="\n".join(lines)[:4096],
+        colour=0xF1C40F,
+    )
+
+
+def trend_text(trend: Sequence[int], locale: object = None) -> str:
+    """The changes of a player's last rated matches, oldest first: "+32 · -8 · +15"."""
+    if not trend:
+        return t("stats.trend_none", locale)
+    return " · ".join(f"{step:+d}" for step in trend)
+
+
+def render_stats(
+    stats: PlayerStats | None,
+    name: str,
+    locale: object = None,
+    *,
+    practice: int = 0,
+    rating: PlayerRating | None = None,
+) -> discord.Embed:
+    """A player's counted figures, and their skill `rating` when they have one; their
+    `practice` games (alone against computers, counted for nobody) on a line of their own,
+    never mixed into them."""
     embed = discord.Embed(title=t("stats.title", locale, name=literal(name[:200])), colour=0x0956BF)
     practice_line = t("stats.practice", locale, games=practice) if practice else ""
     if stats is None:
@@ -118,6 +230,15 @@ def render_stats(
     )
     if practice:
         embed.description += "\n" + practice_line
+    if rating is not None:
+        embed.description += "\n" + t(
+            "stats.rating",
+            locale,
+            rating=rating.rating,
+            rank=rating.rank,
+            season=rating.season,
+            trend=trend_text(rating.trend, locale),
+        )
     return embed
 
 

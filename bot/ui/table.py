@@ -446,11 +446,13 @@ def render_round_result(
     seed: str = "",
     practice: bool | None = None,
     left: Collection[int] = (),
+    ratings: Mapping[int, tuple[int, int]] | None = None,
 ) -> discord.Embed:
     """A round's result (and the match's, with `match`). `seed`: the round's seed, revealed
     now (hex; empty: none). `practice`: one person against computers (by default: so when the
     round's players are); it says so, counted for nobody. `left`: players out of the game
-    (left, removed, kicked), named so rather than as having scored nothing."""
+    (left, removed, kicked), named so rather than as having scored nothing. `ratings`: each
+    player's skill rating (before, after) when the match was rated."""
     if practice is None:
         practice = is_practice(list(outcome.totals))
     if outcome.winner is None:
@@ -484,6 +486,8 @@ def render_round_result(
     if match is not None:
         winners = ", ".join(_name(names, w) for w in match.winners) or "-"
         lines += ["", t("result.match_winner", locale, names=winners)]
+        if ratings:
+            lines.append(rating_changes_line(ratings, names, locale))
     elif host_id is not None:
         lines += ["", t("result.next", locale, host=f"<@{host_id}>")]
     if practice:
@@ -493,6 +497,24 @@ def render_round_result(
         description="\n".join(lines)[:4096],
         colour=0xF1C40F,
     )
+
+
+def rating_changes_line(
+    ratings: Mapping[int, tuple[int, int]], names: Mapping[int, str], locale: object = None
+) -> str:
+    """One line: each rated player's new rating and its change, best rating first."""
+    order = sorted(ratings, key=lambda p: (-ratings[p][1], p))
+    changes = ", ".join(
+        t(
+            "result.rating_change",
+            locale,
+            name=_name(names, p),
+            rating=ratings[p][1],
+            change=f"{ratings[p][1] - ratings[p][0]:+d}",
+        )
+        for p in order
+    )
+    return t("result.ratings", locale, changes=changes)
 
 
 def rematch_view(game_id: int, locale: object = None) -> discord.ui.View:

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.ui.stats import render_leaderboard
+from bot.ui.stats import render_leaderboard, render_rating_board
 from cogs.uno.deadline import answers_in_time, respond
 from cogs.uno.house import House
 
@@ -73,11 +73,24 @@ class PublicBoards:
             await self._post(interaction, sort, page)
 
     async def _board(self, guild_id: int, sort: str, page: int) -> discord.Embed:
-        house = self.house
-        async with house.db.read() as unit:
-            board = await unit.stats.leaderboard(guild_id, sort=sort, page=page)  # type: ignore[arg-type]
-        await house.load_settings(guild_id)
-        return render_leaderboard(board, house.public_locale(guild_id))
+        await self.house.load_settings(guild_id)
+        return await self.render(guild_id, sort, page, self.house.public_locale(guild_id))
+
+    async def render(self, guild_id: int, sort: str, page: int, locale: object) -> discord.Embed:
+        """A board: "rating" (the current season's ratings), "season:N" (an ended season's
+        final standings) or a totals sort ("points", "wins", ...)."""
+        async with self.house.db.read() as unit:
+            if sort == "rating" or sort.startswith("season:"):
+                season = int(sort.split(":")[1]) if ":" in sort else None
+                rated = await unit.ratings.board(guild_id, season=season, page=page)
+                board = None
+            else:
+                board = await unit.stats.leaderboard(guild_id, sort=sort, page=page)  # type: ignore[arg-type]
+        if board is not None:
+            return render_leaderboard(board, locale)
+        if rated is None:
+            return discord.Embed(description=t("leaderboard.empty", locale), colour=0xF1C40F)
+        return render_rating_board(rated, locale)
 
     @answers_in_time(ephemeral=False)
     async def _post(self, interaction: discord.Interaction[Any], sort: str, page: int) -> None:

@@ -22,12 +22,13 @@ from bot.ui.help import render_help
 from bot.ui.ids import matches_exactly_one
 from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
-from bot.ui.stats import render_leaderboard, render_stats
+from bot.ui.stats import render_stats
 from cogs.uno.app import UnoApp
 from cogs.uno.inputs import require_choice, require_range
 from cogs.uno.moves import play_texts
 from cogs.uno.pictures import DRAWING
 from cogs.uno.resume import resume_running_games
+from cogs.uno.seasons import announce_season_ends, roll_over_if_due
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ SCORING_CHOICES = [
     app_commands.Choice(name=cmd_text(f"scoring.{s}"), value=s) for s in CHOICES["scoring"]
 ]
 COLOR_CHOICES = [app_commands.Choice(name=cmd_text(f"color.{c}"), value=c) for c in "RYGB"]
-SORTS = ("points", "wins", "win_rate")
+SORTS = ("rating", "points", "wins", "win_rate")
 SORT_CHOICES = [app_commands.Choice(name=cmd_text(f"leaderboard.sort.{s}"), value=s) for s in SORTS]
 LEADERBOARD_PAGES = 10_000
 TARGET_MIN, TARGET_MAX = INT_RANGES["target"]
@@ -312,9 +313,11 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         sort=cmd_name("option.sort"),
         page=cmd_name("option.page"),
         private=cmd_name("option.private"),
+        season=cmd_name("option.season"),
     )
     @app_commands.describe(
         sort=cmd_text("cmd.leaderboard.sort"),
+        season=cmd_text("cmd.leaderboard.season"),
         page=cmd_text("cmd.leaderboard.page"),
         private=cmd_text("cmd.leaderboard.private"),
     )
@@ -322,22 +325,40 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
-        sort: str = "points",
+        sort: str | None = None,
         page: app_commands.Range[int, 1, LEADERBOARD_PAGES] = 1,
         private: bool = False,
+        season: app_commands.Range[int, 1, LEADERBOARD_PAGES] | None = None,
     ) -> None:
         """Scores are for sharing: posted in the channel (in the server's language) unless
-        `private`, which shows them to the asker only, in theirs."""
-        require_choice("sort", sort, SORTS)
+        `private`, which shows them to the asker only, in theirs. Sorted by rating once the
+        server has a rated match, else by points; `season`: a past season's final standings."""
+        if sort is not None:
+            require_choice("sort", sort, SORTS)
         require_range("page", page, 1, LEADERBOARD_PAGES)
-        if not private:  # a recent public board is refreshed and pointed to (boards.py)
-            await self.app.boards.show(interaction, sort, page)
+        guild_id = interaction.guild_id or 0
+        house = self.app.house
+        await house.load_settings(guild_id)
+        locale = interaction.locale if private else house.public_locale(guild_id)
+        async with house.db.read() as unit:
+            seasons_on = (await unit.settings.guild(guild_id)).season_length != "off"
+        if seasons_on:  # a monthly or quarterly season may be over: checked at a view
+            await roll_over_if_due(house.db, guild_id)
+            await announce_season_ends(house.db, house.bot, guild_id, house.public_locale(guild_id))
+        async with house.db.read() as unit:
+            if sort is None and season is None:
+                sort = "rating" if await unit.ratings.has_ratings(guild_id) else "points"
+            known = season is None or await unit.ratings.board(guild_id, season=season) is not None
+        if not known:
+            text = t("leaderboard.no_season", interaction.locale, season=season)
+            await interaction.response.send_message(text, ephemeral=True)
             return
-        async with self.app.house.db.read() as unit:
-            board = await unit.stats.leaderboard(interaction.guild_id or 0, sort=sort, page=page)  # type: ignore[arg-type]
-        await interaction.response.send_message(
-            embed=render_leaderboard(board, interaction.locale), ephemeral=True
-        )
+        which = f"season:{season}" if season is not None else (sort or "points")
+        if not private:  # a recent public board is refreshed and pointed to (boards.py)
+            await self.app.boards.show(interaction, which, page)
+            return
+        embed = await self.app.boards.render(guild_id, which, page, locale)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=cmd_name("stats"), description=cmd_text("cmd.stats"))
     @app_commands.rename(player=cmd_name("option.player"))
@@ -349,7 +370,10 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         async with self.app.house.db.read() as unit:
             found = await unit.stats.player(interaction.guild_id or 0, who.id)
             practice = await unit.stats.practice_games(interaction.guild_id or 0, who.id)
-        embed = render_stats(found, who.display_name, interaction.locale, practice=practice)
+            rating = await unit.ratings.player(interaction.guild_id or 0, who.id)
+        embed = render_stats(
+            found, who.display_name, interaction.locale, practice=practice, rating=rating
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # -- game records (cogs/uno/records.py, docs/records.md)

@@ -25,6 +25,7 @@ from bot.ui.ids import SERVER_SCOPE
 from bot.ui.items import Click
 from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import (
+    SEASON_LENGTHS,
     SERVER_OPTIONS,
     START_POLICIES,
     group_of,
@@ -68,6 +69,10 @@ def changed_config(config: GuildConfig, *, option: str, value: str) -> GuildConf
         if value != AUTO and value not in available_locales():
             raise InvalidRules(option, "one of " + ", ".join((AUTO, *available_locales())))
         return replace(config, language=value)
+    if option == "season":
+        if value not in SEASON_LENGTHS:
+            raise InvalidRules(option, "one of " + ", ".join(SEASON_LENGTHS))
+        return replace(config, season_length=value)
     if option == "start_policy":
         if value not in START_POLICIES:
             raise InvalidRules(option, "one of " + ", ".join(START_POLICIES))
@@ -84,6 +89,7 @@ def server_values(config: GuildConfig) -> dict[str, Any]:
         "card_images": "on" if config.card_images else "off",  # as the select has it
         "language": config.language,
         "start_policy": config.start_policy.value,
+        "season": config.season_length,
     }
 
 
@@ -104,6 +110,7 @@ def server_panel(
         locale,
         turn_ping=config.turn_ping_seconds,
         card_images=config.card_images,
+        season=config.season_length,
         notice=notice,
     )
     view = config_view(SERVER_SCOPE, server_values(config), locale, group=group, option=option)

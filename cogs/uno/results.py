@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine import events as E
+from bot.store import StoreError
 from bot.ui.table import rematch_view, render_round_result, render_table
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
+from cogs.uno.seasons import announce_season_ends
 
 
 class Results:
@@ -34,6 +36,7 @@ class Results:
         for e in events:
             if isinstance(e, E.RoundEnded):
                 match = live.game.outcome
+                ratings = await self._rating_changes(live.game_id) if match else None
                 embed = render_round_result(
                     e.outcome,
                     live.names,
@@ -42,12 +45,24 @@ class Results:
                     host_id=None if match else live.host_id,  # says: anyone may start it
                     seed=e.seed,  # the round is over: its seed is revealed
                     left=live.game.left,
+                    ratings=ratings,
                 )
                 extra = {"view": rematch_view(live.game_id, locale)} if match else {}
                 await house.send_public(live.channel_id, embed=embed, **extra)
+                if match:  # this match may have ended a season (a lazy rollover)
+                    await announce_season_ends(house.db, house.bot, live.guild_id, locale)
             elif isinstance(e, E.RoundStarted) and e.round_number > 1:
                 new_round = True
         return new_round
+
+    async def _rating_changes(self, game_id: int) -> dict[int, tuple[int, int]] | None:
+        """The match's rating changes, saved with its end; None if it was not rated (or the
+        database cannot say now: the results are shown without them)."""
+        try:
+            async with self.house.db.read() as unit:
+                return await unit.ratings.changes(game_id) or None
+        except StoreError:
+            return None
 
     def closed_table(self, live: LiveGame, closed: str) -> dict[str, Any]:
         """The table of a game that ended without a winner, saying why (`closed`)."""

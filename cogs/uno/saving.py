@@ -14,6 +14,7 @@ from datetime import datetime
 
 from bot.engine import Action, Game
 from bot.engine import events as E
+from bot.engine.standing import finishing_places
 from bot.store import UNCHANGED, ClickSave, NewAction, UnitOfWork
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame, stat_counters
@@ -93,10 +94,10 @@ class Saving:
         if change.unseat is None and not scored:
             await self.house.db.save_click(click)
         else:
-            await self._save_with_results(click, change)
+            await self._save_with_results(click, change, game)
         return Saved(deadline, timeouts)
 
-    async def _save_with_results(self, click: ClickSave, change: Change) -> None:
+    async def _save_with_results(self, click: ClickSave, change: Change, game: Game) -> None:
         """A move that ends a round or the match, or unseats a player: one unit of work (run
         again from the start on PostgreSQL after a deadlock or serialization failure)."""
         game_id = click.game_id
@@ -128,6 +129,7 @@ class Saving:
                         game_id,
                         winner_id=winners[0] if len(winners) == 1 else None,
                         walkover=any(isinstance(x, E.PlayerLeft) for x in events),
+                        places=finishing_places(game.rules, e.outcome),  # for the ratings
                     )
 
         await self.house.db.transact(work)

@@ -53,7 +53,13 @@ async def test_every_extension_loads_and_defines_the_commands(bot: Any) -> None:
     groups = {c.name: c for c in bot.tree.get_commands()}
     assert set(groups) == {"uno", "uno-admin"}
     assert {c.name for c in groups["uno"].commands} == UNO_COMMANDS
-    assert {c.name for c in groups["uno-admin"].commands} == {"sync", "settings", "set", "reset"}
+    assert {c.name for c in groups["uno-admin"].commands} == {
+        "sync",
+        "settings",
+        "set",
+        "reset",
+        "end-season",
+    }
     admin = groups["uno-admin"].to_dict(bot.tree)
     assert int(admin["default_member_permissions"]) == 1 << 5  # Manage Server
     assert bot.components is not None

@@ -1,0 +1,427 @@
+"""Skill ratings and seasons of a server: rating a counted match, the rating leaderboard, a
+player's rating and trend, ending a season (its archive and the soft reset of the next).
+
+A rating is openskill's Plackett-Luce (mu, sigma), shown as one number (`rating_number`):
+1000 + 40 x (mu - 3 sigma), so a new player (mu 25, sigma 25/3) shows 1000. A match is rated
+inside its final save (`GameRepository.finish`), once: its `rating_changes` rows are the proof.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, desc, exists, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.store.models import Game, GuildSettings, Rating, RatingChange, Season, utcnow
+from bot.store.rating_model import (
+    ARCHIVED,
+    MU,
+    SIGMA,
+    PlayerRating,
+    RatingBoard,
+    RatingEntry,
+    SeasonEnd,
+    period_start,
+    rate,
+    rating_number,
+    soft_reset,
+)
+from bot.store.upsert import insert_for
+
+_RATINGS = Rating.__table__
+# Every player of a match in one executemany (built once, like the click's statements).
+_UPDATE_RATING = (
+    update(_RATINGS)
+    .where(
+        _RATINGS.c.guild_id == bindparam("guild"),
+        _RATINGS.c.season == bindparam("season_no"),
+        _RATINGS.c.user_id == bindparam("user"),
+    )
+    .values(
+        mu=bindparam("new_mu"),
+        sigma=bindparam("new_sigma"),
+        matches=_RATINGS.c.matches + 1,
+        display_name=bindparam("name"),
+        updated_at=bindparam("now", type_=_RATINGS.c.updated_at.type),
+    )
+)
+
+
+class RatingRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    # -- rating a match --------------------------------------------------------------------
+
+    async def rate_match(
+        self,
+        game_id: int,
+        places: Mapping[int, int],
+        names: Mapping[int, str],
+        now: datetime | None = None,
+    ) -> bool:
+        """Rate a counted match of two or more people (`places`: 1 = winner). False, and
+        nothing changed, if this game was rated already (a save run again)."""
+        if len(places) < 2:
+            return False
+        done = await self._session.scalar(select(exists().where(RatingChange.game_id == game_id)))
+        if done:
+            return False
+        now = now or utcnow()
+        guild_id, channel_id = (
+            await self._session.execute(
+                select(Game.guild_id, Game.channel_id).where(Game.id == game_id)
+            )
+        ).one()
+        season = await self._current_season(guild_id, now)
+        users = sorted(places)
+        # Rows exist before they are locked, in user order (as totals are), so two finishing
+        # matches sharing players wait for each other instead of deadlocking.
+        await self._session.execute(
+            insert_for(self._session, Rating).on_conflict_do_nothing(),
+            [
+                {
+                    "guild_id": guild_id,
+                    "season": season,
+                    "user_id": user,
+                    "display_name": names[user][:100],
+                    "mu": MU,
+                    "sigma": SIGMA,
+                    "matches": 0,
+                    "updated_at": now,
+                }
+                for user in users
+            ],
+        )
+        rows = (
+            await self._session.execute(
+                select(Rating.user_id, Rating.mu, Rating.sigma)
+                .where(
+                    Rating.guild_id == guild_id,
+                    Rating.season == season,
+                    Rating.user_id.in_(users),
+                )
+                .order_by(Rating.user_id)
+                .with_for_update()
+            )
+        ).all()
+        before = {user: (mu, sigma) for user, mu, sigma in rows}
+        after = rate(before, places)
+        await self._session.execute(
+            _UPDATE_RATING,
+            [
+                {
+                    "guild": guild_id,
+                    "season_no": season,
+                    "user": user,
+                    "new_mu": after[user][0],
+                    "new_sigma": after[user][1],
+                    "name": names[user][:100],
+                    "now": now,
+                }
+                for user in users
+            ],
+            execution_options={"synchronize_session": False},
+        )
+        await self._session.execute(
+            insert_for(self._session, RatingChange),
+            [
+                {
+                    "game_id": game_id,
+                    "user_id": user,
+                    "guild_id": guild_id,
+                    "season": season,
+                    "place": places[user],
+                    "mu_before": before[user][0],
+                    "sigma_before": before[user][1],
+                    "mu_after": after[user][0],
+                    "sigma_after": after[user][1],
+                    "created_at": now,
+                }
+                for user in users
+            ],
+        )
+        await self._session.execute(
+            update(Season)
+            .where(Season.guild_id == guild_id, Season.number == season)
+            .values(last_channel_id=channel_id),
+            execution_options={"synchronize_session": False},
+        )
+        return True
+
+    async def changes(self, game_id: int) -> dict[int, tuple[int, int]]:
+        """{player: (rating before, rating after)} of a rated match; empty if it was not rated."""
+        rows = await self._session.execute(
+            select(
+                RatingChange.user_id,
+                RatingChange.mu_before,
+                RatingChange.sigma_before,
+                RatingChange.mu_after,
+                RatingChange.sigma_after,
+            ).where(RatingChange.game_id == game_id)
+        )
+        return {
+            user: (rating_number(mb, sb), rating_number(ma, sa)) for user, mb, sb, ma, sa in rows
+        }
+
+    # -- seasons ---------------------------------------------------------------------------
+
+    async def _current_season(self, guild_id: int, now: datetime) -> int:
+        """The server's current season number (1 is started on first use), rolled over first
+        if its period (monthly, quarterly) has ended."""
+        await self.roll_over_if_due(guild_id, now)
+        return await self._season_row(guild_id, now)
+
+    async def _season_row(self, guild_id: int, now: datetime) -> int:
+        # Locked until the save commits: an admin ending the season waits for a match being
+        # rated in it (or the match waits and is rated in the next), so no change is lost
+        # between the archive and the carried ratings. Lock order: game, season, ratings, totals.
+        # A season ended while we waited no longer matches: a second look finds the next one.
+        open_season = (
+            select(Season.number)
+            .where(Season.guild_id == guild_id, Season.ended_at.is_(None))
+            .with_for_update()
+        )
+        for _ in range(2):
+            number = await self._session.scalar(open_season)
+            if number is not None:
+                return number
+        latest = await self._session.scalar(
+            select(func.max(Season.number)).where(Season.guild_id == guild_id)
+        )
+        number = (latest or 0) + 1
+        await self._session.execute(
+            insert_for(self._session, Season)
+            .values(guild_id=guild_id, number=number, started_at=now, announced=False)
+            .on_conflict_do_nothing()
+        )
+        return number
+
+    async def current_season(self, guild_id: int) -> int:
+        """The current season's number, without starting one (1 if none started yet)."""
+        number = await self._session.scalar(
+            select(Season.number).where(Season.guild_id == guild_id, Season.ended_at.is_(None))
+        )
+        return number or 1
+
+    async def roll_over_if_due(
+        self, guild_id: int, now: datetime | None = None
+    ) -> SeasonEnd | None:
+        """End the current season if the server's season length says its period is over (a
+        lazy check: at a counted match or a leaderboard view). A season without a rated match
+        is not archived: it just starts again with the new period."""
+        now = now or utcnow()
+        length = await self._session.scalar(
+            select(GuildSettings.season_length).where(GuildSettings.guild_id == guild_id)
+        )
+        start = period_start(length or "off", now)
+        if start is None:
+            return None
+        season = await self._session.scalar(
+            select(Season)
+            .where(Season.guild_id == guild_id, Season.ended_at.is_(None))
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        if season is None or season.started_at >= start:
+            return None
+        if not await self._rated_in(guild_id, season.number):
+            season.started_at = start
+            await self._session.flush()
+            return None
+        return await self.end_season(guild_id, start)
+
+    async def _rated_in(self, guild_id: int, season: int) -> bool:
+        return bool(
+            await self._session.scalar(
+                select(
+                    exists().where(
+                        Rating.guild_id == guild_id, Rating.season == season, Rating.matches > 0
+                    )
+                )
+            )
+        )
+
+    async def end_season(
+        self, guild_id: int, now: datetime | None = None, *, channel_id: int | None = None
+    ) -> SeasonEnd | None:
+        """End the current season now: archive its champion and top ten, start the next with
+        every rating carried over (mu kept, sigma soft-reset). None if it has no rated match.
+        `channel_id`: where to announce the champion (default: its last counted match's)."""
+        now = now or utcnow()
+        season = await self._session.scalar(
+            select(Season)
+            .where(Season.guild_id == guild_id, Season.ended_at.is_(None))
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+        if season is None or not await self._rated_in(guild_id, season.number):
+            return None
+        top = await self._entries(guild_id, season.number, 0, ARCHIVED, played_only=True)
+        season.ended_at = now
+        season.standings = [
+            {"user_id": e.user_id, "name": e.display_name, "rating": e.rating, "matches": e.matches}
+            for e in top
+        ]
+        season.champion_id = top[0].user_id if top else None
+        if channel_id is not None:
+            season.last_channel_id = channel_id
+        nxt = season.number + 1
+        self._session.add(Season(guild_id=guild_id, number=nxt, started_at=now, announced=False))
+        carried = (
+            await self._session.execute(
+                select(Rating.user_id, Rating.display_name, Rating.mu, Rating.sigma)
+                .where(Rating.guild_id == guild_id, Rating.season == season.number)
+                .order_by(Rating.user_id)
+            )
+        ).all()
+        await self._session.flush()
+        if carried:
+            await self._session.execute(
+                insert_for(self._session, Rating),
+                [
+                    {
+                        "guild_id": guild_id,
+                        "season": nxt,
+                        "user_id": user,
+                        "display_name": name,
+                        "mu": mu,
+                        "sigma": soft_reset(sigma),
+                        "matches": 0,
+                        "updated_at": now,
+                    }
+                    for user, name, mu, sigma in carried
+                ],
+            )
+        return SeasonEnd(guild_id, season.number, season.last_channel_id, tuple(top))
+
+    async def unannounced(self, guild_id: int) -> list[SeasonEnd]:
+        """Ended seasons whose champion was not announced yet, oldest first."""
+        seasons = await self._session.scalars(
+            select(Season)
+            .where(
+                Season.guild_id == guild_id,
+                Season.ended_at.is_not(None),
+                Season.announced.is_(False),
+            )
+            .order_by(Season.number)
+            .execution_options(populate_existing=True)
+        )
+        return [_archived(season) for season in seasons]
+
+    async def claim_announcement(self, guild_id: int, number: int) -> bool:
+        """Take the announcement of an ended season: True for exactly one caller (at most once,
+        even when two matches end at the same moment)."""
+        result = await self._session.execute(
+            update(Season)
+            .where(
+                Season.guild_id == guild_id,
+                Season.number == number,
+                Season.ended_at.is_not(None),
+                Season.announced.is_(False),
+            )
+            .values(announced=True),
+            execution_options={"synchronize_session": False},
+        )
+        return result.rowcount == 1  # type: ignore[attr-defined]
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def has_ratings(self, guild_id: int) -> bool:
+        """Whether any match of the server was rated (the leaderboard then sorts by rating)."""
+        return bool(
+            await self._session.scalar(select(exists().where(RatingChange.guild_id == guild_id)))
+        )
+
+    async def board(
+        self, guild_id: int, *, season: int | None = None, page: int = 1, per_page: int = 10
+    ) -> RatingBoard | None:
+        """A page of a season's rating leaderboard (default: the current season). An ended
+        season shows its archived top ten. None if the server never had that season."""
+        if page < 1 or per_page < 1:
+            raise ValueError("page and per_page start at 1")
+        current = await self.current_season(guild_id)
+        number = current if season is None else season
+        if number != current:
+            row = await self._session.get(Season, (guild_id, number), populate_existing=True)
+            if row is None or row.ended_at is None:
+                return None
+            archived = _archived(row).standings
+            offset = (page - 1) * per_page
+            chunk = archived[offset : offset + per_page]
+            return RatingBoard(number, page, per_page, len(archived), chunk, ended=True)
+        total = await self._session.scalar(
+            select(func.count()).where(Rating.guild_id == guild_id, Rating.season == number)
+        )
+        offset = (page - 1) * per_page
+        entries = await self._entries(guild_id, number, offset, per_page)
+        return RatingBoard(number, page, per_page, total or 0, tuple(entries))
+
+    async def _entries(
+        self, guild_id: int, season: int, offset: int, limit: int, *, played_only: bool = False
+    ) -> list[RatingEntry]:
+        where = [Rating.guild_id == guild_id, Rating.season == season]
+        if played_only:
+            where.append(Rating.matches > 0)
+        rows = await self._session.execute(
+            select(Rating.user_id, Rating.display_name, Rating.mu, Rating.sigma, Rating.matches)
+            .where(*where)
+            .order_by(desc(Rating.mu - 3 * Rating.sigma), Rating.user_id)
+            .offset(offset)
+            .limit(limit)
+        )
+        return [
+            RatingEntry(user, name, rating_number(mu, sigma), matches, offset + i + 1)
+            for i, (user, name, mu, sigma, matches) in enumerate(rows)
+        ]
+
+    async def player(self, guild_id: int, user_id: int, *, last: int = 5) -> PlayerRating | None:
+        """A player's rating in the current season, their place, and their last changes."""
+        season = await self.current_season(guild_id)
+        row = await self._session.get(Rating, (guild_id, season, user_id), populate_existing=True)
+        if row is None:
+            return None
+        ordinal = row.mu - 3 * row.sigma
+        ahead = await self._session.scalar(
+            select(func.count()).where(
+                Rating.guild_id == guild_id,
+                Rating.season == season,
+                (Rating.mu - 3 * Rating.sigma > ordinal)
+                | ((Rating.mu - 3 * Rating.sigma == ordinal) & (Rating.user_id < user_id)),
+            )
+        )
+        changes = (
+            await self._session.execute(
+                select(
+                    RatingChange.mu_before,
+                    RatingChange.sigma_before,
+                    RatingChange.mu_after,
+                    RatingChange.sigma_after,
+                )
+                .where(RatingChange.guild_id == guild_id, RatingChange.user_id == user_id)
+                .order_by(RatingChange.created_at.desc(), RatingChange.game_id.desc())
+                .limit(last)
+            )
+        ).all()
+        trend = tuple(
+            rating_number(ma, sa) - rating_number(mb, sb) for mb, sb, ma, sa in reversed(changes)
+        )
+        return PlayerRating(
+            season, rating_number(row.mu, row.sigma), (ahead or 0) + 1, row.matches, trend
+        )
+
+
+def _archived(season: Season) -> SeasonEnd:
+    standings: list[dict[str, Any]] = list(season.standings or [])
+    return SeasonEnd(
+        season.guild_id,
+        season.number,
+        season.last_channel_id,
+        tuple(
+            RatingEntry(int(s["user_id"]), str(s["name"]), int(s["rating"]), int(s["matches"]), i)
+            for i, s in enumerate(standings, start=1)
+        ),
+    )

@@ -1,0 +1,243 @@
+"""Skill ratings and seasons, played through the real bot: three people play counted matches,
+the leaderboard ranks by rating, practice rates nobody, and an admin ends the season.
+
+A server of its own (ratings are per server; the session's shared guild has other tests'
+matches). Each match is one round (scoring "none") with a fixed deal Ana cannot lose: seven
+red cards for her, and for Ben, Cy and the draw pile only cards that match neither a red card
+nor any of her numbers, so they draw while she plays her hand out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import BotProcess, bot_env
+from tests.e2e.helpers import (
+    Table,
+    actions,
+    answer,
+    deal,
+    open_game,
+    play_match,
+    show_hand,
+    take_turn,
+    version_of,
+)
+from tests.e2e.test_resume import RESUMED, Crashable
+from tests.e2e.test_resume import crashable as crashable_bot  # noqa: F401 (the fixture)
+from tests.fakediscord import MANAGE_GUILD, FakeDiscord
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+HANDS = ["R1 R1 R2 R2 R3 R3 R4", "G5 G5 G6 G6 G7 G7 G8", "B5 B5 B6 B6 B7 B7 B8"]
+DRAWS = ["Y5", "Y5", "Y6", "Y6", "Y7", "Y7", "Y8", "Y8", "G8", "B8", "G0", "B0", "Y0"]
+ROW = re.compile(r"\*\*(\d+)\.\*\* (.+?) — \*\*([\d,]+)\*\*")
+
+
+def ana_wins() -> list[str]:
+    """Ana's unlosable deal: the hands, the starter R9, then what Ben and Cy draw."""
+    order = deal(HANDS, "R9")
+    head, rest = order[:22], order[22:]
+    for card in DRAWS:
+        rest.remove(card)
+    return head + DRAWS + rest
+
+
+def rows(text: str) -> list[tuple[str, int]]:
+    """(name, rating) of each leaderboard row, in order."""
+    return [(m[2], int(m[3].replace(",", ""))) for m in ROW.finditer(text)]
+
+
+async def play_practice(emu: FakeDiscord, channel: int, human: Any) -> None:
+    """Play a one-person match against a computer to its end (whoever wins)."""
+    table = Table(emu, channel)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 40
+    while loop.time() < end:
+        msg = table.message()
+        assert msg is not None
+        if "match is over" in msg.text:
+            return
+        if table.current_player(msg) == human.id:
+            hand = await show_hand(emu, human, msg)
+            if "Your turn" in hand.text or actions(hand).keys() & {"accept", "keep", "color:R"}:
+                hand = await take_turn(emu, human, hand)
+                if "keep" in actions(hand):
+                    await answer(await emu.click(human, hand, actions(hand)["keep"]))
+        await asyncio.sleep(0.05)
+    raise AssertionError("the practice match did not end")
+
+
+async def test_ratings_practice_and_a_season_ended_by_command(tmp_path: Path) -> None:
+    emu = FakeDiscord()
+    await emu.start()
+    guild = emu.add_guild("Rated Club")
+    bot = BotProcess(bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id)), tmp_path / "bot.log")
+    decks = tmp_path / "decks.json"
+
+    def fix_deal(channel: int, spec: dict[str, Any]) -> None:
+        data = json.loads(decks.read_text()) if decks.exists() else {}
+        data[str(channel)] = spec
+        decks.write_text(json.dumps(data))
+
+    await bot.start()
+    try:
+        await emu.wait_for_bot(timeout=30)
+        await emu.wait_for_commands(guild, timeout=30)
+        ana, ben, cy = (emu.add_user(name, guild) for name in ("ana", "ben", "cy"))
+        admin = emu.add_user("boss", guild, permissions=MANAGE_GUILD)
+
+        # Three counted matches, all won by Ana: each result says how the ratings moved.
+        channel = 0
+        for n in range(3):
+            channel = emu.add_channel(guild, f"rated-{n}")
+            deck = ana_wins()
+            fix_deal(channel, {"rules": {"scoring": "none"}, "deck": deck, "dealer_seat": 2})
+            await open_game(emu, channel, ana, [ben, cy])
+            assert await play_match(emu, channel, ana, [ana, ben, cy]) == 1
+            results = await emu.wait_for(
+                lambda c=channel: next(
+                    (m for m in emu.channel_messages(c) if "Match winner" in m.text), None
+                ),
+                5,
+                what="the match's results",
+            )
+            assert ana.global_name in results.text.split("Match winner")[1]
+            assert "📈 Ratings:" in results.text, results.text
+        last_counted = channel
+
+        # The leaderboard sorts by rating by default now; Ana, who won every match, leads.
+        board = await answer(await emu.slash(ben, channel, "uno leaderboard"))
+        assert "by rating" in board.text and "Page 1 of 1 · season 1" in board.text, board.text
+        ranked = rows(board.text)
+        assert ranked[0][0] == ana.global_name
+        assert {name for name, _ in ranked} == {ana.global_name, ben.global_name, cy.global_name}
+        ana_rating = ranked[0][1]
+        assert ana_rating > 1000
+        by_points = await answer(await emu.slash(ben, channel, "uno leaderboard", sort="points"))
+        assert "by points" in by_points.text
+        stats = await answer(await emu.slash(ana, channel, "uno stats"))
+        assert f"Rating: **{ana_rating:,}**" in stats.text and "#1 in season 1" in stats.text
+        trend = stats.text.split("last matches: ")[1].split()[0::2]
+        assert len(trend) == 3 and all(step.startswith("+") for step in trend), stats.text
+
+        # A practice match (Ana and a computer) changes no rating.
+        practice = emu.add_channel(guild, "practice")
+        lobby = await answer(await emu.slash(ana, practice, "uno new"))
+        await answer(await emu.slash(ana, practice, "uno addbot", level="easy"))
+        fix_deal(practice, {"rules": {"scoring": "none"}, "seed": 7})
+        lobby = await emu.wait_for(
+            lambda: (m := Table(emu, practice).message()) is not None and "Bot" in m.text and m,
+            5,
+            what="the lobby with its computer",
+        )
+        await answer(await emu.click(ana, lobby, label="Start"))
+        await play_practice(emu, practice, ana)
+        results = await emu.wait_for(
+            lambda: next(
+                (m for m in emu.channel_messages(practice) if "Match winner" in m.text), None
+            ),
+            5,
+            what="the practice results",
+        )
+        assert "📈" not in results.text
+        again = await answer(await emu.slash(ana, practice, "uno stats"))
+        assert f"Rating: **{ana_rating:,}**" in again.text
+        assert rows((await answer(await emu.slash(ben, channel, "uno leaderboard"))).text) == ranked
+
+        # The admin ends the season: archived, announced where its last counted match was
+        # played, and the next season starts with the same players, their ratings soft-reset.
+        ended = await answer(await emu.slash(admin, channel, "uno-admin end-season"))
+        assert ended.ephemeral and "Season 1 has ended" in ended.text, ended.text
+        announced = await emu.wait_for(
+            lambda: next(
+                (m for m in emu.channel_messages(last_counted) if "Season 1 is over" in m.text),
+                None,
+            ),
+            5,
+            what="the champion's announcement",
+        )
+        assert f"Champion: **{ana.global_name}**" in announced.text
+        archive = await answer(await emu.slash(cy, channel, "uno leaderboard", season=1))
+        assert "Season 1 — final standings" in archive.text
+        assert rows(archive.text) == ranked
+        current = await answer(await emu.slash(cy, channel, "uno leaderboard"))
+        assert "· season 2" in current.text
+        carried = rows(current.text)
+        assert [name for name, _ in carried] == [name for name, _ in ranked]
+        assert all(now < before for (_, now), (_, before) in zip(carried, ranked, strict=True))
+        empty = await answer(await emu.slash(admin, channel, "uno-admin end-season"))
+        assert "nothing to end" in empty.text  # season 2 has no rated match yet
+        totals = await answer(await emu.slash(ana, channel, "uno stats"))
+        assert "Games: 3 won of 3" in totals.text and "in season 2" in totals.text
+    finally:
+        await bot.stop()
+        await emu.stop()
+
+
+async def test_a_match_is_rated_once_across_a_restart_in_its_final_save(
+    crashable_bot: Crashable,  # noqa: F811 (the fixture imported above)
+) -> None:
+    """The match-ending click is in flight when the bot is SIGKILLed: whether its save
+    committed or not, after the restart (and the click again if it did not) the match is
+    rated exactly once."""
+    c = crashable_bot
+    emu = c.emu
+    channel = emu.add_channel(c.guild, "rated")
+    alice, bob = emu.add_user("alice", c.guild), emu.add_user("bob", c.guild)
+    rules = {"hand_size": 2, "scoring": "none"}
+    deck = deal(["R1 R2", "G7 G8"], "R5")
+    deck.remove("Y7")
+    deck.insert(5, "Y7")  # what Bob draws: neither red nor a 1
+    c.decks.write_text(json.dumps({str(channel): {"deck": deck, "dealer_seat": 1, "rules": rules}}))
+    table = await open_game(emu, channel, alice, [bob])
+    game_id = Table(emu, channel).game_id
+    a_hand = await take_turn(emu, alice, await show_hand(emu, alice, table))  # R1, UNO
+    for _ in range(3):  # Bob draws and cannot play
+        msg = await Table(emu, channel).at_version(version_of(a_hand) or 0)
+        if Table(emu, channel).current_player(msg) != bob.id:
+            break
+        await take_turn(emu, bob, await show_hand(emu, bob, msg))
+        a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["refresh"]))
+    a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["refresh"]))
+    assert "play:R2" in actions(a_hand), a_hand.text
+
+    emu.callback_latency = 2.0  # the answer is slow: the kill lands in the middle of the save
+    click = asyncio.ensure_future(emu.click(alice, a_hand, actions(a_hand)["play:R2"]))
+    await asyncio.sleep(0)
+    try:
+        await c.bot.kill()
+    finally:
+        emu.callback_latency = 0.0
+    with contextlib.suppress(Exception):
+        await (await click).wait(0)
+    await c.bot.start()
+    await emu.wait_for_bot(timeout=30, new=True)
+    _, status, _ = await c.snapshot(game_id)
+    if status == "running":  # the save did not commit: the same click again ends the match
+        msg = await emu.wait_for(
+            lambda: (m := Table(emu, channel).message()) is not None and RESUMED in m.text and m,
+            15,
+            what="the resumed table",
+        )
+        a_hand = await show_hand(emu, alice, msg)
+        await answer(await emu.click(alice, a_hand, actions(a_hand)["play:R2"]))
+    for _ in range(50):
+        if (await c.snapshot(game_id))[1] == "finished":
+            break
+        await asyncio.sleep(0.1)
+    changes = await c.query(
+        "SELECT user_id, place FROM rating_changes WHERE game_id = :game", game=game_id
+    )
+    assert sorted(place for _, place in changes) == [1, 2], changes
+    assert dict(changes)[alice.id] == 1
+    matches = await c.query("SELECT matches FROM ratings WHERE guild_id = :guild", guild=c.guild.id)
+    assert sorted(matches) == [(1,), (1,)], matches
+    emu.assert_clean(allow_failed=True)
