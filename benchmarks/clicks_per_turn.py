@@ -4,7 +4,7 @@ The real bot process against the emulator: `--games` seeded games of `--players`
 players each (one round). Everybody opens their hand once at the start and never again; on
 their turn a player uses the hand they hold if it shows their turn (one click), else clicks
 Refresh first (`--habit refresh`) or the table's Show my hand (`--habit show`: a new private
-message each time). See tests/e2e/clicks.py. Prints, per bot: turns, clicks per turn, the share
+message each time). See testing/clicks.py. Prints, per bot: turns, clicks per turn, the share
 of turns taken in one click, and the private messages each player received and still has open.
 
     .venv/bin/python benchmarks/clicks_per_turn.py                      # this checkout
@@ -29,10 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.baseline import baseline_checkout  # noqa: E402
-from tests.e2e.clicks import ClickStats, play_keeping_hands  # noqa: E402
-from tests.e2e.conftest import bot_env  # noqa: E402
-from tests.e2e.helpers import open_game  # noqa: E402
-from tests.fakediscord import FakeDiscord  # noqa: E402
+from testing.bot_env import bot_env  # noqa: E402
+from testing.clicks import ClickStats, play_keeping_hands  # noqa: E402
+from testing.fakediscord import FakeDiscord  # noqa: E402
+from testing.players import open_game  # noqa: E402
 
 
 async def run(args: argparse.Namespace, bot_root: Path) -> ClickStats:

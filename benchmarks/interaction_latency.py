@@ -56,10 +56,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.baseline import baseline_checkout  # noqa: E402
-from tests.e2e.conftest import bot_env  # noqa: E402
-from tests.e2e.helpers import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
-from tests.fakediscord import MANAGE_GUILD, FakeDiscord, Message  # noqa: E402
-from tests.fakediscord.driver import InteractionFailed  # noqa: E402
+from testing.bot_env import bot_env  # noqa: E402
+from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message  # noqa: E402
+from testing.fakediscord.driver import InteractionFailed  # noqa: E402
+from testing.players import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
 
 TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
 #: The bot's test-only hooks (tests/e2e/conftest.py sets them): none is meant here.

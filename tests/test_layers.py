@@ -137,3 +137,26 @@ def test_arrows_point_the_way_the_layers_allow() -> None:
             if other != layer and other not in ALLOWED[layer]:
                 wrong.append(f"{module} -> {target}")
     assert wrong == []
+
+
+def test_nothing_outside_tests_imports_tests() -> None:
+    """Benchmarks, tools and the shared test kit (`testing/`) stand on their own: what they
+    need from the e2e tests lives in `testing/`, which the tests import, never the reverse."""
+    wrong = []
+    for folder in ("bot", "cogs", "migrations", "benchmarks", "tools", "testing"):
+        for path in (ROOT / folder).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                names = (
+                    [alias.name for alias in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if isinstance(node, ast.ImportFrom) and not node.level
+                    else []
+                )
+                wrong += [
+                    f"{path.relative_to(ROOT)}: {name}"
+                    for name in names
+                    if name == "tests" or name.startswith("tests.")
+                ]
+    assert wrong == []

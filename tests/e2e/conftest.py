@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,8 +17,9 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.e2e.helpers import Table
-from tests.fakediscord import FakeDiscord, Guild
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, Guild
+from testing.players import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,29 +53,6 @@ class BotProcess:
         if not self.log_path.exists():
             return ""
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-
-
-def bot_env(emu: FakeDiscord, tmp: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD"))}
-    env.update(emu.env())
-    env.update(
-        {
-            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'uno.db'}",
-            "DATA_DIR": str(tmp / "data"),
-            "UNO_TEST_SEED": "1",
-            "UNO_TEST_DECKS": str(tmp / "decks.json"),
-            "LOG_LEVEL": "INFO",
-            "PYTHONUNBUFFERED": "1",
-            # Computer players move almost at once in tests (0.6-1.5 s in production).
-            "COMPUTER_DELAY_MIN": "0.02",
-            "COMPUTER_DELAY_MAX": "0.06",
-            # Tests that follow the table turn by turn would wait a second per turn otherwise;
-            # test_table_rate runs the bot with the production interval.
-            "TABLE_EDIT_INTERVAL": "0",
-        }
-    )
-    env.update(extra)
-    return env
 
 
 class Session:

@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import (
+from testing.bot_env import bot_env
+from testing.fakediscord import MANAGE_GUILD, FakeDiscord
+from testing.fakediscord.process import bot_process
+from testing.players import (
     Table,
     actions,
     answer,
@@ -31,8 +33,6 @@ from tests.e2e.helpers import (
     table_with,
     take_turn,
 )
-from tests.fakediscord import MANAGE_GUILD, FakeDiscord
-from tests.fakediscord.process import bot_process
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

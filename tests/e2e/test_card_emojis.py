@@ -15,10 +15,11 @@ import pytest
 import pytest_asyncio
 
 from bot.ui.card_emojis import wanted_emojis
-from tests.e2e.conftest import ROOT, bot_env
-from tests.e2e.helpers import open_game, show_hand
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.process import BotProcess
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord
+from testing.fakediscord.process import BotProcess
+from testing.players import open_game, show_hand
+from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -13,7 +13,8 @@ from PIL import Image
 from bot.ui.art.hand import HAND_CARD_WIDTH, TOP_SPACE, grid_size
 from bot.ui.art.table import HEIGHT, WIDTH
 from bot.ui.card_emojis import wanted_emojis
-from tests.e2e.helpers import (
+from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message
+from testing.players import (
     actions,
     answer,
     card_buttons,
@@ -22,7 +23,6 @@ from tests.e2e.helpers import (
     show_hand,
     table_with,
 )
-from tests.fakediscord import MANAGE_GUILD, FakeDiscord, Message
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

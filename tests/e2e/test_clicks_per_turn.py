@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.clicks import play_keeping_hands
-from tests.e2e.helpers import open_game
+from testing.clicks import play_keeping_hands
+from testing.players import open_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

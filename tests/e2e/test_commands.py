@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import Table, actions, answer, deal, hand_size, open_game, show_hand
-from tests.fakediscord import MANAGE_GUILD
+from testing.fakediscord import MANAGE_GUILD
+from testing.players import Table, actions, answer, deal, hand_size, open_game, show_hand
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.e2e.helpers import Table, actions, answer, show_hand, take_turn
+from testing.players import Table, actions, answer, show_hand, take_turn
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import HAND_ID, Table, actions, answer, show_hand
+from testing.players import HAND_ID, Table, actions, answer, show_hand
 from tests.e2e.test_table_heal import outage_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.clicks import newest_hand, play_keeping_hands
-from tests.e2e.helpers import Table, actions, answer, open_game
+from testing.clicks import newest_hand, play_keeping_hands
+from testing.players import Table, actions, answer, open_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

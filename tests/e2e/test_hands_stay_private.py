@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import Table, actions, deal, open_game, show_hand, take_turn
+from testing.fakediscord import FakeDiscord, Message
+from testing.fakediscord.state import JSON, walk_components
+from testing.players import Table, actions, deal, open_game, show_hand, take_turn
 from tests.e2e.test_slow_save import _db_path, _write_locked
-from tests.fakediscord import FakeDiscord, Message
-from tests.fakediscord.state import JSON, walk_components
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import answer, deal, open_game
+from testing.players import answer, deal, open_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import Table, answer, open_game, version_of
-from tests.fakediscord import MANAGE_GUILD
+from testing.fakediscord import MANAGE_GUILD
+from testing.players import Table, answer, open_game, version_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

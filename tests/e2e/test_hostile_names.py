@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import answer, deal, open_game, play_round
-from tests.fakediscord.markdown import markup, shown, unescaped
+from testing.fakediscord.markdown import markup, shown, unescaped
+from testing.players import answer, deal, open_game, play_round
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import ROOT, bot_env
-from tests.e2e.helpers import HAND_ID, actions, answer, deal, table_text
-from tests.fakediscord import FakeDiscord, Guild, Message
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, Guild, Message
+from testing.players import HAND_ID, actions, answer, deal, table_text
+from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import ROOT, bot_env
-from tests.e2e.helpers import HAND_ID, actions, answer, deal, open_game, show_hand
-from tests.fakediscord import FakeDiscord, Message
-from tests.fakediscord.process import BotProcess
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, Message
+from testing.fakediscord.process import BotProcess
+from testing.players import HAND_ID, actions, answer, deal, open_game, show_hand
+from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

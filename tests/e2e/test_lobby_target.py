@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import Table, answer, play_match
+from testing.players import Table, answer, play_match
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import BotProcess, bot_env
-from tests.fakediscord import FakeDiscord
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord
+from tests.e2e.conftest import BotProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.e2e.helpers import answer, open_game, play_match
+from testing.players import answer, open_game, play_match
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

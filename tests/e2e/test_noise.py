@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.e2e.helpers import Table, answer
+from testing.players import Table, answer
 from tests.e2e.test_computer_players import _play_until_over
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

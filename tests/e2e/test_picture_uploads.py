@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from tests.e2e.helpers import open_game, play_match
+from testing.players import open_game, play_match
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

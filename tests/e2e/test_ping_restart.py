@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import ROOT, bot_env
-from tests.e2e.helpers import Table, actions, answer, open_game, show_hand
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, Message
+from testing.players import Table, actions, answer, open_game, show_hand
+from tests.e2e.conftest import ROOT
 from tests.e2e.test_turn_pings import PingWorld
-from tests.fakediscord import FakeDiscord, Message
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import ROOT, BotProcess, bot_env
-from tests.e2e.helpers import answer, open_game, show_hand
-from tests.fakediscord import FakeDiscord
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord
+from testing.players import answer, open_game, show_hand
+from tests.e2e.conftest import ROOT, BotProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

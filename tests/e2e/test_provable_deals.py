@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import Table, actions, answer, open_game, play_round
+from testing.players import Table, actions, answer, open_game, play_round
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

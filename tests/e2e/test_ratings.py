@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import BotProcess, bot_env
-from tests.e2e.helpers import (
+from testing.bot_env import bot_env
+from testing.fakediscord import MANAGE_GUILD, FakeDiscord
+from testing.players import (
     Table,
     actions,
     answer,
@@ -30,9 +31,9 @@ from tests.e2e.helpers import (
     take_turn,
     version_of,
 )
+from tests.e2e.conftest import BotProcess
 from tests.e2e.test_resume import RESUMED, Crashable
 from tests.e2e.test_resume import crashable as crashable_bot  # noqa: F401 (the fixture)
-from tests.fakediscord import MANAGE_GUILD, FakeDiscord
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import Table, actions, answer, deal, open_game, show_hand
+from testing.players import Table, actions, answer, deal, open_game, show_hand
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -22,8 +22,10 @@ import pytest_asyncio
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from tests.e2e.conftest import ROOT, bot_env
-from tests.e2e.helpers import (
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, Message
+from testing.fakediscord.process import BotProcess
+from testing.players import (
     Table,
     actions,
     answer,
@@ -34,9 +36,8 @@ from tests.e2e.helpers import (
     show_hand,
     version_of,
 )
+from tests.e2e.conftest import ROOT
 from tests.e2e.postgres import empty_postgres, require_postgres
-from tests.fakediscord import FakeDiscord, Message
-from tests.fakediscord.process import BotProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import Table, actions, answer, deal, open_game, show_hand, table_with
-from tests.fakediscord import MANAGE_GUILD, FakeDiscord
-from tests.fakediscord.process import bot_process
+from testing.bot_env import bot_env
+from testing.fakediscord import MANAGE_GUILD, FakeDiscord
+from testing.fakediscord.process import bot_process
+from testing.players import Table, actions, answer, deal, open_game, show_hand, table_with
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

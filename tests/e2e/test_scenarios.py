@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import (
+from testing.players import (
     Table,
     actions,
     answer,
@@ -236,7 +236,7 @@ async def test_other_players_and_outsiders_are_refused(s) -> None:
 
 
 async def test_two_games_in_two_channels_at_once(s) -> None:
-    from tests.e2e.helpers import play_match
+    from testing.players import play_match
 
     emu = s.emu
     games = []

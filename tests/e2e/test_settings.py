@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import Table, answer, hand_size, show_hand
-from tests.fakediscord import MANAGE_GUILD, DriverError, FakeDiscord, Message, User
+from testing.fakediscord import MANAGE_GUILD, DriverError, FakeDiscord, Message, User
+from testing.players import Table, answer, hand_size, show_hand
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import ROOT, bot_env
-from tests.e2e.helpers import Table, actions, answer, open_game, show_hand, take_turn
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord
+from testing.fakediscord.process import BotProcess
+from testing.players import Table, actions, answer, open_game, show_hand, take_turn
+from tests.e2e.conftest import ROOT
 from tests.e2e.postgres import empty_postgres
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.process import BotProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

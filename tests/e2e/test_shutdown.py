@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import ACTION_ID, Table, actions, open_game, show_hand, version_of
-from tests.fakediscord import FakeDiscord, InteractionResult, Message, User
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, InteractionResult, Message, User
+from testing.players import ACTION_ID, Table, actions, open_game, show_hand, version_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

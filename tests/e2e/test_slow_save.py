@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import actions, answer, deal, hand_size, open_game, show_hand
-from tests.fakediscord import Message
+from testing.fakediscord import Message
+from testing.players import actions, answer, deal, hand_size, open_game, show_hand
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -22,10 +22,11 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import ROOT, bot_env
-from tests.e2e.helpers import Table, actions, answer, deal, hand_size, open_game, show_hand
-from tests.fakediscord import FakeDiscord, Message, User
-from tests.fakediscord.process import BotProcess
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, Message, User
+from testing.fakediscord.process import BotProcess
+from testing.players import Table, actions, answer, deal, hand_size, open_game, show_hand
+from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -21,8 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import (
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, InteractionResult, Message, User
+from testing.fakediscord.process import BotProcess
+from testing.players import (
     Table,
     actions,
     answer,
@@ -32,8 +34,6 @@ from tests.e2e.helpers import (
     take_turn,
     version_of,
 )
-from tests.fakediscord import FakeDiscord, InteractionResult, Message, User
-from tests.fakediscord.process import BotProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

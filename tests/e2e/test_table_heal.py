@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import Table, actions, answer, deal, open_game, show_hand, version_of
-from tests.fakediscord import MANAGE_GUILD, FakeDiscord, Message, RequestRecord, User
+from testing.bot_env import bot_env
+from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message, RequestRecord, User
+from testing.players import Table, actions, answer, deal, open_game, show_hand, version_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

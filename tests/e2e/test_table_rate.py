@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import ROOT, bot_env
-from tests.e2e.helpers import (
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, Message
+from testing.fakediscord.process import BotProcess
+from testing.players import (
     HAND_ID,
     Table,
     actions,
@@ -27,8 +29,7 @@ from tests.e2e.helpers import (
     take_turn,
     version_of,
 )
-from tests.fakediscord import FakeDiscord, Message
-from tests.fakediscord.process import BotProcess
+from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import bot_env
-from tests.e2e.helpers import HAND_ID, Table, actions, open_game, show_hand, take_turn, version_of
-from tests.fakediscord import FakeDiscord, Message, User
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, Message, User
+from testing.players import HAND_ID, Table, actions, open_game, show_hand, take_turn, version_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

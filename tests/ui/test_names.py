@@ -22,7 +22,7 @@ from bot.ui.stats import render_leaderboard, render_stats
 from bot.ui.story import sentence, tell
 from bot.ui.table import render_lobby, render_round_result, render_table
 from bot.ui.turn_log import TurnLog
-from tests.fakediscord.markdown import markup, shown, unescaped
+from testing.fakediscord.markdown import markup, shown, unescaped
 
 #: Each is read as markup when shown raw.
 HOSTILE = [

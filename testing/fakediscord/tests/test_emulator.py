@@ -21,7 +21,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import (
+from testing.fakediscord import (
     MANAGE_GUILD,
     DriverError,
     FakeDiscord,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.fakediscord import FakeDiscord, Message, User
+from testing.fakediscord import FakeDiscord, Message, User
 
 ACTION_ID = re.compile(r"^uno:(\d+):(\d+):(.+)$")
 HAND_ID = re.compile(r"^uno:(\d+):hand$")

@@ -1,6 +1,6 @@
 """Render sample pictures of the card art to a directory, to look at them.
 
-    .venv/bin/python benchmarks/render_samples.py OUT_DIR
+    .venv/bin/python tools/render_samples.py OUT_DIR
 
 Writes table.png (4 seats), table10.png (10 seats, awkward names), table_scripts.png (10 seats,
 names in our players' alphabets: Norwegian, German, Polish, Cyrillic, Greek, CJK), hand7.png,

@@ -1,4 +1,4 @@
-"""Run the emulator standalone: ``python -m tests.fakediscord --port 8080``.
+"""Run the emulator standalone: ``python -m testing.fakediscord --port 8080``.
 
 Why: for manual checks of a real bot process. It creates one guild with a channel and a few
 users, prints the environment variables to give the bot, and serves ``/_emu/state``,

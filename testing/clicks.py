@@ -13,7 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.e2e.helpers import (
+from testing.fakediscord import FakeDiscord, Message
+from testing.players import (
     Table,
     actions,
     after_move,
@@ -22,7 +23,6 @@ from tests.e2e.helpers import (
     take_turn,
     version_of,
 )
-from tests.fakediscord import FakeDiscord, Message
 
 TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
 
