@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
@@ -22,7 +22,7 @@ from bot.i18n import available_locales, catalogue
 from bot.i18n.translator import CatalogueTranslator
 from bot.settings import Settings
 from bot.store import Database
-from bot.ui.items import DYNAMIC_ITEMS
+from bot.ui.items import DYNAMIC_ITEMS, Click
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +47,30 @@ SHUTDOWN_TABLES_GRACE = 2.0
 SHUTDOWN_GRACE = 8.0
 
 
+class GameService(Protocol):
+    """What the client and the admin cog ask of the game (cogs.uno's `UnoApp`, installed as
+    `bot.uno` while the cog is loaded); a Protocol because the client may not import the cogs."""
+
+    async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None: ...
+
+    async def stop_clocks(self) -> None: ...
+
+    async def finish_tables(self, timeout: float) -> bool: ...
+
+    def settings_changed(self, guild_id: int) -> None: ...
+
+
 class UnoBotMixin:
     """Everything our bot adds to discord.py's Bot; mixed into a sharded and a plain class."""
 
     settings: Settings
     database: Database
-    components: Any
+    uno: GameService | None
 
     def _init_uno(self, settings: Settings, database: Database) -> None:
         self.settings = settings
         self.database = database
-        self.components = None  # the game service, installed by cogs.uno
+        self.uno = None  # the game, installed by cogs.uno
         self.synced_at_start: str | None = None  # "guild", "global" or None, for tests/logs
         self.accepting_interactions = True  # False once a shutdown began
         self._in_flight: set[asyncio.Task[Any]] = set()  # tasks processing an interaction
@@ -125,7 +138,7 @@ class UnoBotMixin:
         self.accepting_interactions = False
         loop = asyncio.get_running_loop()
         started = loop.time()
-        service = self.components
+        service = self.uno
         if service is not None:
             await service.stop_clocks()
         in_flight = set(self._in_flight)
@@ -135,9 +148,8 @@ class UnoBotMixin:
                 log.warning("shutdown: %d interactions still running, abandoned", len(late))
         if service is not None:
             left = SHUTDOWN_GRACE - (loop.time() - started)
-            if not await service.tables.flush_all(max(SHUTDOWN_TABLES_GRACE, left)):
+            if not await service.finish_tables(max(SHUTDOWN_TABLES_GRACE, left)):
                 log.warning("shutdown: some tables could not be brought up to date")
-            await service.tables.close()
         log.info(
             "shutdown: %d interactions finished in %.1f s; closing",
             len(in_flight),

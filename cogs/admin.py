@@ -91,7 +91,7 @@ class AdminCog(
             text = user_error_text(rules_error(exc), locale)
             await send_ephemeral(interaction, text)
             return
-        service = getattr(self.bot, "components", None)
+        service = self.bot.uno
         if service is not None:
             service.settings_changed(guild_id)
         notice = t("notice.setting_changed", locale, option=option_label(option, locale))
@@ -125,7 +125,7 @@ class AdminCog(
         config = GuildConfig(guild_id)
         async with self.bot.database.write() as unit:
             await unit.settings.save_guild(config)
-        service = getattr(self.bot, "components", None)
+        service = self.bot.uno
         if service is not None:
             service.settings_changed(guild_id)
         await self._show(interaction, config, t("notice.settings_reset", interaction.locale))

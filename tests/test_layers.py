@@ -10,6 +10,7 @@ entry modules (`bot.__main__`, `bot.client`, `bot.settings`) sit above everythin
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,4 +160,18 @@ def test_nothing_outside_tests_imports_tests() -> None:
                     for name in names
                     if name == "tests" or name.startswith("tests.")
                 ]
+    assert wrong == []
+
+
+def test_settings_are_read_in_one_place() -> None:
+    """The environment is read by `bot/settings.py` alone, and the settings reach the code typed
+    (the app is handed the Settings object): no `os.environ`, no `getattr(bot, "settings")`."""
+    wrong = []
+    for folder in ("bot", "cogs", "migrations"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path == ROOT / "bot" / "settings.py":
+                continue
+            text = path.read_text(encoding="utf-8")
+            for pattern in (r"\bos\.environ\b", r"\bos\.getenv\b", r"getattr\([^)]*\"settings\""):
+                wrong += [f"{path.relative_to(ROOT)}: {m}" for m in re.findall(pattern, text)]
     assert wrong == []

@@ -1,7 +1,7 @@
 """The bot's buttons and selects as DynamicItems, so every one keeps working after a restart.
 
 Each item only says *what was clicked* (a `Click`); the bot's component handler (set by the game
-cog as `bot.components`) decides what it means. The handler is always given the interaction, and
+cog as `bot.uno`) decides what it means. The handler is always given the interaction, and
 any exception it lets through is still answered with an ephemeral message: a click never ends in
 "This interaction failed".
 """
@@ -80,7 +80,7 @@ class ComponentHandler(Protocol):
 
 
 async def dispatch(interaction: discord.Interaction[Any], click: Click) -> None:
-    handler: ComponentHandler | None = getattr(interaction.client, "components", None)
+    handler: ComponentHandler | None = getattr(interaction.client, "uno", None)
     try:
         if handler is None:
             raise RuntimeError("no component handler is installed")

@@ -11,7 +11,7 @@ A click's path: components.py (router, re-checks) -> moves.py (plan) -> running.
 
 commands.py     slash commands (entry points) -> the flow that owns each one
 components.py   the click router (every DynamicItem) with its re-checks -> the flows
-app.py          composition root: builds every flow once; installed as `bot.components`
+app.py          composition root: builds every flow once; installed as `bot.uno`
 house.py        shared: bot, database, channel locks, server settings, public posting
 live.py         a running game's saved state (engine Game, names, log, timeouts, deadline)
 running.py      the owner of each running game (above); saving.py: the per-change transaction

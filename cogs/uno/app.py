@@ -4,14 +4,15 @@ each other; arrows one way, no callbacks bound late.
 The publishers (results, table, live hands, pings) and the save are handed to `RunningGames`,
 whose `RunningGame`s own each running game and publish every saved change in a fixed order
 (running.py); the flows get the running games from it. This object is installed as
-`bot.components`: it answers clicks (`handle_click`), and the client's shutdown and the admin
-cog reach `games`, `tables` and `settings_changed` through it.
+`bot.uno` (bot.client.GameService): it answers clicks (`handle_click`), the client's shutdown
+stops it (`stop_clocks`, `finish_tables`) and the admin cog tells it of changed settings.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.settings import Settings
 from bot.store import Database
 from cogs.uno.boards import PublicBoards
 from cogs.uno.card_emojis import EmojiSync
@@ -36,8 +37,8 @@ from cogs.uno.thinking import THINKING
 
 
 class UnoApp:
-    def __init__(self, bot: Any, database: Database) -> None:
-        self.house = house = House(bot, database)
+    def __init__(self, bot: Any, database: Database, settings: Settings) -> None:
+        self.house = house = House(bot, database, settings)
         self.table_posts = TablePosts(house)
         self.tables = self.table_posts.updater
         self.live_hands = LiveHands(house)
@@ -71,6 +72,13 @@ class UnoApp:
         """No more timer or computer moves, nor lobby expiry (a shutdown began)."""
         await self.games.close()
         await self.lobby.expiry.close()
+
+    async def finish_tables(self, timeout: float) -> bool:
+        """At shutdown: every table brought up to date within `timeout` seconds (False if some
+        could not be), then no more table updates."""
+        shown = await self.tables.flush_all(timeout)
+        await self.tables.close()
+        return shown
 
     async def close(self) -> None:
         """Stop the table updates, the timers and the pings (the cog is unloaded)."""

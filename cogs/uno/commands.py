@@ -49,11 +49,11 @@ RULE_OPTIONS = {name for names in RULE_GROUPS.values() for name in names}
 class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cmd_text("cmd.uno")):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        self.app = UnoApp(bot, bot.database)
+        self.app = UnoApp(bot, bot.database, bot.settings)
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.components = self.app
+        self.bot.uno = self.app
         self.app.card_emojis.start()  # in the background: the bot answers meanwhile
         DRAWING.start()  # the picture process, likewise
         self._old_on_error = self.bot.tree.on_error
@@ -67,7 +67,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
             log.exception("could not resume the running games")
 
     async def cog_unload(self) -> None:
-        self.bot.components = None
+        self.bot.uno = None
         self.bot.tree.on_error = self._old_on_error
         await self.app.close()
 

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
+from bot.engine import parse_cards
+from bot.settings import Settings
 
-def deal_options(channel_id: int, game_id: int, players: list[int]) -> dict[str, Any]:
+
+def deal_options(
+    channel_id: int, game_id: int, players: list[int], settings: Settings
+) -> dict[str, Any]:
     """Test-only hooks (never set in production): a fixed seed and/or round-1 deck."""
     options: dict[str, Any] = {}
-    seed = os.environ.get("UNO_TEST_SEED")
-    if seed:
-        options["seed"] = int(seed) + game_id
-    path = os.environ.get("UNO_TEST_DECKS")
-    if path and os.path.exists(path):
-        with open(path, encoding="utf-8") as fh:
-            spec = json.load(fh).get(str(channel_id))
+    if settings.uno_test_seed is not None:
+        options["seed"] = settings.uno_test_seed + game_id
+    path = settings.uno_test_decks
+    if path is not None and path.exists():
+        spec = json.loads(path.read_text(encoding="utf-8")).get(str(channel_id))
         if spec:
-            from bot.engine import parse_cards
-
             if "seed" in spec:
                 options["seed"] = spec["seed"]
             if "deck" in spec:

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.i18n import AUTO, resolve_locale
+from bot.settings import Settings
 from bot.store import Database, GameNotFound, GameRecord
 from bot.ui.errors import UserError
 from cogs.uno.live import LiveGame
@@ -25,9 +26,10 @@ log = logging.getLogger(__name__)
 
 
 class House:
-    def __init__(self, bot: Any, database: Database) -> None:
+    def __init__(self, bot: Any, database: Database, settings: Settings) -> None:
         self.bot = bot
         self.db = database
+        self.settings = settings  # the process's settings (bot/settings.py), read-only
         # game id -> the running game's saved state; installed by RunningGames, read-only here.
         self.live: Mapping[int, LiveGame] = {}
         self._locks: dict[int, asyncio.Lock] = {}

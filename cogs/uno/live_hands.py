@@ -140,8 +140,7 @@ class _Hand:
 class LiveHands:
     def __init__(self, house: House) -> None:
         self.house = house
-        settings = getattr(house.bot, "settings", None)
-        self.ttl = float(getattr(settings, "hand_token_ttl", None) or TOKEN_TTL)
+        self.ttl = house.settings.hand_token_ttl
         self._games: dict[int, dict[int, _Hand]] = {}  # game id -> player -> live hand
         self._registered = 0
         self._refreshing: dict[int, asyncio.Task[None]] = {}

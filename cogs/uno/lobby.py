@@ -66,7 +66,7 @@ class Lobby:
         self.moves = moves  # a running game's leave and kick
         self.rules = rules
         self.expiry = Scheduler()  # lobby id -> its closing
-        self.close_after = float(house.bot.settings.lobby_close_after)
+        self.close_after = house.settings.lobby_close_after
 
     # ------------------------------------------------------------------ expiry
 
@@ -78,7 +78,7 @@ class Lobby:
 
     async def resume_expiry(self) -> None:
         """At start-up: every open lobby of this process's shards closes when it should."""
-        settings = self.house.bot.settings
+        settings = self.house.settings
         shard_count = settings.shard_count or 1
         shard_ids = settings.shard_ids
         async with self.house.db.read() as unit:
@@ -325,7 +325,7 @@ class Lobby:
             if all(is_computer(p) for p in players):
                 raise UserError("error.need_human")
             try:
-                options = deal_options(record.channel_id, record.id, players)
+                options = deal_options(record.channel_id, record.id, players, house.settings)
                 rules = record.rules.with_options(**options.pop("rules", {}))
                 game, events = Game.start(players, rules, **options)
             except InvalidRules as exc:
@@ -333,7 +333,9 @@ class Lobby:
             await house.load_settings(record.guild_id)
             live = LiveGame.from_record(record, game)
             live.turn_key = None
-            _, deadline = next_deadline(live, game, None, house.turn_seconds)
+            _, deadline = next_deadline(
+                live, game, None, house.turn_seconds, house.settings.uno_test_timer_scale
+            )
             try:
                 async with house.db.write() as unit:
                     record = await unit.games.start(

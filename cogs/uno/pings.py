@@ -29,7 +29,7 @@ from bot.ui.table import is_computer
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.scheduler import Scheduler
-from cogs.uno.turn_clock import MAX_TIMEOUTS, timer_scale
+from cogs.uno.turn_clock import MAX_TIMEOUTS
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +78,9 @@ class TurnPings:
             log.exception("could not delete the turn pings left by the last run")
 
     async def _delete_leftovers(self) -> None:
-        settings = getattr(self.house.bot, "settings", None)
-        shard_count = getattr(settings, "shard_count", None) or 1
-        shard_ids = getattr(settings, "shard_ids", None)
+        settings = self.house.settings
+        shard_count = settings.shard_count or 1
+        shard_ids = settings.shard_ids
         async with self.house.db.read() as unit:
             stored = await unit.games.ping_messages(
                 shard_ids=shard_ids if shard_count > 1 else None, shard_count=shard_count
@@ -142,7 +142,8 @@ class TurnPings:
         if delay is None:
             return  # the server turned pings off
         job = partial(self._post, live, key, generation)
-        self.scheduler.at(("ping", live.channel_id), delay * timer_scale(), job)
+        scale = self.house.settings.uno_test_timer_scale
+        self.scheduler.at(("ping", live.channel_id), delay * scale, job)
 
     # ------------------------------------------------------------------ the message
 

@@ -445,7 +445,7 @@ class RunningGames:
         self.pings = pings
         self._games: dict[int, RunningGame] = {}
         house.live = _States(self._games)  # read by the publishers (tables, hands, pings)
-        settings = house.bot.settings
+        settings = house.settings
         self.computer_delay = (settings.computer_delay_min, settings.computer_delay_max)
 
     def peek(self, game_id: int) -> RunningGame | None:

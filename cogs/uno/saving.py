@@ -66,7 +66,13 @@ class Saving:
         if actor is not None and live.timeouts.get(actor) and actor not in timeouts:
             timeouts[actor] = 0  # acting in time ends a run of timeouts
         clock_actor = change.timer_actor if change.timer_actor is not None else actor
-        changed, deadline = next_deadline(live, game, clock_actor, self.house.turn_seconds)
+        changed, deadline = next_deadline(
+            live,
+            game,
+            clock_actor,
+            self.house.turn_seconds,
+            self.house.settings.uno_test_timer_scale,
+        )
         records = [
             NewAction(
                 version=before + i + 1,

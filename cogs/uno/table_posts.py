@@ -51,7 +51,14 @@ def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
 class TablePosts:
     def __init__(self, house: House) -> None:
         self.house = house
-        self.updater = TableUpdater(house.bot, self._render_job, self._posted)
+        settings = house.settings
+        self.updater = TableUpdater(
+            house.bot,
+            self._render_job,
+            self._posted,
+            interval=settings.table_edit_interval,
+            repost_after=settings.table_repost_after,
+        )
 
     def _render_job(self, game_id: int) -> Any:
         live = self.house.live.get(game_id)

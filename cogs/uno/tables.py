@@ -2,9 +2,9 @@
 
 `request(game_id)` marks the table dirty; one task per game edits the message, and requests that
 arrive meanwhile collapse into one more edit with the newest state. Edits of one table are at
-least `EDIT_INTERVAL` apart (Discord allows about five edits per five seconds in a channel): the
+least TABLE_EDIT_INTERVAL apart (Discord allows about five edits per five seconds in a channel): the
 first request is shown at once, a burst of clicks costs one more edit at the end of the interval.
-A table older than `REPOST_AFTER` (Discord refuses edits of old messages, error 30046), deleted,
+A table older than TABLE_REPOST_AFTER (Discord refuses edits of old messages, error 30046), deleted,
 or whose edit Discord refused with 30046 anyway, is posted anew and the old one deleted.
 
 A table heals itself: an edit or re-post that fails for any other reason (Discord's 5xx after
@@ -40,10 +40,6 @@ from cogs.uno.pictures import PictureLate, picture_file, without_picture
 
 log = logging.getLogger(__name__)
 
-#: Age at which a table is posted anew (the setting TABLE_REPOST_AFTER overrides it).
-REPOST_AFTER = timedelta(minutes=50)
-#: Seconds between two edits of one table (the setting TABLE_EDIT_INTERVAL overrides it).
-EDIT_INTERVAL = 1.0
 #: Seconds before the first retry of a failed table update; doubled per failure up to RETRY_MAX.
 RETRY_FIRST = 1.0
 RETRY_MAX = 30.0
@@ -62,19 +58,25 @@ OnPosted = Callable[[int, int], Any]
 
 
 class TableUpdater:
-    def __init__(self, bot: discord.Client, render: Renderer, on_posted: OnPosted) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        render: Renderer,
+        on_posted: OnPosted,
+        *,
+        interval: float,
+        repost_after: float,
+    ) -> None:
+        """`interval`: seconds between two edits of one table (TABLE_EDIT_INTERVAL);
+        `repost_after`: a table this many seconds old is posted anew (TABLE_REPOST_AFTER)."""
         self._bot = bot
         self._render = render
         self._on_posted = on_posted
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._repost: set[int] = set()
-        settings = getattr(bot, "settings", None)
-        self.interval = float(getattr(settings, "table_edit_interval", EDIT_INTERVAL))
-        repost_after = getattr(settings, "table_repost_after", None)
-        self.repost_after = (
-            REPOST_AFTER if repost_after is None else timedelta(seconds=repost_after)
-        )
+        self.interval = interval
+        self.repost_after = timedelta(seconds=repost_after)
         self._earliest: dict[int, float] = {}  # game id -> loop time of its next allowed edit
         self._failures: dict[int, int] = {}  # game id -> failed updates in a row
         # game id -> the state that has not reached Discord yet: shown even if the game ends

@@ -5,7 +5,6 @@ Kept apart from the clock that fires them (running.py) so that saving a move nee
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
@@ -20,22 +19,21 @@ MAX_TIMEOUTS = 3
 NEXT_ROUND_SECONDS = 30
 
 
-def timer_scale() -> float:
-    """Test-only (UNO_TEST_TIMER_SCALE): turn timers run this much faster or slower."""
-    raw = os.environ.get("UNO_TEST_TIMER_SCALE")
-    return float(raw) if raw else 1.0
-
-
 def now() -> datetime:
     return datetime.now(UTC)
 
 
 def next_deadline(
-    live: LiveGame, game: Game, actor: int | None, turn_seconds: Mapping[int, int]
+    live: LiveGame,
+    game: Game,
+    actor: int | None,
+    turn_seconds: Mapping[int, int],
+    timer_scale: float = 1.0,
 ) -> tuple[bool, datetime | None]:
     """(changed, deadline) when `live` (as last saved) becomes `game` by `actor`'s action: a new
     turn gets a new deadline, and so does a round's end (when the next round starts).
-    `turn_seconds` is each server's turn timer (guild id -> seconds, 0 or missing: off)."""
+    `turn_seconds` is each server's turn timer (guild id -> seconds, 0 or missing: off);
+    `timer_scale` stretches every timer (the UNO_TEST_TIMER_SCALE test hook)."""
     current = game.current_player
     key = (current, game.round_number)
     if key == live.turn_key and actor != current:
@@ -43,7 +41,7 @@ def next_deadline(
     seconds = turn_seconds.get(live.guild_id, 0)
     if game.round_over and game.outcome is None:  # the next round starts by itself
         wait = seconds or NEXT_ROUND_SECONDS
-        return True, now() + timedelta(seconds=wait * timer_scale())
+        return True, now() + timedelta(seconds=wait * timer_scale)
     if current is None or is_computer(current) or not seconds:
         return True, None
-    return True, now() + timedelta(seconds=seconds * timer_scale())
+    return True, now() + timedelta(seconds=seconds * timer_scale)

@@ -62,7 +62,7 @@ async def test_every_extension_loads_and_defines_the_commands(bot: Any) -> None:
     }
     admin = groups["uno-admin"].to_dict(bot.tree)
     assert int(admin["default_member_permissions"]) == 1 << 5  # Manage Server
-    assert bot.components is not None
+    assert bot.uno is not None
 
 
 async def test_command_hash_is_stable(bot: Any) -> None:

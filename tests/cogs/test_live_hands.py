@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot.engine import Game, RuleSet
+from bot.settings import Settings
 from cogs.uno.deadline import Answer
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
@@ -22,7 +23,8 @@ ALICE, BOB, CAROL = 11, 12, 13
 
 class _House:
     def __init__(self, live: LiveGame) -> None:
-        self.bot = SimpleNamespace(settings=None)
+        self.bot = SimpleNamespace()
+        self.settings = Settings(_env_file=None)
         self.live = {live.game_id: live}
         self.card_images = {live.guild_id: False}  # text only: no worker thread to wait for
         self._lock = asyncio.Lock()

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.client import UnoBotMixin
+from bot.settings import Settings
 from cogs.uno.house import House
 
 GUILD = 42
@@ -26,7 +27,7 @@ class _Bot(UnoBotMixin):
 
 
 def _house(bot: Any, language: str | None) -> House:
-    house = House(bot, database=None)  # type: ignore[arg-type]
+    house = House(bot, None, Settings(_env_file=None))  # type: ignore[arg-type]
     if language is not None:
         house.remember_settings(GUILD, language, 60)
     return house

@@ -64,8 +64,7 @@ async def world(tmp_path: Path) -> AsyncIterator[tuple[RunningGames, _Shown, Pat
     path = tmp_path / "uno.db"
     db = Database(create_engine(f"sqlite+aiosqlite:///{path}"))
     await db.migrate()
-    bot = SimpleNamespace(settings=Settings(_env_file=None, discord_token=None))
-    house = House(bot, db)
+    house = House(SimpleNamespace(), db, Settings(_env_file=None, discord_token=None))
     house.remember_settings(GUILD, "en", 60)  # a turn timer: no host ping to post
     shown = _Shown()
     games = RunningGames(house, Saving(house), shown, shown, shown, shown)  # type: ignore[arg-type]

@@ -64,8 +64,7 @@ async def test_an_edit_that_does_not_change_the_picture_uploads_nothing() -> Non
         _kwargs("still off", None),
     ]
     render = lambda game: (CHANNEL, MESSAGE, shown[0])  # noqa: E731
-    updater = TableUpdater(bot, render, lambda g, m: None)  # type: ignore[arg-type]
-    updater.interval = 0
+    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)  # type: ignore[arg-type]
     for kwargs in list(shown):
         shown[0] = kwargs
         updater.request(GAME)
@@ -100,8 +99,8 @@ async def test_a_late_picture_goes_text_only_and_a_later_update_brings_it(
     monkeypatch.setattr(tables, "picture_file", drawn_late_once)
     monkeypatch.setattr(tables, "PICTURE_RETRY", 0.01)
     kwargs = _kwargs("first", _picture("R7", 3))
-    updater = TableUpdater(bot, lambda g: (CHANNEL, MESSAGE, kwargs), lambda g, m: None)  # type: ignore[arg-type]
-    updater.interval = 0
+    render = lambda game: (CHANNEL, MESSAGE, kwargs)  # noqa: E731
+    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)  # type: ignore[arg-type]
     updater.request(GAME)
     assert await updater.flush(GAME, timeout=5)
     (names, payload), *_ = http.edits
