@@ -17,9 +17,9 @@ import time
 from typing import Any
 
 import discord
-import yarl
 from pydantic import ValidationError
 
+from bot.discord_internals import point_at
 from bot.settings import Settings
 from bot.store.errors import StorageUnavailable
 
@@ -31,10 +31,7 @@ EXIT_GRACE = 0.5
 
 def apply_endpoints(settings: Settings) -> None:
     """Point discord.py at DISCORD_API_BASE / DISCORD_GATEWAY_URL (an emulator, in tests)."""
-    if settings.discord_api_base:
-        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
-    if settings.discord_gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+    point_at(settings.discord_api_base, settings.discord_gateway_url)
 
 
 async def run(settings: Settings, token: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
+from bot.discord_internals import wrap_interaction_parser
 from bot.i18n import available_locales, catalogue
 from bot.i18n.translator import CatalogueTranslator
 from bot.settings import Settings
@@ -75,9 +76,8 @@ class UnoBotMixin:
         self.accepting_interactions = True  # False once a shutdown began
         self._in_flight: set[asyncio.Task[Any]] = set()  # tasks processing an interaction
         self._guild_locales: dict[int, str] = {}  # guild id -> its language, as interactions say
-        state = self._connection  # type: ignore[attr-defined]
-        parse = state.parsers["INTERACTION_CREATE"]
-        state.parsers["INTERACTION_CREATE"] = lambda data: self._interaction_create(parse, data)
+        client: discord.Client = self  # type: ignore[assignment]
+        wrap_interaction_parser(client, self._interaction_create)
 
     def _interaction_create(self, parse: Callable[[Any], None], data: Any) -> None:
         """discord.py's INTERACTION_CREATE handler, refused once a shutdown began, and with

@@ -22,7 +22,14 @@ ALLOWED: dict[str, set[str]] = {
     "bot.i18n": set(),
     "bot.store": {"bot.engine"},
     "bot.ui": {"bot.engine", "bot.i18n"},
-    "cogs": {"bot.engine", "bot.i18n", "bot.store", "bot.ui", "bot.settings"},
+    "cogs": {
+        "bot.engine",
+        "bot.i18n",
+        "bot.store",
+        "bot.ui",
+        "bot.settings",
+        "bot.discord_internals",
+    },
 }
 
 

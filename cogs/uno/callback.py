@@ -4,9 +4,9 @@ discord.py posts every interaction callback with `?with_response=1` and parses D
 into an InteractionMessage (a full Message: author, embeds, components, flags), which nearly
 every answer of this bot then drops: a hand, a refusal, a lobby update. Without the query
 Discord answers 204 with no body. So the answers whose message nobody reads are posted here
-through discord.py's own request builder (`interaction_message_response_params`) and webhook
-adapter, and the interaction is marked answered as discord.py itself does (files included, as
-multipart); one whose message id is wanted goes through discord.py's `InteractionResponse`.
+through discord.py's own request builder and webhook adapter (bot/discord_internals.py), and
+the interaction is marked answered as discord.py itself does (files included, as multipart);
+one whose message id is wanted goes through discord.py's `InteractionResponse`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from discord.http import Route
-from discord.webhook.async_ import async_context, interaction_message_response_params
+
+from bot.discord_internals import answer_interaction
 
 _EDITABLE = (discord.InteractionType.component, discord.InteractionType.modal_submit)
 _NOT_HERE = ("delete_after", "poll")
@@ -41,30 +41,4 @@ async def answer(
         if edit
         else discord.InteractionResponseType.channel_message
     )
-    flags = (
-        discord.MessageFlags._from_value(64) if ephemeral and not edit else discord.utils.MISSING
-    )
-    state = interaction._state
-    params = interaction_message_response_params(
-        type=kind.value,
-        flags=flags,
-        previous_allowed_mentions=state.allowed_mentions,
-        **kwargs,
-    )
-    route = Route(
-        "POST",
-        "/interactions/{webhook_id}/{webhook_token}/callback",
-        webhook_id=interaction.id,
-        webhook_token=interaction.token,
-    )
-    files = params.files or None
-    await async_context.get().request(
-        route,
-        session=interaction._session,
-        proxy=state.http.proxy,
-        proxy_auth=state.http.proxy_auth,
-        payload=None if files else params.payload,
-        multipart=params.multipart if files else None,
-        files=files,
-    )
-    interaction.response._response_type = kind  # what discord.py sets after its own callback
+    await answer_interaction(interaction, kind, ephemeral=ephemeral and not edit, **kwargs)

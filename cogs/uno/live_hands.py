@@ -33,9 +33,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import discord
-from discord.http import Route, handle_message_parameters
-from discord.webhook.async_ import async_context
 
+from bot.discord_internals import interaction_session, webhook_request
 from bot.engine import events as E
 from bot.engine import view_for
 from bot.i18n import t
@@ -280,7 +279,9 @@ class LiveHands:
         if not app_id or not interaction.token or answer is None or not answer.ephemeral:
             return None
         expires = interaction.created_at + timedelta(seconds=self.ttl)
-        token = _Token(app_id, interaction.token, interaction._session, expires, interaction.id)
+        token = _Token(
+            app_id, interaction.token, interaction_session(interaction), expires, interaction.id
+        )
         message = interaction.message
         if answer.followup is not None:  # a message of its own, reached by its id
             token.origin = token.message = token.followup = answer.followup
@@ -446,31 +447,19 @@ class LiveHands:
         """Post the hand as a new private follow-up of its token's interaction, make that the
         live hand and delete the old message: the status of the post."""
         old = hand.token
-        route = Route(
-            "POST",
-            "/webhooks/{webhook_id}/{webhook_token}",
-            webhook_id=old.application_id,
-            webhook_token=old.token,
-        )
-        params = handle_message_parameters(
-            embed=kwargs.get("embed", discord.utils.MISSING),
-            view=kwargs.get("view", discord.utils.MISSING),
-            files=kwargs.get("files", discord.utils.MISSING),
-            flags=discord.MessageFlags(ephemeral=True),
-        )
-        files = params.files or None
-        http = self.house.bot.http
+        message = {key: kwargs[key] for key in ("embed", "view", "files") if key in kwargs}
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
-                data = await async_context.get().request(
-                    route,
-                    session=old.session,
-                    proxy=http.proxy,
-                    proxy_auth=http.proxy_auth,
-                    payload=None if files else params.payload,
-                    multipart=params.multipart if files else None,
-                    files=files,
-                    params={"wait": "true"},
+                data = await webhook_request(
+                    self.house.bot,
+                    old.session,
+                    "POST",
+                    "/webhooks/{webhook_id}/{webhook_token}",
+                    kwargs=message,
+                    ephemeral=True,
+                    wait=True,
+                    webhook_id=old.application_id,
+                    webhook_token=old.token,
                 )
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):
@@ -509,34 +498,22 @@ class LiveHands:
         """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original` (or the
         follow-up's id): the status."""
         hook = "/webhooks/{webhook_id}/{webhook_token}/messages/"
-        route = Route(
-            method,
-            hook + ("@original" if token.followup is None else "{message_id}"),
-            webhook_id=token.application_id,
-            webhook_token=token.token,
-            **({} if token.followup is None else {"message_id": token.followup}),
+        message = (
+            None
+            if kwargs is None
+            else {key: kwargs[key] for key in ("embed", "view", "attachments") if key in kwargs}
         )
-        payload = multipart = files = None
-        if kwargs is not None:
-            params = handle_message_parameters(
-                embed=kwargs.get("embed", discord.utils.MISSING),
-                view=kwargs.get("view", discord.utils.MISSING),
-                attachments=kwargs.get("attachments", discord.utils.MISSING),
-            )
-            payload, multipart, files = params.payload, params.multipart, params.files or None
-            if files:
-                payload = None  # sent as the multipart's payload_json
-        http = self.house.bot.http
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
-                await async_context.get().request(
-                    route,
-                    session=token.session,
-                    proxy=http.proxy,
-                    proxy_auth=http.proxy_auth,
-                    payload=payload,
-                    multipart=multipart if files else None,
-                    files=files,
+                await webhook_request(
+                    self.house.bot,
+                    token.session,
+                    method,
+                    hook + ("@original" if token.followup is None else "{message_id}"),
+                    kwargs=message,
+                    webhook_id=token.application_id,
+                    webhook_token=token.token,
+                    **({} if token.followup is None else {"message_id": token.followup}),
                 )
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):

@@ -23,6 +23,7 @@ from functools import partial
 
 import discord
 
+from bot.discord_internals import delete_channel_message
 from bot.engine import Decision
 from bot.i18n import t
 from bot.ui.table import is_computer
@@ -198,7 +199,7 @@ class TurnPings:
     async def _delete_message(self, channel: int, message_id: int) -> bool:
         """Whether the message is gone now (deleted, or already gone)."""
         try:
-            await self.house.bot.http.delete_message(channel, message_id)
+            await delete_channel_message(self.house.bot, channel, message_id)
         except discord.NotFound:
             return True
         except discord.HTTPException as exc:

@@ -36,6 +36,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_internals import delete_channel_message
 from bot.engine import Game, GameError, NextRound
 from bot.engine import events as E
 from bot.i18n import t
@@ -201,7 +202,9 @@ class RunningGame:
         message_id, self._host_ping = self._host_ping, None
         if message_id is not None:
             with contextlib.suppress(discord.HTTPException):
-                await self._games.house.bot.http.delete_message(self.live.channel_id, message_id)
+                await delete_channel_message(
+                    self._games.house.bot, self.live.channel_id, message_id
+                )
 
     async def started(self, *, table_shown: bool) -> None:
         """A game just dealt (its start saved by the lobby): show it and start its clock."""

@@ -33,8 +33,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
-from discord.http import handle_message_parameters
 
+from bot.discord_internals import edit_channel_message
 from bot.ui.pictures import Picture
 from cogs.uno.pictures import PictureLate, picture_file, without_picture
 
@@ -219,10 +219,7 @@ class TableUpdater:
         """`PartialMessage.edit` without turning Discord's answer into a Message nobody reads:
         with a hundred busy tables, parsing those answers is a measurable share of the bot's
         time. The table's buttons are DynamicItems, so no view needs storing either."""
-        with handle_message_parameters(
-            previous_allowed_mentions=self._bot.allowed_mentions, **kwargs
-        ) as params:
-            await self._bot.http.edit_message(channel_id, message_id, params=params)
+        await edit_channel_message(self._bot, channel_id, message_id, kwargs)
 
     async def _update(self, game_id: int) -> None:
         rendered = self._render(game_id)
