@@ -17,13 +17,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.engine.record import build_record
 from bot.engine.verify import Mismatch, Replay
 from bot.ui.art.encode import warm_up
 from bot.ui.art.replay import FILENAME_EXTENSION, MAX_BYTES, MAX_FRAMES, encode_gif, plan_frames
 from bot.ui.art.table import TableState
 from bot.ui.pictures import table_state
 
-__all__ = ["FILENAME_EXTENSION", "Mismatch", "ReplayFile", "replay_file", "round_states"]
+__all__ = [
+    "FILENAME_EXTENSION",
+    "Mismatch",
+    "ReplayFile",
+    "replay_file",
+    "replay_from_parts",
+    "round_states",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +86,9 @@ def warm_up_replays() -> int:
     """The replay process's start: every face and the table's palette drawn once, so the first
     replay is as quick as the next (this module, imported to run this, brings the engine)."""
     return warm_up()
+
+
+def replay_from_parts(parts: Mapping[str, Any], round_number: int) -> ReplayFile:
+    """`replay_file` of the record `build_record(**parts)` builds: the record is built in the
+    worker too (it replays the match to name each round's dealer)."""
+    return replay_file(build_record(**parts), round_number)

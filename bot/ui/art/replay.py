@@ -135,7 +135,7 @@ def encode_gif(frames: Sequence[Frame], *, max_bytes: int = MAX_BYTES) -> tuple[
         if len(data) <= max_bytes or len(kept) <= 2:
             return data, len(kept)
         last = kept[-1]
-        kept = kept[:-1][::2] + [last]  # (each kept frame takes the time of those dropped)
+        kept = [*kept[:-1][::2], last]  # (each kept frame takes the time of those dropped)
 
 
 def _gif(pictures: Sequence[Image.Image], durations: Sequence[int]) -> bytes:
