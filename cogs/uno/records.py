@@ -24,7 +24,7 @@ from bot.i18n import t
 from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, send_ephemeral
 from bot.ui.replay import FILENAME_EXTENSION, Mismatch
-from cogs.uno.deadline import answers_in_time, in_time, respond
+from cogs.uno.deadline import answers_in_time, in_time, respond, settle
 from cogs.uno.house import House
 from cogs.uno.pictures import DRAWING, PictureLate
 
@@ -87,6 +87,7 @@ class Records:
         game, number, parts = await in_time(interaction, reading, ephemeral=private)
         guild = interaction.guild_id or 0
         locale = interaction.locale if private else self.house.public_locale(guild)
+        await settle(interaction)  # (a click's watch defers no more: this answer takes over)
         if not interaction.response.is_done():  # (a slow store may have deferred it already)
             await interaction.response.defer(ephemeral=private, thinking=True)
         try:
@@ -104,7 +105,7 @@ class Records:
         alt = t("replay.alt", locale, game=game.id, round=number)
         text = t("replay.shown", locale, game=game.id, round=number, turns=made.turns)
         file = discord.File(io.BytesIO(made.data), filename=name, description=alt)
-        await interaction.followup.send(content=text, file=file)
+        await interaction.followup.send(content=text, file=file, ephemeral=private)
 
     async def _replay_parts(
         self, interaction: discord.Interaction[Any], game_id: int | None, round_number: int | None
