@@ -1,12 +1,12 @@
 """A round's replay as one animated GIF: the table picture at each turn, a progress bar under it.
 
-GIF rather than animated WebP, by measurement and by where it plays: a 41-frame replay of a
-3-seat table is 0.19 MB as GIF (encoded in 0.02 s after 0.04 s of drawing), 0.42 MB as
-lossless WebP at its fastest (0.09 s; 0.26 MB at method 4 in 0.9 s) and 0.16 MB as lossy WebP
-(0.25 s, with colour fringes on the flat art); 300 frames: GIF 1.2 MB in 0.1 s, WebP 1.1-3 MB in
-0.5-7 s (benchmarks/replay.py). And every Discord client animates a GIF, while animated WebP
-attachments animate only in recent ones. The table's 48-colour palette (encode.py) fits GIF's
-256 exactly, so nothing is lost.
+GIF rather than animated WebP, by measurement and by where it plays (benchmarks/replay.py, 2
+shared cores): a 40-turn round of 4 seats is 0.16 MB as GIF, drawn and encoded in 0.05 s, and
+0.56 MB as lossless WebP (0.10 s to encode alone) or 0.20 MB as lossy WebP (0.27 s, colour
+fringes on the flat art); a 569-turn round of 10 seats, spread over 300 frames, is 1.1 MB of
+GIF in 0.56 s, 5.8 MB of lossless WebP or 1.7 MB of lossy WebP (2.4 s). And every Discord
+client animates a GIF, while animated WebP attachments animate only in recent ones. The
+table's 48-colour palette (encode.py) fits GIF's 256, so nothing is lost.
 
 Long rounds stay watchable and small: turns come faster past `BRISK_TURNS` (down to
 `MIN_TURN_MS`), at most `MAX_FRAMES` frames are kept (evenly spread, the first and last always),
