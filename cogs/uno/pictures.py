@@ -51,7 +51,7 @@ BACKGROUND_DEADLINE = 3.0
 #: Seconds a replay may take, its process's start included: drawing one is 0.1-0.6 s
 #: (benchmarks/replay.py) and starting the process 1-3 s; on a loaded machine a few times that.
 #: The asker watches a "thinking" message meanwhile, and past this is told to try again.
-REPLAY_DEADLINE = 20.0
+REPLAY_DEADLINE = 15.0
 #: Replays kept (they never change: a finished round's), by their total size.
 REPLAY_CACHE_BYTES = 16 * 1000 * 1000
 

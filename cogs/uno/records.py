@@ -23,7 +23,7 @@ from bot.engine.verify import verify
 from bot.i18n import t
 from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, send_ephemeral
-from bot.ui.replay import FILENAME_EXTENSION, Mismatch
+from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
 from cogs.uno.deadline import answers_in_time, in_time, respond, settle
 from cogs.uno.house import House
 from cogs.uno.pictures import DRAWING, PictureLate
@@ -80,32 +80,58 @@ class Records:
     ) -> None:
         """`/uno replay`: a finished round of a game of this server (default: the channel's
         game, else the server's last; its last finished round) as an animated picture of the
-        public table (bot/ui/replay.py), for the channel unless `private`: it shows nothing a
-        player of the round did not see. Drawn in the replay process; the asker watches a
-        "thinking" message meanwhile and is told privately if it cannot be drawn in time."""
+        public table (bot/ui/replay.py), posted in the channel unless `private`: it shows
+        nothing a player of the round did not see. Drawn in the replay process, while the
+        asker watches a private "thinking" message: private, so that a replay that cannot be
+        drawn in time is told to the asker alone (the first follow-up of a deferral fills it,
+        and takes its visibility), and a public replay is a message of the channel's own."""
         reading = self._replay_parts(interaction, game_id, round_number)
-        game, number, parts = await in_time(interaction, reading, ephemeral=private)
-        guild = interaction.guild_id or 0
-        locale = interaction.locale if private else self.house.public_locale(guild)
+        game, number, parts = await in_time(interaction, reading)
         await settle(interaction)  # (a click's watch defers no more: this answer takes over)
         if not interaction.response.is_done():  # (a slow store may have deferred it already)
-            await interaction.response.defer(ephemeral=private, thinking=True)
+            await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             made = await DRAWING.replay((game.id, number), parts, number)
         except PictureLate:
             log.warning("replay of game %s round %s not drawn in time", game.id, number)
-            await self._withdraw(interaction, t("replay.late", interaction.locale), private)
+            await send_ephemeral(interaction, t("replay.late", interaction.locale))
             return
         except Mismatch as exc:  # (a stored game that does not replay: a bug worth a log line)
             log.error("game %s round %s does not replay: %s", game.id, number, exc)
             text = t("record.mismatch", interaction.locale, game=game.id, detail=str(exc))
-            await self._withdraw(interaction, text, private)
+            await send_ephemeral(interaction, text)
             return
-        name = f"uno-game-{game.id}-round-{number}.{FILENAME_EXTENSION}"
-        alt = t("replay.alt", locale, game=game.id, round=number)
+        if not private:
+            locale = self.house.public_locale(interaction.guild_id or 0)
+            shared = t(
+                "replay.shared",
+                locale,
+                name=interaction.user.mention,
+                game=game.id,
+                round=number,
+                turns=made.turns,
+            )
+            posted = await self.house.send_public(
+                interaction.channel_id or 0,
+                content=shared,
+                file=self._file(made, game.id, number, locale),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            if posted is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()  # (the asker sees the post)
+                return
+            # (the bot may not post here: the asker gets it privately rather than nothing)
+        locale = interaction.locale
         text = t("replay.shown", locale, game=game.id, round=number, turns=made.turns)
-        file = discord.File(io.BytesIO(made.data), filename=name, description=alt)
-        await interaction.followup.send(content=text, file=file, ephemeral=private)
+        file = self._file(made, game.id, number, locale)
+        await interaction.followup.send(content=text, file=file, ephemeral=True)
+
+    @staticmethod
+    def _file(made: ReplayFile, game_id: int, number: int, locale: object) -> discord.File:
+        name = f"uno-game-{game_id}-round-{number}.{FILENAME_EXTENSION}"
+        alt = t("replay.alt", locale, game=game_id, round=number)
+        return discord.File(io.BytesIO(made.data), filename=name, description=alt)
 
     async def _replay_parts(
         self, interaction: discord.Interaction[Any], game_id: int | None, round_number: int | None
@@ -121,15 +147,6 @@ class Records:
         parts["last_round"] = number  # (the rounds after it need not be replayed)
         await self.house.load_settings(interaction.guild_id or 0)
         return game, number, parts
-
-    @staticmethod
-    async def _withdraw(interaction: discord.Interaction[Any], text: str, private: bool) -> None:
-        """Tell the asker, and only them, that no replay comes: a public "thinking" message
-        is taken back first (the first follow-up would fill it, for everyone to read)."""
-        if not private:
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-        await send_ephemeral(interaction, text)
 
     async def _game(
         self, interaction: discord.Interaction[Any], game_id: int | None, *, finished_only: bool

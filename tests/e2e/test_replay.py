@@ -1,5 +1,5 @@
 """`/uno replay`, end to end: a round played through the real bot comes back as an animated GIF
-with one frame per turn of the round's record (the deal, then each action), posted for the
+with one frame per turn of the round's record (the deal, then each action), posted in the
 channel unless asked privately; the Replay button under the match's results gives it to the
 clicker; a round that is not over, not there, or a game not of this server is refused privately.
 """
@@ -28,6 +28,10 @@ def _frames(emu, msg) -> int:
     return int(getattr(gif, "n_frames", 1))
 
 
+def _post(emu, channel: int, words: str):
+    return next((m for m in emu.channel_messages(channel) if words in m.text), None)
+
+
 async def test_a_played_round_is_replayed_one_frame_per_turn(s) -> None:
     emu = s.emu
     channel = s.channel()
@@ -45,16 +49,23 @@ async def test_a_played_round_is_replayed_one_frame_per_turn(s) -> None:
     game_id = record["game"]["id"]
     assert 0 < turns < 300  # (a longer round is spread over 300 frames: tests/ui/test_replay.py)
 
-    shared = await (await emu.slash(alice, channel, "uno replay")).settled(FIRST_REPLAY_WITHIN)
-    assert not shared.ephemeral
-    assert f"#{game_id}, round 1" in shared.text and f"turns: {turns}" in shared.text
+    asked = await emu.slash(alice, channel, "uno replay")
+    shared = await emu.wait_for(
+        lambda: _post(emu, channel, "shares game"), FIRST_REPLAY_WITHIN, what="the shared replay"
+    )
+    assert f"<@{alice.id}> shares game #{game_id}, round 1" in shared.text
+    assert f"turns: {turns}" in shared.text
     assert _frames(emu, shared) == turns + 1
     assert shared.attachments[0].get("description", "").startswith("Replay of game")
+    thinking = asked.message  # the asker's private "thinking" gave way to the post
+    assert thinking is not None and thinking.ephemeral
+    await emu.wait_for(lambda: thinking.deleted, 5, what="the thinking message gone")
 
     mine = await (
         await emu.slash(bob, channel, "uno replay", game=game_id, round=1, private=True)
     ).settled(10)
     assert mine.ephemeral and _frames(emu, mine) == turns + 1
+    assert f"#{game_id}, round 1, turn by turn (turns: {turns})" in mine.text
 
     results = next(m for m in emu.channel_messages(channel) if "Match winner" in m.text)
     clicked = await (await emu.click(bob, results, label="Replay")).settled(10)
