@@ -18,7 +18,7 @@ ANSI_ESCAPE = re.compile(r"\x1b\[")
 
 async def test_start_up_log_is_plain_and_has_no_alembic_context_lines(tmp_path: Path) -> None:
     """Stderr goes to a pipe (not a terminal): no colour codes, and of Alembic only the migrations
-    applied. (discord.py colours inside Docker even when stderr is not a terminal, as in this CI.)"""
+    applied. (discord.py colours inside Docker even when stderr is no terminal, as in this CI.)"""
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Logs")
