@@ -126,10 +126,6 @@ class UnoBotMixin:
         guild = self.get_guild(guild_id)  # type: ignore[attr-defined]
         return None if guild is None else str(guild.preferred_locale.value)
 
-    @property
-    def interactions_in_flight(self) -> int:
-        return len(self._in_flight)
-
     async def shutdown(self) -> None:
         """Stop gracefully: no new interactions, no more timers or computer moves, the ones in
         flight finished and answered, the latest tables shown; then close the client."""

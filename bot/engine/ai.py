@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -21,6 +22,17 @@ from .state import Decision
 from .view import PlayerView
 
 LEVELS = ("easy", "normal", "hard", "expert")
+
+
+def is_computer(player: int) -> bool:
+    """Whether a seat is played by the engine: computer players sit under negative ids, which
+    no Discord snowflake ever is, so every layer can tell them apart by the id alone."""
+    return player < 0
+
+
+def next_computer_id(seated: Iterable[int]) -> int:
+    """The id for one more computer player at a table where `seated` sit: below every other."""
+    return min((p for p in seated if is_computer(p)), default=0) - 1
 # How often a level forgets to call UNO / misses a catch it could make.
 _FORGET = {"easy": 0.35, "normal": 0.12, "hard": 0.0}
 _MISS_CATCH = {"easy": 0.6, "normal": 0.25, "hard": 0.0}

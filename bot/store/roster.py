@@ -52,11 +52,6 @@ class Roster:
     seats: dict[int, RosterSeat]
     rated: bool = True
 
-    @property
-    def people_seated(self) -> list[int]:
-        """People (not computers) still at the table."""
-        return [s.user_id for s in self.seats.values() if not s.is_bot and s.left_at is None]
-
 
 async def load_roster(session: AsyncSession, game_id: int, *, lock: bool = False) -> Roster:
     """The game's roster (its row locked on PostgreSQL if asked); GameNotFound if none."""

@@ -8,8 +8,9 @@ the coroutines below finish without ever suspending.
 
 Blocking the loop is acceptable only because nothing here waits: the caller holds the write lock
 (BEGIN IMMEDIATE succeeded) before any statement runs, SQLite's busy handler is off on this
-connection (`Database` retries a busy BEGIN with asyncio.sleep instead), and automatic WAL
-checkpoints, the one slow step of a commit, run on a worker thread (`Database` does them).
+connection (`SQLiteWriter` retries a busy BEGIN with asyncio.sleep instead), and automatic
+WAL checkpoints, the one slow step of a commit, run on a worker thread (`SQLiteWriter` does
+them, sqlite_writer.py).
 Reads keep using aiosqlite, so a long query never stalls the loop.
 
 SQLAlchemy drives these objects through its aiosqlite adapter (`async_creator=`), so they offer

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
+from bot.engine.ai import is_computer
 from bot.engine.seeds import shown_commitment
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
@@ -41,11 +42,6 @@ def _name(names: Mapping[int, str], user: int | None) -> str:
     if user is None:
         return "-"
     return literal_name(names, user)
-
-
-def is_computer(user: int) -> bool:
-    """Computer players have negative ids, which no Discord snowflake ever is."""
-    return user < 0
 
 
 def bold_name(name: str) -> str:

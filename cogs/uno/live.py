@@ -14,7 +14,7 @@ from datetime import datetime
 
 from bot.engine import Game
 from bot.engine import events as E
-from bot.engine.ai import LEVELS, Player, make_player
+from bot.engine.ai import LEVELS, Player, is_computer, make_player
 from bot.store import GameRecord
 from bot.ui.turn_log import TurnLog
 
@@ -82,7 +82,7 @@ class LiveGame:
     @property
     def humans(self) -> list[int]:
         """Players still at the table who are people."""
-        return [p for p in self.game.players if p not in self.levels and p not in self.game.left]
+        return [p for p in self.game.players if not is_computer(p) and p not in self.game.left]
 
     def is_stale(self, user: int, version: int) -> bool:
         """Whether a click rendered at `version` must be refused (answered with a fresh hand)."""

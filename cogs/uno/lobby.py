@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.engine import Game, InvalidRules, RuleSet
+from bot.engine.ai import is_computer, next_computer_id
 from bot.i18n import t
 from bot.store import (
     AlreadySeated,
@@ -24,7 +25,7 @@ from bot.store import (
 )
 from bot.ui.errors import UserError
 from bot.ui.rule_errors import rules_error
-from bot.ui.table import bold_name, is_computer, render_table
+from bot.ui.table import bold_name, render_table
 from cogs.uno.autoplay import computer_name
 from cogs.uno.deadline import answers_in_time, respond
 from cogs.uno.dealing import deal_options
@@ -284,7 +285,7 @@ class Lobby:
             if record.status is not GameStatus.LOBBY:
                 raise UserError("error.already_started")
             computers = [s for s in record.seats if s.is_bot]
-            player = min((s.user_id for s in computers), default=0) - 1
+            player = next_computer_id(s.user_id for s in computers)
             name = computer_name(
                 [s.display_name for s in computers], level, house.public_locale(record.guild_id)
             )

@@ -25,8 +25,8 @@ import discord
 
 from bot.discord_internals import delete_channel_message
 from bot.engine import Decision
+from bot.engine.ai import is_computer
 from bot.i18n import t
-from bot.ui.table import is_computer
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.scheduler import Scheduler

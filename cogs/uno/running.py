@@ -39,6 +39,7 @@ import discord
 from bot.discord_internals import delete_channel_message
 from bot.engine import Game, GameError, NextRound
 from bot.engine import events as E
+from bot.engine.ai import is_computer
 from bot.i18n import t
 from bot.store import (
     GameNotFound,
@@ -50,7 +51,6 @@ from bot.store import (
     WrongStatus,
 )
 from bot.ui.errors import UserError
-from bot.ui.table import is_computer
 from cogs.uno.autoplay import apply_computer_move, computer_move, computers_may_act, timeout_moves
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from bot.engine import Action, Game
 from bot.engine import events as E
+from bot.engine.ai import is_computer
 from bot.engine.standing import finishing_places
 from bot.store import UNCHANGED, ClickSave, NewAction, UnitOfWork
 from cogs.uno.house import House
@@ -82,8 +83,8 @@ class Saving:
             )
             for i, a in enumerate(change.applied)
         ]
-        people = {p: c for p, c in stat_counters(change.events).items() if p not in live.levels}
-        if len(live.names.keys() - live.levels.keys()) < 2:
+        people = {p: c for p, c in stat_counters(change.events).items() if not is_computer(p)}
+        if sum(not is_computer(p) for p in live.names) < 2:
             people = {}  # practice (one person against computers) counts for nobody
         click = ClickSave(
             game_id=live.game_id,

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
 from bot.engine import Game
-from bot.ui.table import is_computer
+from bot.engine.ai import is_computer
 from cogs.uno.live import LiveGame
 
 #: Turns in a row a player may lose to the timer; then they leave the game.

@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot.ui.art.worker import exit_with_parent
+from bot.child_process import exit_with_parent
 
 log = logging.getLogger(__name__)
 

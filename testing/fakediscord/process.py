@@ -52,7 +52,12 @@ class BotProcess:
 
     @property
     def output(self) -> str:
+        """Everything the process (and its restarts) wrote so far, stdout and stderr."""
         return "\n".join(self.lines)
+
+    def log_tail(self, lines: int = 60) -> str:
+        """The last `lines` lines of the output, for a failing test's report."""
+        return "\n".join(self.lines[-lines:])
 
     async def start(self) -> BotProcess:
         self._proc = await asyncio.create_subprocess_exec(

@@ -7,9 +7,7 @@ gets its own channel and users in that guild, so tests never see each other's ga
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,41 +16,10 @@ import pytest
 import pytest_asyncio
 
 from testing.bot_env import bot_env
-from testing.fakediscord import FakeDiscord, Guild
+from testing.fakediscord import BotProcess, FakeDiscord, Guild
 from testing.players import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class BotProcess:
-    """`python -m bot` as a child process, with its log kept for failure reports."""
-
-    def __init__(self, env: dict[str, str], log_path: Path) -> None:
-        self.env = env
-        self.log_path = log_path
-        self.proc: asyncio.subprocess.Process | None = None
-
-    async def start(self) -> None:
-        log = self.log_path.open("ab")
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=str(ROOT), env=self.env, stdout=log, stderr=log
-        )
-        log.close()
-
-    async def stop(self) -> None:
-        if self.proc is None or self.proc.returncode is not None:
-            return
-        self.proc.terminate()
-        try:
-            await asyncio.wait_for(self.proc.wait(), 10)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-
-    def log_tail(self, lines: int = 60) -> str:
-        if not self.log_path.exists():
-            return ""
-        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
 
 
 class Session:
@@ -89,7 +56,7 @@ async def session(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Ses
     await emu.start()
     guild = emu.add_guild("UNO Club")
     env = bot_env(emu, tmp, DEV_GUILD_ID=str(guild.id))
-    bot = BotProcess(env, tmp / "bot.log")
+    bot = emu.bot_process(env=env, cwd=str(ROOT))
     await bot.start()
     try:
         await emu.wait_for_bot(timeout=30)

@@ -73,10 +73,7 @@ async def test_an_expert_from_the_lobby_and_one_from_the_command_play_to_the_end
     final = await _play_until_over(emu, channel, alice, timeout=60.0)
     assert "Bot" in final
     # Its thinking moved to the bot's worker process (a thread stands in until that is up).
-    log = s.bot.log_path
-    await emu.wait_for(
-        lambda: "thinking process ready" in log.read_text(errors="replace"), 30, what="thinking"
-    )
+    await emu.wait_for(lambda: "thinking process ready" in s.bot.output, 30, what="thinking")
 
 
 async def test_only_computers_do_not_play_on(s) -> None:

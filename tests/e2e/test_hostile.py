@@ -15,7 +15,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 def _tracebacks(s) -> int:
-    return s.bot.log_path.read_text(errors="replace").count("Traceback")
+    return s.bot.output.count("Traceback")
 
 
 async def _refused(res, *words: str) -> str:

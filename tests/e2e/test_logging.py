@@ -9,7 +9,7 @@ import pytest
 
 from testing.bot_env import bot_env
 from testing.fakediscord import FakeDiscord
-from tests.e2e.conftest import BotProcess
+from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -17,16 +17,15 @@ ANSI_ESCAPE = re.compile(r"\x1b\[")
 
 
 async def test_start_up_log_is_plain_and_has_no_alembic_context_lines(tmp_path: Path) -> None:
-    """Stderr goes to a file (not a terminal): no colour codes, and of Alembic only the migrations
-    applied. (discord.py colours inside Docker even when stderr is a file, as in this CI.)"""
+    """Stderr goes to a pipe (not a terminal): no colour codes, and of Alembic only the migrations
+    applied. (discord.py colours inside Docker even when stderr is no terminal, as in this CI.)"""
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Logs")
-    log_path = tmp_path / "bot.log"
-    bot = BotProcess(bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id)), log_path)
+    bot = emu.bot_process(env=bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id)), cwd=str(ROOT))
 
     def ready_lines() -> int:
-        return log_path.read_text(errors="replace").count("ready as") if log_path.exists() else 0
+        return bot.output.count("ready as")
 
     try:
         for start in (1, 2):  # a fresh database (migrations run), then an up-to-date one
@@ -36,7 +35,7 @@ async def test_start_up_log_is_plain_and_has_no_alembic_context_lines(tmp_path: 
     finally:
         await bot.stop()
         await emu.stop()
-    lines = log_path.read_text().splitlines()
+    lines = bot.lines
     assert [line for line in lines if ANSI_ESCAPE.search(line)] == []
     alembic = [line for line in lines if "alembic" in line]
     assert alembic, lines

@@ -12,7 +12,7 @@ import pytest
 from testing.bot_env import bot_env
 from testing.fakediscord import FakeDiscord
 from testing.players import answer, open_game, show_hand
-from tests.e2e.conftest import ROOT, BotProcess
+from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -60,7 +60,7 @@ async def test_global_sync_only_when_changed_and_buttons_survive_restart(tmp_pat
     guild = emu.add_guild("Prod")
     channel = emu.add_channel(guild, "uno")
     env = bot_env(emu, tmp_path)  # no DEV_GUILD_ID: global commands
-    bot = BotProcess(env, tmp_path / "bot.log")
+    bot = emu.bot_process(env=env, cwd=str(ROOT))
     try:
         await bot.start()
         await emu.wait_for_bot(timeout=30)

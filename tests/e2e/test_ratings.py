@@ -31,7 +31,7 @@ from testing.players import (
     take_turn,
     version_of,
 )
-from tests.e2e.conftest import BotProcess
+from tests.e2e.conftest import ROOT
 from tests.e2e.test_resume import RESUMED, Crashable
 from tests.e2e.test_resume import crashable as crashable_bot  # noqa: F401 (the fixture)
 
@@ -80,7 +80,7 @@ async def test_ratings_practice_and_a_season_ended_by_command(tmp_path: Path) ->
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Rated Club")
-    bot = BotProcess(bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id)), tmp_path / "bot.log")
+    bot = emu.bot_process(env=bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id)), cwd=str(ROOT))
     decks = tmp_path / "decks.json"
 
     def fix_deal(channel: int, spec: dict[str, Any]) -> None:

@@ -1,9 +1,11 @@
-"""The start of a picture worker process: it must not outlive the bot.
+"""The start of every worker process of the bot: it must not outlive the bot.
 
-The bot draws in worker processes (cogs/uno/pictures.py). When the bot ends normally it shuts
+The bot draws pictures and lets computer players think in worker processes
+(cogs/uno/workers.py, used by pictures.py and thinking.py). When the bot ends normally it shuts
 them down; when it is killed (SIGKILL, the OOM killer, a crash) nobody does, and an orphaned
 worker would wait forever on its queue, holding memory and the bot's stdout. So each worker
 watches its parent's sentinel, which becomes ready when the parent process is gone, and exits.
+Kept in a module that imports only the standard library: a worker imports it at start.
 """
 
 from __future__ import annotations
