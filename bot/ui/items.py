@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -126,8 +127,9 @@ def _select(
 
 def _chosen(interaction: discord.Interaction[Any]) -> str:
     """The value picked in the select that was used (empty if none arrived)."""
-    values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-    return str(values[0]) if values else ""
+    data: Mapping[str, object] = interaction.data or {}  # a select's: {"values": [...], ...}
+    values = data.get("values")
+    return str(values[0]) if isinstance(values, list) and values else ""
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_TEMPLATE):
@@ -161,7 +163,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_T
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> GameButton:
         return cls(int(match["game"]), int(match["version"]), match["action"])
@@ -190,7 +192,7 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TARG
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> TargetSelect:
         return cls(int(match["game"]), int(match["version"]))
@@ -220,7 +222,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> HandButton:
         return cls(int(match["game"]))
@@ -247,7 +249,7 @@ class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOG_TEM
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LogButton:
         return cls(int(match["game"]))
@@ -275,7 +277,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> RematchButton:
         return cls(int(match["game"]))
@@ -303,7 +305,7 @@ class RecordButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RECO
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> RecordButton:
         return cls(int(match["game"]))
@@ -339,7 +341,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyButton:
         return cls(int(match["game"]), match["verb"])
@@ -369,7 +371,7 @@ class LobbyTargetSelect(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyTargetSelect:
         return cls(int(match["game"]))
@@ -395,7 +397,7 @@ class HelpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HELP_T
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> HelpSelect:
         return cls()
@@ -428,7 +430,7 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ConfigSelect:
         return cls(match["scope"], match["step"])
