@@ -30,6 +30,7 @@ from bot.ui.ids import (
     MAX_LABEL,
     RECORD_TEMPLATE,
     REMATCH_TEMPLATE,
+    REPLAY_TEMPLATE,
     TARGET_SELECT_TEMPLATE,
     config_id,
     game_id_for,
@@ -39,6 +40,7 @@ from bot.ui.ids import (
     log_id,
     record_id,
     rematch_id,
+    replay_id,
     target_select_id,
 )
 
@@ -47,7 +49,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    kind: str  # "game", "hand", "log", "lobby", "rematch", "record", "config" or "help"
+    kind: str  # "game", "hand", "log", "lobby", "rematch", "record", "replay", "config", "help"
     game_id: int
     version: int | None = None
     action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
@@ -314,6 +316,34 @@ class RecordButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RECO
         await dispatch(interaction, Click("record", self.game_id))
 
 
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPLAY_TEMPLATE):
+    """Under a finished match's result: `uno:<finished game>:replay` answers the clicker with
+    the match's last round to watch (`/uno replay`)."""
+
+    def __init__(self, game_id: int, *, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                custom_id=replay_id(game_id),
+                label=_label(label) if label else None,
+                style=discord.ButtonStyle.secondary,
+                emoji="🎬",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> ReplayButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, Click("replay", self.game_id))
+
+
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
     """Join, Leave, Start, Cancel in a lobby: `uno:<game>:lobby:<verb>`."""
 
@@ -448,6 +478,7 @@ DYNAMIC_ITEMS = (
     LogButton,
     RematchButton,
     RecordButton,
+    ReplayButton,
     LobbyButton,
     LobbyTargetSelect,
     HelpSelect,

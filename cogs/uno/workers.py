@@ -121,10 +121,14 @@ class WorkerProcess:
         pid = ", ".join(map(str, process_ids(pool)))
         log.info("%s process ready (pid %s; %s)", self.name, pid, warmed)
 
-    async def run(self, fn: Callable[..., T], *args: Any, deadline: float) -> T:
+    async def run(
+        self, fn: Callable[..., T], *args: Any, deadline: float, thread: bool = True
+    ) -> T:
         """`fn(*args)` in the process (`fn` and the arguments are pickled), or in a thread while
         there is no process; `WorkerLate` if the result is not there within `deadline` seconds
-        (a stuck process is then replaced)."""
+        (a stuck process is then replaced). `thread=False`: work too long to hold the
+        interpreter lock against the event loop (a replay) is never done in a thread: without
+        a process, `WorkerLate` at once."""
         loop = asyncio.get_running_loop()
         until = loop.time() + deadline
         pool = self._pool
@@ -152,6 +156,8 @@ class WorkerProcess:
             except pickle.PicklingError:  # (a value that cannot travel: this once, a thread)
                 log.warning("the %s process cannot take %r", self.name, fn, exc_info=True)
         # (Any other exception is `fn`'s own: it propagates, as it would from a thread.)
+        if not thread:
+            raise WorkerLate(f"{self.name}: no process to do the work")
         left = until - loop.time()
         thread = asyncio.ensure_future(asyncio.to_thread(fn, *args))
         done, _ = await asyncio.wait({thread}, timeout=max(0.0, left))

@@ -703,6 +703,10 @@ class Rest:
         inter = self._hook(call)
         data: JSON = dict(call.body)
         original = w.messages.get(inter.original_message_id or 0)
+        if inter.ack_type == 5 and original is not None and original.loading and original.deleted:
+            # The "thinking" message was deleted before anything filled it: Discord has no
+            # message left for the first follow-up to complete (discord-api-docs #3087).
+            raise ApiError(404, 10008, "Unknown Message", kind="unknown_message", interaction=inter)
         if inter.ack_type == 5 and original is not None and original.loading:
             # The first followup after a "thinking" deferral completes that message.
             state = w.merged_edit(original, data)

@@ -162,6 +162,15 @@ class Uno(app_commands.Group, name="uno", description="Play UNO"):
         await asyncio.sleep(0.05)
         await interaction.followup.send(f"done {text} x{times}")
 
+    @app_commands.command(description="Defer, delete the thinking message, then follow up")
+    async def vanish(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.delete_original_response()
+        try:
+            await interaction.followup.send("nobody sees this")
+        except discord.NotFound as exc:
+            self.bot.errors.append(exc)
+
     @app_commands.command(description="Answer too late")
     async def late(self, interaction: discord.Interaction) -> None:
         await asyncio.sleep(self.bot.late_delay)
@@ -373,6 +382,18 @@ async def test_defer_then_followup_fills_the_deferral(world: World) -> None:
     found = await emu.wait_for_message(guild.default_channel, lambda m: "done" in m.content)
     assert found is msg
     emu.assert_clean()
+
+
+async def test_a_followup_cannot_fill_a_deleted_thinking_message(world: World) -> None:
+    """As on Discord: once the "thinking" message is deleted, the first follow-up has nothing
+    to complete and is refused with 10008 Unknown Message (it does not become a new message)."""
+    emu, guild, bot = world
+    alice = emu.add_user("alice", guild)
+    before = len(bot.errors)
+    await emu.slash(alice, guild.default_channel, "uno vanish")
+    await emu.wait_for(lambda: len(bot.errors) > before, 5, what="the refused follow-up")
+    assert bot.errors[-1].code == 10008
+    assert not [m for m in emu.channel_messages(guild.default_channel) if "nobody" in m.text]
 
 
 async def test_options_autocomplete_and_locale(world: World) -> None:
