@@ -335,7 +335,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REPL
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ReplayButton:
         return cls(int(match["game"]))

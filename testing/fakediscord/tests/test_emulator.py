@@ -392,7 +392,8 @@ async def test_a_followup_cannot_fill_a_deleted_thinking_message(world: World) -
     before = len(bot.errors)
     await emu.slash(alice, guild.default_channel, "uno vanish")
     await emu.wait_for(lambda: len(bot.errors) > before, 5, what="the refused follow-up")
-    assert bot.errors[-1].code == 10008
+    error = bot.errors[-1]
+    assert isinstance(error, discord.HTTPException) and error.code == 10008
     assert not [m for m in emu.channel_messages(guild.default_channel) if "nobody" in m.text]
 
 
