@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
 
@@ -129,8 +129,9 @@ def _select(
 
 def _chosen(interaction: discord.Interaction[Any]) -> str:
     """The value picked in the select that was used (empty if none arrived)."""
-    values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-    return str(values[0]) if values else ""
+    data: Mapping[str, object] = interaction.data or {}  # a select's: {"values": [...], ...}
+    values = data.get("values")
+    return str(values[0]) if isinstance(values, list) and values else ""
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_TEMPLATE):
@@ -164,7 +165,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_T
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> GameButton:
         return cls(int(match["game"]), int(match["version"]), match["action"])
@@ -193,7 +194,7 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TARG
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> TargetSelect:
         return cls(int(match["game"]), int(match["version"]))
@@ -210,7 +211,7 @@ class _OneGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
     is never registered (its template matches nothing)."""
 
     kind: ClassVar[str]
-    custom_id_of: ClassVar[Callable[[int], str]]
+    custom_id_of: ClassVar[staticmethod[[int], str]]
     button_style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
     button_emoji: ClassVar[str]
 
@@ -231,7 +232,7 @@ class _OneGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> Self:
         return cls(int(match["game"]))
@@ -312,7 +313,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyButton:
         return cls(int(match["game"]), match["verb"])
@@ -342,7 +343,7 @@ class LobbyTargetSelect(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyTargetSelect:
         return cls(int(match["game"]))
@@ -368,7 +369,7 @@ class HelpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HELP_T
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> HelpSelect:
         return cls()
@@ -401,7 +402,7 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ConfigSelect:
         return cls(match["scope"], match["step"])
