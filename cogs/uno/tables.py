@@ -36,6 +36,7 @@ from typing import Any
 import discord
 
 from bot.discord_internals import edit_channel_message
+from bot.request_budget import Priority, RequestBudget, priority
 from bot.ui.pictures import Picture
 from cogs.uno.pictures import PictureLate, picture_file, without_picture
 
@@ -67,9 +68,11 @@ class TableUpdater:
         *,
         interval: float,
         repost_after: float,
+        budget: RequestBudget | None = None,
     ) -> None:
         """`interval`: seconds between two edits of one table (TABLE_EDIT_INTERVAL);
-        `repost_after`: a table this many seconds old is posted anew (TABLE_REPOST_AFTER)."""
+        `repost_after`: a table this many seconds old is posted anew (TABLE_REPOST_AFTER);
+        `budget`: the process's request budget, which paces busy tables (REQUEST_BUDGET)."""
         self._bot = bot
         self._render = render
         self._on_posted = on_posted
@@ -88,6 +91,8 @@ class TableUpdater:
         self._pictured: dict[int, Hashable | None] = {}
         self._picture_retries: dict[int, asyncio.TimerHandle] = {}
         self._closed = False
+        # The process's request budget: paces the edits harder while it is pressed.
+        self._budget = budget
 
     @property
     def failing(self) -> set[int]:
@@ -169,6 +174,8 @@ class TableUpdater:
                 await asyncio.sleep(wait)  # requests meanwhile join this edit
             self._dirty.discard(game_id)
             pause = self.interval
+            if self._budget is not None:  # the busy tables share the budget
+                pause = self._budget.pacing(pause, tables=len(self._tasks))
             try:
                 await self._update(game_id)
             except asyncio.CancelledError:
@@ -220,7 +227,8 @@ class TableUpdater:
         """`PartialMessage.edit` without turning Discord's answer into a Message nobody reads:
         with a hundred busy tables, parsing those answers is a measurable share of the bot's
         time. The table's buttons are DynamicItems, so no view needs storing either."""
-        await edit_channel_message(self._bot, channel_id, message_id, kwargs)
+        with priority(Priority.TABLE_EDIT):
+            await edit_channel_message(self._bot, channel_id, message_id, kwargs)
 
     async def _update(self, game_id: int) -> None:
         rendered = self._render(game_id)
