@@ -63,6 +63,7 @@ class Priority(IntEnum):
     URGENT = 0  # round results, lobbies, new tables, deletions, anything not labelled
     TABLE_EDIT = 1
     PING = 2
+    BACKGROUND = 3  # work no player waits for (uploading the card emojis at start-up)
 
 
 _priority: ContextVar[Priority] = ContextVar("request_priority", default=Priority.URGENT)
