@@ -95,7 +95,7 @@ async def test_a_burst_of_games_draws_no_global_429(budgeted: Budgeted) -> None:
     for channel, final in zip(channels, finals, strict=True):
         if final is not None:
             await Table(emu, channel).at_version(final, timeout=30)
-    assert emu.global_limit.limited - limited_before >= 20  # past three seconds of the limit
+    assert emu.global_limit.limited - limited_before > 0  # the pressure: see `waited` below
     assert emu.global_limit.global_429s == 0
     assert emu.global_limit.invalid == 0
     emu.assert_clean()
