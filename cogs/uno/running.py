@@ -222,6 +222,7 @@ class RunningGame:
     def _retire(self) -> None:
         self.closed = True
         self._cancel_clock()
+        self._games.tables.retire(self.game_id)  # its last table, rendered while it still can be
         self._games.remove(self)
         if self._host_ping is not None:  # (a task: the caller may hold the lock)
             self._farewell = asyncio.create_task(self._call_off_host_ping())

@@ -42,6 +42,9 @@ from cogs.uno.pictures import PictureLate, picture_file, without_picture
 
 log = logging.getLogger(__name__)
 
+#: Ended games whose last table is kept until their final edit runs (see `retire`).
+FINAL_KEPT = 256
+
 #: Seconds before the first retry of a failed table update; doubled per failure up to RETRY_MAX.
 RETRY_FIRST = 1.0
 RETRY_MAX = 30.0
@@ -86,6 +89,8 @@ class TableUpdater:
         # game id -> the state that has not reached Discord yet: shown even if the game ends
         # (and stops rendering) before Discord recovers.
         self._unsent: dict[int, Rendered] = {}
+        # game id -> its table as the game left the running games (retire), until shown
+        self._final: dict[int, Rendered] = {}
         # game id -> what the table message's picture shows (None: it has none); absent: not
         # known (after a restart), so the next update uploads it.
         self._pictured: dict[int, Hashable | None] = {}
@@ -132,6 +137,17 @@ class TableUpdater:
             task = asyncio.create_task(self._run(game_id), name=f"uno-table-{game_id}")
             self._tasks[game_id] = task
             task.add_done_callback(functools.partial(self._forget_task, game_id))
+
+    def retire(self, game_id: int) -> None:
+        """The game leaves the running games now, and can no longer be rendered: keep its
+        table as it is, for the edit its end requests (which may run after this, the more so
+        while requests wait for the budget)."""
+        rendered = self._render(game_id)
+        if rendered is None:
+            return
+        if len(self._final) >= FINAL_KEPT:  # ends whose edit never came: oldest first
+            del self._final[next(iter(self._final))]
+        self._final[game_id] = rendered
 
     def _forget_task(self, game_id: int, task: asyncio.Task[None]) -> None:
         if self._tasks.get(game_id) is task:  # only its own entry, not a successor's
@@ -234,13 +250,14 @@ class TableUpdater:
         rendered = self._render(game_id)
         if rendered is None:
             # The game ended: its last state still has to reach Discord if it has not yet.
-            rendered = self._unsent.get(game_id)
+            rendered = self._unsent.get(game_id) or self._final.get(game_id)
             if rendered is None:
                 self._pictured.pop(game_id, None)
                 return
         self._unsent[game_id] = rendered
         await self._show(game_id, *rendered)
         self._unsent.pop(game_id, None)
+        self._final.pop(game_id, None)
 
     async def _show(
         self, game_id: int, channel_id: int, message_id: int | None, kwargs: dict[str, Any]
