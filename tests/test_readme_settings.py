@@ -1,4 +1,5 @@
-"""The settings table of docs/operating.md names every setting the bot reads from the environment."""
+"""The settings table of docs/operating.md names every setting the bot reads from the environment,
+and no other."""
 
 from __future__ import annotations
 
