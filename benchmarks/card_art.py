@@ -106,6 +106,7 @@ def main() -> None:
         image = compose()
         for label, encoder in _encoders(own_palette).items():
             times = []
+            data = b""
             for _ in range(args.runs):
                 t = time.perf_counter()
                 data = encoder(image)

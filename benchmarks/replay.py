@@ -83,7 +83,9 @@ def round_of(turns: int | None, seats: int, chooser: str) -> tuple[dict[str, Any
     raise SystemExit(f"no round of {turns} turns")
 
 
-def median_seconds(fn: Callable[[], object], runs: int) -> float:
+def median_seconds(fn: Callable[..., object], runs: int) -> float:
+    """The median seconds of `fn()` over `runs` calls (`...`: a caller's lambda binds its loop
+    variable as a default argument)."""
     times = []
     for _ in range(runs):
         began = time.perf_counter()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -89,7 +90,8 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         answer at all, since no DynamicItem matches it: refuse it here instead."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: Mapping[str, object] = interaction.data or {}  # a component's: {"custom_id": ...}
+        custom_id = str(data.get("custom_id", ""))
         if not matches_exactly_one(custom_id):
             await send_ephemeral(interaction, t("error.unknown_button", interaction.locale))
 

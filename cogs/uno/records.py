@@ -122,9 +122,9 @@ class Records:
                     await interaction.delete_original_response()  # (the asker sees the post)
                 return
             # (the bot may not post here: the asker gets it privately rather than nothing)
-        locale = interaction.locale
-        text = t("replay.shown", locale, game=game.id, round=number, turns=made.turns)
-        file = self._file(made, game.id, number, locale)
+        own_locale = interaction.locale
+        text = t("replay.shown", own_locale, game=game.id, round=number, turns=made.turns)
+        file = self._file(made, game.id, number, own_locale)
         await interaction.followup.send(content=text, file=file, ephemeral=True)
 
     @staticmethod

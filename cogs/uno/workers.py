@@ -159,12 +159,12 @@ class WorkerProcess:
         if not thread:
             raise WorkerLate(f"{self.name}: no process to do the work")
         left = until - loop.time()
-        thread = asyncio.ensure_future(asyncio.to_thread(fn, *args))
-        done, _ = await asyncio.wait({thread}, timeout=max(0.0, left))
+        threaded = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+        done, _ = await asyncio.wait({threaded}, timeout=max(0.0, left))
         if not done:  # (a thread cannot be stopped: its result is dropped when it comes)
-            _abandon(thread)
+            _abandon(threaded)
             raise WorkerLate(f"{self.name}: no result within {deadline:g} s (in a thread)")
-        return thread.result()
+        return threaded.result()
 
     def _replace(self, pool: ProcessPoolExecutor, why: str) -> None:
         """Stop sending work to this process (a thread does it), kill it, and start a new one in

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from . import limits
 from .state import (
@@ -239,11 +239,12 @@ class Rest:
         if request.content_type.startswith("multipart/"):
             reader = await request.multipart()
             async for part in reader:
+                assert isinstance(part, BodyPartReader)  # discord.py nests no multipart
                 name = getattr(part, "name", None) or ""
                 if name == "payload_json":
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                    payload = json.loads(await part.text())
                     continue
-                data = await part.read()  # type: ignore[union-attr]
+                data = await part.read()
                 m = re.match(r"files\[(\d+)\]", name)
                 index = int(m.group(1)) if m else len(uploads)
                 filename = getattr(part, "filename", None) or f"file{index}"

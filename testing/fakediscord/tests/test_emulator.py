@@ -13,7 +13,7 @@ import io
 import re
 import sys
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -253,8 +253,11 @@ async def setup_uno(bot: UnoBot | ShardedUnoBot) -> None:
         await bot.tree.sync(guild=guild)
 
 
+BotT = TypeVar("BotT", bound=discord.Client)
+
+
 @contextlib.asynccontextmanager
-async def running(emu: FakeDiscord, bot: commands.Bot) -> AsyncIterator[commands.Bot]:
+async def running(emu: FakeDiscord, bot: BotT) -> AsyncIterator[BotT]:
     """Run ``bot`` against ``emu`` in this event loop; restore discord.py's endpoints after."""
     with emu.patch_discord():
         task = asyncio.create_task(bot.start("fake-discord-token"))
@@ -317,7 +320,8 @@ async def test_login_ready_and_guild_sync(world: World) -> None:
     assert emu.command_syncs[guild.id] == 1 and emu.command_syncs[None] == 0
     subs = {o["name"] for o in emu.commands[guild.id][0]["options"]}
     assert {"hand", "slow", "late", "dup", "play", "who"} <= subs
-    assert bot.get_guild(guild.id).get_channel(guild.default_channel) is not None  # type: ignore[union-attr]
+    seen = bot.get_guild(guild.id)
+    assert seen is not None and seen.get_channel(guild.default_channel) is not None
 
 
 async def test_ephemeral_hand_and_type7_click(world: World) -> None:
@@ -388,7 +392,8 @@ async def test_a_followup_cannot_fill_a_deleted_thinking_message(world: World) -
     before = len(bot.errors)
     await emu.slash(alice, guild.default_channel, "uno vanish")
     await emu.wait_for(lambda: len(bot.errors) > before, 5, what="the refused follow-up")
-    assert bot.errors[-1].code == 10008
+    error = bot.errors[-1]
+    assert isinstance(error, discord.HTTPException) and error.code == 10008
     assert not [m for m in emu.channel_messages(guild.default_channel) if "nobody" in m.text]
 
 
@@ -441,7 +446,8 @@ async def test_message_limits_are_enforced(world: World) -> None:
         await channel.send("x" * 2001)
     assert too_long.value.status == 400 and too_long.value.code == 50035
     ok = await channel.send("x" * 2000)
-    assert emu.last_message(guild.default_channel).id == ok.id  # type: ignore[union-attr]
+    last = emu.last_message(guild.default_channel)
+    assert last is not None and last.id == ok.id
     rows = [
         {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": f"b{r}"}]}
         for r in range(6)
