@@ -77,7 +77,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Fault
     tmp = tmp_path_factory.mktemp("faults")
     # Faults make interactions fail on purpose: only Discord's rules are checked at the end.
     async with running_world(
-        FaultWorld, tmp, "Faults", clean=False, UNO_TEST_TIMER_SCALE="0.05"
+        FaultWorld, tmp, "Faults", checked="violations", UNO_TEST_TIMER_SCALE="0.05"
     ) as world:
         yield world
 
