@@ -13,7 +13,7 @@ order:
   4. the turn ping                                        (pings.py)
   5. the clock: the turn timer and the computers' next move, or nothing once it is over
 
-What a failed save does (the reliability rules, README "Reliability"):
+What a failed save does (the reliability rules, docs/operating.md "Reliability"):
 - the game stays exactly as last saved: memory is the database, nothing unsaved is shown;
 - the actor is told: a conflict with another save "try again" (the state is reloaded first),
   storage that cannot save "could not be saved" (the store's typed errors), anything else an

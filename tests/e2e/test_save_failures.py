@@ -6,8 +6,8 @@ refuse them), or the file's write lock held beyond the bot's busy timeout (a bac
 second bot). The bot runs on a world of its own whose turn timer runs 20 times faster (60 s ->
 3 s), so a timed-out turn comes quickly.
 
-What must hold (README, "Reliability"): a computer or the timer whose move could not be saved
-tries again by itself once saving works; a click that cannot be saved is answered "cannot save
+What must hold (docs/operating.md, "Reliability"): a computer or the timer whose move could not be
+saved tries again by itself once saving works; a click that cannot be saved is answered "cannot save
 right now", with no traceback in the log, and nothing changes.
 """
 
