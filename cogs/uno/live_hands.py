@@ -150,6 +150,13 @@ class LiveHands:
         self._deleting: set[asyncio.Task[None]] = set()
         # (token, follow-up id) -> when its token expires: messages already deleted.
         self._deleted: dict[tuple[str, int | None], datetime] = {}
+        # What those deletes remove: message ids, and interactions whose original answer went
+        # (its id may be unknown); with the follow-ups this process posted, told apart from
+        # originals. A hand answered on a message being deleted is not made live again: its
+        # token's edits would meet a deleted message (404, an invalid request).
+        self._gone_messages: dict[int, datetime] = {}
+        self._gone_originals: dict[int, datetime] = {}
+        self._followups: dict[int, datetime] = {}
         self._in_flight: dict[tuple[int, int], asyncio.Future[None]] = {}  # (game, player)
 
     def register(
@@ -164,7 +171,7 @@ class LiveHands:
         """`interaction` was just answered with `user`'s hand: it becomes their live hand;
         `picture`: what the answer's picture shows (`pictures.shown_after`), if known."""
         token = self._token(interaction)
-        if token is None or not token.alive():
+        if token is None or not token.alive() or self._is_gone(token):
             return
         self._registered += 1
         if self._registered % SWEEP_EVERY == 0:
@@ -272,6 +279,9 @@ class LiveHands:
                 self._told.pop(game_id, None)
         now = discord.utils.utcnow()
         self._deleted = {k: at for k, at in self._deleted.items() if at > now}
+        for kept in (self._gone_messages, self._gone_originals, self._followups):
+            for key in [k for k, at in kept.items() if at <= now]:
+                del kept[key]
 
     def _token(self, interaction: discord.Interaction[Any]) -> _Token | None:
         """The token through which the interaction's answer can be edited, if that answer is a
@@ -287,6 +297,7 @@ class LiveHands:
         message = interaction.message
         if answer.followup is not None:  # a message of its own, reached by its id
             token.origin = token.message = token.followup = answer.followup
+            self._followups[answer.followup] = expires
         elif message is not None and _edited_clicked(interaction):
             meta = message.interaction_metadata
             token.origin = meta.id if meta is not None else message.id
@@ -471,6 +482,7 @@ class LiveHands:
             log.warning("hand follow-up failed: %r", exc)
             return 0
         new_id = int(data["id"])
+        self._followups[new_id] = old.expires
         new = _Token(
             old.application_id, old.token, old.session, old.expires, new_id, new_id, new_id
         )
@@ -491,9 +503,22 @@ class LiveHands:
         if key in self._deleted:
             return
         self._deleted[key] = token.expires
+        message = token.followup if token.followup is not None else token.message
+        if message is not None:
+            self._gone_messages[message] = token.expires
+        if token.followup is None:
+            self._gone_originals[token.origin] = token.expires
         task = asyncio.create_task(self._delete_after(token, after))
         self._deleting.add(task)
         task.add_done_callback(self._deleting.discard)
+
+    def _is_gone(self, token: _Token) -> bool:
+        """Whether `token`'s message is one this process deleted or is deleting: a click on a
+        hand the player had already replaced, answered on it just before it went."""
+        if token.message is not None and token.message in self._gone_messages:
+            return True
+        on_original = token.followup is None and token.message not in self._followups
+        return on_original and token.origin in self._gone_originals
 
     async def _delete_after(self, token: _Token, after: asyncio.Future[None] | None) -> None:
         if after is not None and not after.done():

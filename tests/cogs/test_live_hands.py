@@ -222,3 +222,28 @@ async def test_a_replaced_hand_is_deleted_only_after_its_edit_in_flight() -> Non
     await _settle()
     calls = [(m, t) for m, t, _ in discord_.calls]
     assert calls.index(("DELETE", "token-0")) > calls.index(("PATCH", "token-0"))
+
+
+@pytest.mark.asyncio
+async def test_a_click_on_a_replaced_hand_does_not_make_it_live_again() -> None:
+    """Alice opens her hand again (the first is deleted), but clicks the first just before it
+    goes: that answer's token must not become her live hand, whose edits would all meet a
+    deleted message (404 Unknown Message, invalid requests); the second hand stays live."""
+    live = _live()
+    hands = LiveHands(_House(live))
+    discord_ = _Discord()
+    discord_.gate.set()
+    hands._request = discord_.request
+    hands.register(_interaction(ALICE, 0), live, ALICE)  # its answer: message 5000
+    hands.register(_interaction(ALICE, 1), live, ALICE)  # opened again: 5000 is deleted
+    await _settle()
+    late = _interaction(ALICE, 2)
+    late.message = SimpleNamespace(id=5000, interaction_metadata=SimpleNamespace(id=1000))
+    late.response = SimpleNamespace(type=discord.InteractionResponseType.message_update)
+    hands.register(late, live, ALICE)
+    _move(live)
+    hands.refresh(live)
+    await _settle()
+    edited = [token for method, token, _ in discord_.calls if method == "PATCH"]
+    assert "token-2" not in edited and "token-1" in edited
+    assert ("DELETE", "token-1") not in [(m, t) for m, t, _ in discord_.calls]
