@@ -34,6 +34,7 @@ from bot.ui.art import (
     table_picture,
 )
 from bot.ui.art import faces as faces_module
+from bot.ui.art.hand import TOP_SPACE
 from bot.ui.art.lettering import TOFU, drawable
 from bot.ui.art.table import NAME_X, WIDTH, picture_size, seat_right
 
@@ -154,10 +155,12 @@ def test_names_keep_their_letters_and_box_what_the_font_lacks() -> None:
 def test_hand_picture_sizes_and_budget() -> None:
     deck = build_deck("swap112")
     random.Random(5).shuffle(deck)
-    assert hand_picture(deck[:7], set(deck[:2])).size == (576, 140)
-    assert hand_picture(deck[:25], set(deck[:4])).size == (736, 388)
+    # 56-px cards: a phone shows a hand scaled to its ~300 px anyway (the same look, 36% fewer
+    # pixels to encode and send); a short hand, shown 1:1, stays readable
+    assert hand_picture(deck[:7], set(deck[:2])).size == (464, 116)
+    assert hand_picture(deck[:25], set(deck[:4])).size == (592, 316)
     assert hand_picture(deck[:30], (), page=1).size == hand_picture(deck[:5]).size
-    assert hand_picture([]).size == (96, 140)
+    assert hand_picture([]).size == (80, 116)
     assert len(hand_file(deck[:25], set(deck[:4]))) <= 80_000
 
 
@@ -165,7 +168,7 @@ def test_playable_cards_stand_out() -> None:
     cards = [Card.of("R7"), Card.of("B2")]
     both = hand_picture(cards, set(cards))
     first = hand_picture(cards, {cards[0]})
-    left, right = (0, 0, 88, 140), (89, 0, 176, 140)
+    left, right = (0, 0, 72, 116), (73, 0, 144, 116)
     assert ImageChops.difference(both.crop(left), first.crop(left)).getbbox() is None
     assert ImageChops.difference(both.crop(right), first.crop(right)).getbbox() is not None
 
@@ -255,9 +258,9 @@ def test_the_card_to_match_is_drawn_left_of_the_hand() -> None:
     cards = [Card.of("R7"), Card.of("B2")]
     plain = hand_picture(cards, {cards[0]})
     with_top = hand_picture(cards, {cards[0]}, 0, Card.of("R3"))
-    assert with_top.size == (plain.width + 72, plain.height)
+    assert with_top.size == (plain.width + TOP_SPACE, plain.height)
     # The hand itself is the same picture, moved right.
-    hand = with_top.crop((72 + 10, 0, with_top.width, with_top.height))
+    hand = with_top.crop((TOP_SPACE + 10, 0, with_top.width, with_top.height))
     assert ImageChops.difference(hand, plain.crop((10, 0, *plain.size))).getbbox() is None
     # A Wild on top shows its chosen colour.
     blue = hand_picture(cards, (), 0, Card.of("W"), Color.BLUE)

@@ -18,13 +18,16 @@ from bot.ui.art.faces import FADE_UNPLAYABLE, FADE_WAITING, back, dimmed, face, 
 from bot.ui.art.palette import FELT, FELT_LIGHT, HIGHLIGHT
 
 PAGE_SIZE: Final = 25
-HAND_CARD_WIDTH: Final = 72
+#: A hand wider than a phone's ~300 px (most hands) is shown scaled to fit, so the cards'
+#: width in pixels changes only the file: 56 px look the same on a phone as 72 px and cost a
+#: quarter fewer bytes and less encoding; a hand of 1-4 cards, shown 1:1, stays well readable.
+HAND_CARD_WIDTH: Final = 56
 SHEET_CARD_WIDTH: Final = 72
 _COLUMNS: Final = 9
 _GAP: Final = 8
 _PAD: Final = 12
 _LIFT: Final = 8
-TOP_CARD_WIDTH: Final = 56  # the card to match, smaller than the hand's own
+TOP_CARD_WIDTH: Final = 44  # the card to match, smaller than the hand's own
 TOP_SPACE: Final = TOP_CARD_WIDTH + 2 * _GAP  # its column, patch included, left of the hand
 
 
