@@ -20,6 +20,12 @@ fewer bytes for the same look. Measured again for the 400x218 table and 408x140 
 level 6 0.7 ms 5.3 / 8.4 KB, level 9 5.5 ms; lossless WebP of the RGB picture 1.3 ms 22 KB
 (method 0) to 170 ms 16 KB (method 6); lossless WebP of the palette picture 1.4 ms 7.1 / 11.8
 KB (method 0), 6-9 ms 4.0 / 6.9 KB (method 4). Level 3 stays: the cheapest that keeps the size.
+Measured again on 200 two-seat tables and 7-card hands of 56-px cards (issue 23; encoding only):
+level 1 0.22 ms 5.3 / 7.7 KB, level 3 0.25-0.29 ms 5.0 / 7.3 KB, level 6 0.55-0.63 ms 4.2 / 6.3
+KB, level 9 3-4 ms; zlib's RLE strategy 0.23 ms but 7.3 / 13.3 KB; lossless WebP (method 1,
+quality 25) 1.5 ms 3.2 KB for a table, 7 ms 7.4 KB for a hand. The table, uploaded at about
+every other interaction, is encoded at level 6 (`TABLE_LEVEL`): 0.3 ms more for a sixth fewer
+bytes; the hand, uploaded at nearly every interaction, stays at level 3.
 """
 
 from __future__ import annotations
@@ -149,9 +155,15 @@ def warm_up() -> int:
     return len(cards)
 
 
-def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+#: zlib levels: the hand's (and every other picture's), and the table's (measured above).
+LEVEL: Final = 3
+TABLE_LEVEL: Final = 6
+
+
+def encode(image: Image.Image, palette: Image.Image | None = None, level: int = LEVEL) -> bytes:
     """`image` as a 256-colour PNG: lossless for our flat art, the smallest and fastest tried;
-    `palette`: map it onto these colours instead (the table's own, `table_palette`)."""
+    `palette`: map it onto these colours instead (the table's own, `table_palette`); `level`:
+    zlib's compression level."""
     rgb = image.convert("RGB")
     if palette is not None:
         palette = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
@@ -160,7 +172,7 @@ def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     else:
         palette = rgb.quantize(256, method=Image.Quantize.FASTOCTREE)
     buffer = io.BytesIO()
-    palette.save(buffer, format="PNG", compress_level=3)
+    palette.save(buffer, format="PNG", compress_level=level)
     return buffer.getvalue()
 
 
@@ -168,7 +180,7 @@ def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
 def table_file(state: TableState) -> bytes:
     """The encoded table picture, on the table's own palette; cached, as the same table is
     often shown twice (edit, repost)."""
-    return encode(table_picture(state), table_palette())
+    return encode(table_picture(state), table_palette(), TABLE_LEVEL)
 
 
 def hand_file(
