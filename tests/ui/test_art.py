@@ -4,6 +4,7 @@ byte budget whatever the names, and the alt texts say what the pictures show."""
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import random
 import subprocess
@@ -34,6 +35,7 @@ from bot.ui.art import (
     table_picture,
 )
 from bot.ui.art import faces as faces_module
+from bot.ui.art.encode import hand_palette
 from bot.ui.art.hand import TOP_SPACE
 from bot.ui.art.lettering import TOFU, drawable
 from bot.ui.art.table import NAME_X, WIDTH, picture_size, seat_right
@@ -267,3 +269,24 @@ def test_the_card_to_match_is_drawn_left_of_the_hand() -> None:
     green = hand_picture(cards, (), 0, Card.of("W"), Color.GREEN)
     assert ImageChops.difference(blue, green).getbbox() is not None
     assert len(hand_file(cards, {cards[0]}, 0, Card.of("W"), Color.BLUE)) <= 80_000
+
+
+def test_a_hand_composed_on_its_palette_looks_like_the_one_drawn_in_full_colour() -> None:
+    # The encoder's fast path (indexed.py) pastes sprites mapped onto the palette one by one;
+    # Pillow's nearest-colour lookup is approximate and depends on the order it sees colours
+    # in, so a few edge pixels may take a neighbouring shade, never a different look.
+    rng = random.Random(11)
+    cards = build_deck("swap112")
+    for k in range(24):
+        hand = rng.sample(cards, rng.choice([1, 7, 12, 25, 30]))
+        lit = set(hand[:: 1 + k % 3]) if k % 4 else set()
+        top = rng.choice(cards) if k % 3 else None
+        color = (top.color or COLORS[k % 4]) if top is not None else None
+        page = k % 2
+        drawn = encode(hand_picture(hand, lit, page, top, color), hand_palette())
+        composed = hand_file(hand, lit, page, top, color)
+        reference = Image.open(io.BytesIO(drawn)).convert("RGB")
+        fast = Image.open(io.BytesIO(composed)).convert("RGB")
+        assert fast.size == reference.size
+        assert max(ImageStat.Stat(ImageChops.difference(fast, reference)).mean) < 2
+        assert abs(len(composed) - len(drawn)) <= 0.05 * len(drawn)

@@ -40,6 +40,7 @@ from PIL import Image
 from bot.engine import COLORS, Card, Color
 from bot.ui.art.faces import face
 from bot.ui.art.hand import deck_faces, deck_sheet, hand_picture
+from bot.ui.art.indexed import indexed_hand, warm_hand_sprites
 from bot.ui.art.lettering import font_path
 from bot.ui.art.table import SeatState, TableState, table_picture
 
@@ -151,13 +152,20 @@ def warm_up() -> int:
         face(card)
     use_shared_palette()
     table_palette()
-    hand_palette()
+    warm_hand_sprites(cards, hand_palette())
     return len(cards)
 
 
 #: zlib levels: the hand's (and every other picture's), and the table's (measured above).
 LEVEL: Final = 3
 TABLE_LEVEL: Final = 6
+
+
+def png(image: Image.Image, level: int = LEVEL) -> bytes:
+    """A palette ("P") image as a PNG file."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=level)
+    return buffer.getvalue()
 
 
 def encode(image: Image.Image, palette: Image.Image | None = None, level: int = LEVEL) -> bytes:
@@ -171,9 +179,7 @@ def encode(image: Image.Image, palette: Image.Image | None = None, level: int = 
         palette = rgb.quantize(palette=_shared[0], dither=Image.Dither.NONE)
     else:
         palette = rgb.quantize(256, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    palette.save(buffer, format="PNG", compress_level=level)
-    return buffer.getvalue()
+    return png(palette, level)
 
 
 @lru_cache(maxsize=256)  # ~5-8 KB each
@@ -203,4 +209,6 @@ def _hand_file(
     top: Card | None,
     color: Color | None,
 ) -> bytes:
-    return encode(hand_picture(cards, playable, page, top, color), hand_palette())
+    # Composed on the palette from cached sprites: the pixels of
+    # `encode(hand_picture(...), hand_palette())` at a fraction of the work (indexed.py).
+    return png(indexed_hand(cards, playable, page, top, color, hand_palette()))
