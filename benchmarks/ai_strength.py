@@ -25,8 +25,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from bot.engine import Game, RuleSet
+from bot.engine import actions as A
 from bot.engine.ai import Player, make_player
-from bot.engine.view import view_for
+from bot.engine.view import PlayerView, view_for
 
 RULES = RuleSet(scoring="none")
 TABLE = (
@@ -67,7 +68,7 @@ class Timed:
         self.seconds: list[float] = []
         self.searched: list[float] = []
 
-    def choose(self, view):  # type: ignore[no-untyped-def]
+    def choose(self, view: PlayerView) -> A.Action | None:
         start = time.perf_counter()
         action = self.player.choose(view)
         elapsed = time.perf_counter() - start

@@ -101,6 +101,7 @@ def main() -> None:
         image = compose()
         for label, encoder in ENCODERS.items():
             times = []
+            data = b""
             for _ in range(args.runs):
                 t = time.perf_counter()
                 data = encoder(image)

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
 from bot.engine import Game, RuleSet
 from bot.engine import actions as A
@@ -71,8 +73,9 @@ def random_round_actions(game: Game, rng: random.Random) -> int:
     actions = 0
     while not game.round_over:
         player = game.current_player
+        assert player is not None  # someone is to move until the round is over
         legal = game.legal_actions(player)
-        plays = [a for a in legal if type(a) is A.Play]
+        plays: list[A.Action] = [a for a in legal if type(a) is A.Play]
         if plays:
             action = rng.choice(plays)
         else:
@@ -108,7 +111,8 @@ def alone(seconds: float, readable: bool) -> None:
 
 def versus_rlcard(seconds: float, repeats: int) -> None:
     """Both engines in turns of `seconds / repeats` (A B A B ...), so both see the same load."""
-    from rlcard_baseline import measure_rlcard
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.rlcard_baseline import measure_rlcard
 
     slice_ = seconds / repeats
     for players in (2, 4):

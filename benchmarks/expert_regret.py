@@ -87,12 +87,15 @@ def score(positions: list[Position], settings: dict[str, float], seed: int) -> N
     changed = 0
     for j, (data, me, candidates, values) in enumerate(positions):
         view = view_for(Game.from_dict(data), me)
-        hard = _with_uno(list(view.legal), HeuristicPlayer("hard", random.Random(j)).choose(view))
+        first = HeuristicPlayer("hard", random.Random(j)).choose(view)
+        assert first is not None  # a position is a decision of the player to move
+        hard = _with_uno(list(view.legal), first)
         prior = HeuristicPlayer("hard", random.Random(j)).choose
         expert = ExpertPlayer(rng=random.Random(j + 7777 * seed), prior=prior, budget=1e9)
         for name, value in settings.items():
             setattr(expert, name, type(getattr(expert, name))(value))
         choice = expert.choose(view)
+        assert choice is not None
         best = max(values)
         regret += best - values[candidates.index(choice)]
         hard_regret += best - values[candidates.index(hard)] if hard in candidates else 0.0

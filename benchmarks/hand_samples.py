@@ -63,7 +63,7 @@ def contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
 
 def extremes(image: Image.Image) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The darkest and lightest opaque colours of a card face (its ink and its paper)."""
-    rgb = [p for p in image.get_flattened_data() if p[3] == 255]
+    rgb = [p for p in image.get_flattened_data() if isinstance(p, tuple) and p[3] == 255]
     return min(rgb, key=luminance), max(rgb, key=luminance)
 
 

@@ -20,8 +20,10 @@ from bot.ui.table import render_table
 LOCALES = ("en", "de", "no", "es-419")
 
 
-def per_call(work: Callable[[], object], seconds: float) -> float:
-    """Microseconds per call of `work`, run for about `seconds`."""
+def per_call(work: Callable[..., object], seconds: float) -> float:
+    """Microseconds per call of `work()`, run for about `seconds`.
+
+    (`...`: the callers' lambdas bind their loop variable as a default argument.)"""
     calls, start = 0, time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
         for _ in range(50):

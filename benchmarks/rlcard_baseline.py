@@ -18,27 +18,40 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Protocol
 
 MAX_STEPS = 10_000
 
 
-def rlcard_round(game: object, rng: random.Random) -> int:
+class UnoGame(Protocol):
+    """What is used of rlcard's `UnoGame` (rlcard is untyped, and optional)."""
+
+    def init_game(self) -> object: ...
+
+    def is_over(self) -> bool: ...
+
+    def get_legal_actions(self) -> list[str]: ...
+
+    def step(self, action: str) -> object: ...
+
+
+def rlcard_round(game: UnoGame, rng: random.Random) -> int:
     """Play one round of an rlcard `UnoGame`; returns the number of actions applied."""
-    game.init_game()  # type: ignore[attr-defined]
+    game.init_game()
     actions = 0
-    while not game.is_over() and actions < MAX_STEPS:  # type: ignore[attr-defined]
-        legal = game.get_legal_actions()  # type: ignore[attr-defined]
+    while not game.is_over() and actions < MAX_STEPS:
+        legal = game.get_legal_actions()
         plays = [a for a in legal if a != "draw"]
-        game.step(rng.choice(plays) if plays else "draw")  # type: ignore[attr-defined]
+        game.step(rng.choice(plays) if plays else "draw")
         actions += 1
     return actions
 
 
-def new_rlcard_game(players: int, seed: int) -> object:
+def new_rlcard_game(players: int, seed: int) -> UnoGame:
     import numpy as np
-    from rlcard.games.uno.game import UnoGame
+    from rlcard.games.uno.game import UnoGame as RlcardUnoGame
 
-    game = UnoGame(num_players=players)
+    game = RlcardUnoGame(num_players=players)
     game.np_random = np.random.RandomState(seed)
     return game
 

@@ -18,14 +18,14 @@ import asyncio
 import statistics
 import time
 
-from bot.engine import Game, RuleSet, view_for
+from bot.engine import Game, PlayerView, RuleSet, view_for
 from cogs.uno.thinking import decide, warm_up
 from cogs.uno.workers import WorkerProcess
 
 
-def positions(count: int) -> list[tuple[object, int]]:
+def positions(count: int) -> list[tuple[PlayerView, int]]:
     """`count` views of a player to move, from seeded games (the expert searches most of them)."""
-    out = []
+    out: list[tuple[PlayerView, int]] = []
     seed = 0
     while len(out) < count:
         game = Game.new([1, 2, 3], RuleSet(scoring="none"), seed=seed)
@@ -45,7 +45,7 @@ async def lateness_while(work: asyncio.Future[None]) -> list[float]:
     return late
 
 
-async def run(mode: str, views: list[tuple[object, int]], worker: WorkerProcess) -> list[float]:
+async def run(mode: str, views: list[tuple[PlayerView, int]], worker: WorkerProcess) -> list[float]:
     async def think_all() -> None:
         for view, seed in views:
             if mode == "thread":

@@ -12,8 +12,8 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from collections.abc import Callable, Coroutine, Generator
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
 from discord.ext import commands
@@ -61,7 +61,17 @@ class GameService(Protocol):
     def settings_changed(self, guild_id: int) -> None: ...
 
 
-class UnoBotMixin:
+T = TypeVar("T")
+
+if TYPE_CHECKING:
+    # The mixin is only ever mixed into a discord.py Bot (plain or sharded, which share
+    # everything used here): to the type checker it is one.
+    _BotBase = commands.Bot
+else:
+    _BotBase = object
+
+
+class UnoBotMixin(_BotBase):
     """Everything our bot adds to discord.py's Bot; mixed into a sharded and a plain class."""
 
     settings: Settings
@@ -74,10 +84,9 @@ class UnoBotMixin:
         self.uno = None  # the game, installed by cogs.uno
         self.synced_at_start: str | None = None  # "guild", "global" or None, for tests/logs
         self.accepting_interactions = True  # False once a shutdown began
-        self._in_flight: set[asyncio.Task[Any]] = set()  # tasks processing an interaction
+        self._in_flight: set[asyncio.Future[Any]] = set()  # tasks processing an interaction
         self._guild_locales: dict[int, str] = {}  # guild id -> its language, as interactions say
-        client: discord.Client = self  # type: ignore[assignment]
-        wrap_interaction_parser(client, self._interaction_create)
+        wrap_interaction_parser(self, self._interaction_create)
 
     def _interaction_create(self, parse: Callable[[Any], None], data: Any) -> None:
         """discord.py's INTERACTION_CREATE handler, refused once a shutdown began, and with
@@ -88,20 +97,24 @@ class UnoBotMixin:
         self._note_guild_locale(data)
         loop = asyncio.get_running_loop()
         previous = loop.get_task_factory()
-        created: list[asyncio.Task[Any]] = []
+        created: list[asyncio.Future[Any]] = []
 
         def factory(
-            loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], **kwargs: Any
-        ) -> asyncio.Task[Any]:
+            loop: asyncio.AbstractEventLoop,
+            coro: Coroutine[Any, Any, T] | Generator[Any, None, T],
+            /,
+            **kwargs: Any,
+        ) -> asyncio.Future[T]:
+            task: asyncio.Future[T]
             if previous is not None:
                 task = previous(loop, coro, **kwargs)
             else:
                 task = asyncio.Task(coro, loop=loop, **kwargs)
-            created.append(task)  # type: ignore[arg-type]
-            return task  # type: ignore[return-value]
+            created.append(task)
+            return task
 
         # The parser only starts tasks (synchronously): this factory sees exactly those.
-        loop.set_task_factory(factory)  # type: ignore[arg-type]
+        loop.set_task_factory(factory)
         try:
             parse(data)
         finally:
@@ -123,7 +136,7 @@ class UnoBotMixin:
         known = self._guild_locales.get(guild_id)
         if known is not None:
             return known
-        guild = self.get_guild(guild_id)  # type: ignore[attr-defined]
+        guild = self.get_guild(guild_id)
         return None if guild is None else str(guild.preferred_locale.value)
 
     async def shutdown(self) -> None:
@@ -151,22 +164,19 @@ class UnoBotMixin:
             len(in_flight),
             loop.time() - started,
         )
-        client: discord.Client = self  # type: ignore[assignment]
-        await client.close()
+        await self.close()
 
     async def setup_hook(self) -> None:
-        bot: commands.Bot = self  # type: ignore[assignment]
-        await bot.tree.set_translator(CatalogueTranslator())
+        await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
-            await bot.load_extension(extension)
-        bot.add_dynamic_items(*DYNAMIC_ITEMS)
+            await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.sync_commands()
 
     def command_hash(self) -> str:
         """A digest of every command definition and its translations."""
-        bot: commands.Bot = self  # type: ignore[assignment]
         definitions = sorted(
-            (c.to_dict(bot.tree) for c in bot.tree.get_commands()), key=lambda d: d["name"]
+            (c.to_dict(self.tree) for c in self.tree.get_commands()), key=lambda d: d["name"]
         )
         translations = {
             code: {k: v for k, v in catalogue(code).items() if k.startswith(COMMAND_KEYS)}
@@ -176,12 +186,11 @@ class UnoBotMixin:
         return hashlib.sha256(blob.encode()).hexdigest()
 
     async def sync_commands(self, *, force: bool = False) -> str:
-        bot: commands.Bot = self  # type: ignore[assignment]
         guild_id = self.settings.dev_guild_id
         if guild_id and not force:
             guild = discord.Object(id=guild_id)
-            bot.tree.copy_global_to(guild=guild)
-            synced = await bot.tree.sync(guild=guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %s", len(synced), guild_id)
             self.synced_at_start = "guild"
             return "guild"
@@ -191,7 +200,7 @@ class UnoBotMixin:
         if stored == digest and not force:
             log.info("commands unchanged since the last global sync: not syncing")
             return "unchanged"
-        synced = await bot.tree.sync()
+        synced = await self.tree.sync()
         async with self.database.write() as unit:
             await unit.settings.set_value(COMMANDS_HASH_KEY, digest)
         log.info("synced %d global commands", len(synced))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -182,6 +183,16 @@ def _playable(hand: Message) -> bool:
     return bool(choices or hand.selects)
 
 
+def _if_playable(hand: Message) -> Message | None:
+    return hand if _playable(hand) else None
+
+
+def _table_in_round(table: Table, number: int) -> Message | None:
+    """The table if it shows round `number`."""
+    m = table.message()
+    return m if m is not None and f"round {number}" in m.text else None
+
+
 async def play_round(emu: FakeDiscord, channel: int, users: dict[int, User]) -> Message:
     """Play until the round (or match) ends; return the table at that point."""
     table = Table(emu, channel)
@@ -206,7 +217,7 @@ async def play_round(emu: FakeDiscord, channel: int, users: dict[int, User]) -> 
         # after the answer; the bot then sends the newest state again. Wait for it, as a
         # player would, rather than read the hand in between.
         hand = await emu.wait_for(
-            lambda h=hand: h if _playable(h) else None, 5, what="the hand showing the turn"
+            functools.partial(_if_playable, hand), 5, what="the hand showing the turn"
         )
         clicked = version_of(hand) or 0
         hand = await take_turn(emu, user, hand)
@@ -231,9 +242,7 @@ async def play_match(emu: FakeDiscord, channel: int, host: User, users: list[Use
             return rounds
         await answer(await emu.click(host, msg, actions(msg)["next"]))
         await emu.wait_for(
-            lambda n=rounds + 1: (
-                (m := table.message()) is not None and f"round {n}" in m.text and m
-            ),
+            functools.partial(_table_in_round, table, rounds + 1),
             5,
             what="next round's table",
         )

@@ -91,9 +91,10 @@ class HeuristicPlayer:
             return self._respond(view)
         if decision is Decision.PLAY_DRAWN:
             drawn = view.drawn
-            if drawn is not None and not (drawn.is_wild and len(view.hand) > 3):
+            assert drawn is not None  # our own turn (not ours returned above): the card we drew
+            if not (drawn.is_wild and len(view.hand) > 3):
                 return self._play(view, drawn, legal)
-            return A.KEEP if A.KEEP in legal else self._play(view, drawn, legal)  # type: ignore[arg-type]
+            return A.KEEP if A.KEEP in legal else self._play(view, drawn, legal)
         cards = [a.card for a in legal if isinstance(a, A.Play) and not a.uno]
         if not cards:
             return A.DRAW if A.DRAW in legal else A.PASS
@@ -112,7 +113,8 @@ class HeuristicPlayer:
 
     def _pick_card(self, view: PlayerView, cards: list[Card]) -> Card:
         hand = view.hand
-        colors = Counter(c.color for c in hand if c.color is not None)
+        # Keyed by `Card.color`, None included (a wild's colour, never counted: 0).
+        colors: Counter[Color | None] = Counter(c.color for c in hand if c.color is not None)
         nxt = _next_opponent(view)
         threatened = nxt is not None and view.seat(nxt).cards <= 2
 
@@ -168,7 +170,7 @@ class HeuristicPlayer:
 def best_color(hand: tuple[Card, ...] | list[Card]) -> Color:
     """The colour worth naming: most cards, then most points (ties: R, Y, G, B)."""
     counts = Counter(c.color for c in hand if c.color is not None)
-    points = Counter()
+    points: Counter[Color] = Counter()
     for c in hand:
         if c.color is not None:
             points[c.color] += c.points

@@ -95,6 +95,7 @@ def sample_game(view: PlayerView, rng: random.Random) -> Game | None:
         pool = [f for f in unseen if not BIT[f] & lacking] if lacking else unseen
         named = COLOR_INDEX[view.color]
         threatened = len(view.hand) <= 2
+        hand: list[int] = []  # dealt at least once: PLAY_DOUBT's tries are never 0
         for _ in range(tries):
             hand = pool[:size]
             if _careful_play(hand, top, before, color, threatened, two) and (

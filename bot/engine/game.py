@@ -249,9 +249,9 @@ class Game(GameState):
             ev = self._leave(player)
             self.version = version + 1  # one change, whatever the leaver still owed
             return ev
-        ev = [] if events else None
-        make_move(self, player, checked_code(self, player, action), ev)
-        return ev if ev is not None else []
+        out: list[E.Event] | None = [] if events else None
+        make_move(self, player, checked_code(self, player, action), out)
+        return out if out is not None else []
 
     #: `make_move(player, code)`: apply a move code from `moves(player)` without recording
     #: events (simulations) and return who must decide next (None when the round or the match
@@ -304,12 +304,11 @@ class Game(GameState):
         snapshot.load_into(game, data)
         return game
 
+    # Defining __eq__ leaves __hash__ None: a game changes, so it is not hashable.
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
         return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         top = self.top_card.code if self.discards else "-"

@@ -62,19 +62,19 @@ def action_of(code: int, seats: list[int]) -> A.Action:
 
 def code_of(action: A.Action, seats: list[int]) -> int:
     """The move code of `action`, or -1 when no move spells it (a player not seated)."""
-    kind = type(action)
-    if kind is A.Play:
-        face = action.card.face  # type: ignore[attr-defined]
-        return face + PLAY_UNO if action.uno else face  # type: ignore[attr-defined]
-    simple = _SIMPLE_CODE.get(kind)
+    # `type(x) is C` rather than isinstance: exact classes, and mypy narrows on it too.
+    if type(action) is A.Play:
+        face = action.card.face
+        return face + PLAY_UNO if action.uno else face
+    simple = _SIMPLE_CODE.get(type(action))
     if simple is not None:
         return simple
-    if kind is A.ChooseColor:
-        return COLOR + COLOR_INDEX[action.color]  # type: ignore[attr-defined]
-    if kind is A.ChooseTarget:
-        player = action.player  # type: ignore[attr-defined]
+    if type(action) is A.ChooseColor:
+        return COLOR + COLOR_INDEX[action.color]
+    if type(action) is A.ChooseTarget:
+        player = action.player
         return TARGET + seats.index(player) if player in seats else -1
-    if kind is A.Catch:
-        target = action.target  # type: ignore[attr-defined]
+    if type(action) is A.Catch:
+        target = action.target
         return CATCH + seats.index(target) if target in seats else -1
     return -1

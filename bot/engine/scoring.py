@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypedDict
 
 from .cards import Card
 from .rules import RuleSet
@@ -25,6 +26,26 @@ class Termination(StrEnum):
     LAST_STANDING = "last_standing"  # elimination, or everybody else left
 
 
+class RoundOutcomeData(TypedDict):
+    """`RoundOutcome` as JSON: player ids as string keys."""
+
+    round_number: int
+    winner: int | None
+    reason: str
+    hand_points: dict[str, int]
+    cards_left: dict[str, int]
+    points: dict[str, int]
+    totals: dict[str, int]
+
+
+class OutcomeData(TypedDict):
+    """`Outcome` as JSON: player ids as string keys."""
+
+    termination: str
+    winners: list[int]
+    totals: dict[str, int]
+
+
 @dataclass(frozen=True, slots=True)
 class RoundOutcome:
     round_number: int
@@ -35,7 +56,7 @@ class RoundOutcome:
     points: dict[int, int]  # added to each player's total by this round
     totals: dict[int, int]  # totals after this round
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> RoundOutcomeData:
         return {
             "round_number": self.round_number,
             "winner": self.winner,
@@ -47,10 +68,10 @@ class RoundOutcome:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> RoundOutcome:
+    def from_dict(cls, data: RoundOutcomeData) -> RoundOutcome:
         return cls(
-            round_number=int(data["round_number"]),  # type: ignore[arg-type]
-            winner=data["winner"],  # type: ignore[arg-type]
+            round_number=int(data["round_number"]),
+            winner=data["winner"],
             reason=RoundEnd(data["reason"]),
             hand_points=_keys_to_int(data["hand_points"]),
             cards_left=_keys_to_int(data["cards_left"]),
@@ -67,7 +88,7 @@ class Outcome:
     winners: tuple[int, ...]
     totals: dict[int, int]
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> OutcomeData:
         return {
             "termination": self.termination.value,
             "winners": list(self.winners),
@@ -75,10 +96,10 @@ class Outcome:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Outcome:
+    def from_dict(cls, data: OutcomeData) -> Outcome:
         return cls(
             termination=Termination(data["termination"]),
-            winners=tuple(data["winners"]),  # type: ignore[arg-type]
+            winners=tuple(data["winners"]),
             totals=_keys_to_int(data["totals"]),
         )
 
@@ -87,8 +108,8 @@ def _keys_to_str(d: Mapping[int, int]) -> dict[str, int]:
     return {str(k): v for k, v in d.items()}
 
 
-def _keys_to_int(d: object) -> dict[int, int]:
-    return {int(k): int(v) for k, v in d.items()}  # type: ignore[attr-defined]
+def _keys_to_int(d: Mapping[str, int]) -> dict[int, int]:
+    return {int(k): int(v) for k, v in d.items()}
 
 
 def hand_value(hand: Sequence[Card]) -> int:

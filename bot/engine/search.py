@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -136,7 +136,9 @@ def _spread(a: list[float], b: list[float]) -> float:
         return 0.0
     diffs = [x - y for x, y in zip(a, b, strict=True)]
     mean = sum(diffs) / n
-    return (sum((d - mean) ** 2 for d in diffs) * n / (n - 1)) ** 0.5
+    variance = sum((d - mean) ** 2 for d in diffs) * n / (n - 1)
+    root: float = variance**0.5  # float ** float is typed Any (a negative base gives complex)
+    return root
 
 
 def _candidates(legal: tuple[A.Action, ...]) -> list[A.Action]:
@@ -151,7 +153,7 @@ def _candidates(legal: tuple[A.Action, ...]) -> list[A.Action]:
     return out
 
 
-def _with_uno(legal: list[A.Action], play: A.Action) -> A.Action:
+def _with_uno(legal: Sequence[A.Action], play: A.Action) -> A.Action:
     if isinstance(play, A.Play) and not play.uno:
         called = A.Play(play.card, uno=True)
         if called in legal:

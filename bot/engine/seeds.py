@@ -88,8 +88,8 @@ def shuffle_in_place(items: list[int], seed: bytes, k: int) -> None:
     """
     n = len(items)
     if n > 256:
-        order = sorted(range(n), key=_sort_keys(shuffle_stream(seed, k, n)).__getitem__)
-        items[:] = [items[i] for i in order]
+        ranked = sorted(range(n), key=_sort_keys(shuffle_stream(seed, k, n)).__getitem__)
+        items[:] = [items[i] for i in ranked]
         return
     doubles, exponent_low, exponent_high, positions = _KEY_LAYOUT[n]
     keys = bytearray(shuffle_stream(seed, k, n))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,56 +45,92 @@ def verify(record: Mapping[str, Any]) -> Verdict:
         return Verdict(False, f"unreadable record: {type(exc).__name__} {exc}")
 
 
-def _verify(record: Mapping[str, Any]) -> Verdict:
-    if record.get("format") != FORMAT or record.get("version") != VERSION:
-        raise Mismatch(f"not a {FORMAT} version {VERSION} record")
-    if record.get("shuffle") != seeds.ALGORITHM:
-        raise Mismatch(f"unknown shuffle {record.get('shuffle')!r} (this checks {seeds.ALGORITHM})")
-    try:
-        rules = RuleSet.from_dict(record["rules"])
-    except InvalidRules as exc:
-        raise Mismatch(f"invalid rules: {exc}") from None
-    players = [int(p["id"]) for p in record["players"]]
-    rounds: Sequence[Mapping[str, Any]] = record["rounds"]
-    revealed: list[bytes] = []
-    for r in rounds:
-        if r.get("seed") is None:
-            break
-        revealed.append(_check_seed(r, rules.deck))
-    if not revealed:
-        raise Mismatch("no round with a revealed seed to check")
-    game = Game.new(players, rules, dealer=int(record["first_dealer"]), round_seeds=revealed)
-    for index, r in enumerate(rounds[: len(revealed)]):
-        number = int(r["number"])
-        if index:
-            starter = int(r["started_by"])
-            try:
-                game.apply(starter, NEXT_ROUND)
-            except GameError as exc:
-                raise Mismatch(f"round {number}: cannot start it: {exc}") from None
-        if game.round_number != number:
-            raise Mismatch(f"round {number}: the replay deals round {game.round_number}")
-        if game.dealer != int(r["dealer"]):
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A moment of a replay: round `round_number` just dealt (`action` 0) or after its
+    `action`-th action. `game` is the replay's one game, moved on by the next step: read what
+    you need from it before asking for the next one."""
+
+    round_number: int
+    action: int
+    game: Game
+
+
+class Replay:
+    """A record's match replayed with the engine, step by step (`steps`), every seed, deal,
+    action and result checked on the way: `verify` walks it to the end, a replay to watch
+    (bot/ui/replay.py) reads the table at each step. `Mismatch` at the first thing that does
+    not hold; a record that cannot even be read raises what reading it raised."""
+
+    def __init__(self, record: Mapping[str, Any]) -> None:
+        if record.get("format") != FORMAT or record.get("version") != VERSION:
+            raise Mismatch(f"not a {FORMAT} version {VERSION} record")
+        if record.get("shuffle") != seeds.ALGORITHM:
             raise Mismatch(
-                f"round {number}: the dealer is {r['dealer']}, the replay's {game.dealer}"
+                f"unknown shuffle {record.get('shuffle')!r} (this checks {seeds.ALGORITHM})"
             )
-        for i, (player, code) in enumerate(r["actions"], start=1):
-            where = f"round {number}, action {i} ({player} {code})"
-            try:
-                action = parse_action(str(code))
-            except ValueError:
-                raise Mismatch(f"{where}: not an action") from None
-            try:
-                game.apply(int(player), action)
-            except GameError as exc:
-                raise Mismatch(f"{where}: illegal: {exc}") from None
-        _check_result(number, r.get("result"), game)
+        try:
+            rules = RuleSet.from_dict(record["rules"])
+        except InvalidRules as exc:
+            raise Mismatch(f"invalid rules: {exc}") from None
+        self.record = record
+        self.players = [int(p["id"]) for p in record["players"]]
+        self.names = {int(p["id"]): str(p.get("name", p["id"])) for p in record["players"]}
+        self.rounds: Sequence[Mapping[str, Any]] = record["rounds"]
+        self.revealed: list[bytes] = []  # the seeds of the rounds that can be replayed
+        for r in self.rounds:
+            if r.get("seed") is None:
+                break
+            self.revealed.append(_check_seed(r, rules.deck))
+        if not self.revealed:
+            raise Mismatch("no round with a revealed seed to check")
+        self.game = Game.new(
+            self.players, rules, dealer=int(record["first_dealer"]), round_seeds=self.revealed
+        )
+
+    def steps(self) -> Iterator[Step]:
+        """Each round with a revealed seed: its deal, then each of its actions applied."""
+        game = self.game
+        for index, r in enumerate(self.rounds[: len(self.revealed)]):
+            number = int(r["number"])
+            if index:
+                starter = int(r["started_by"])
+                try:
+                    game.apply(starter, NEXT_ROUND)
+                except GameError as exc:
+                    raise Mismatch(f"round {number}: cannot start it: {exc}") from None
+            if game.round_number != number:
+                raise Mismatch(f"round {number}: the replay deals round {game.round_number}")
+            if game.dealer != int(r["dealer"]):
+                raise Mismatch(
+                    f"round {number}: the dealer is {r['dealer']}, the replay's {game.dealer}"
+                )
+            yield Step(number, 0, game)
+            for i, (player, code) in enumerate(r["actions"], start=1):
+                where = f"round {number}, action {i} ({player} {code})"
+                try:
+                    action = parse_action(str(code))
+                except ValueError:
+                    raise Mismatch(f"{where}: not an action") from None
+                try:
+                    game.apply(int(player), action)
+                except GameError as exc:
+                    raise Mismatch(f"{where}: illegal: {exc}") from None
+                yield Step(number, i, game)
+            _check_result(number, r.get("result"), game)
+
+
+def _verify(record: Mapping[str, Any]) -> Verdict:
+    replay = Replay(record)
+    for _ in replay.steps():
+        pass
+    game, revealed, rounds = replay.game, replay.revealed, replay.rounds
     totals = record.get("totals")
     if totals is not None and len(revealed) == len(rounds):
         expected = {int(p): int(v) for p, v in totals.items()}
         if expected != game.totals:
             raise Mismatch(f"final scores: the record says {expected}, the replay {game.totals}")
-    names = {int(p["id"]): str(p.get("name", p["id"])) for p in record["players"]}
+    names = replay.names
     scores = ", ".join(f"{names.get(p, p)} {v}" for p, v in game.totals.items())
     unfinished = len(rounds) - len(revealed)
     note = f"; {unfinished} round(s) not finished, seed secret" if unfinished else ""

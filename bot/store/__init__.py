@@ -38,6 +38,7 @@ from bot.store.records import (
     RoundRecord,
     SavedGame,
     SeatRecord,
+    is_leaderboard_sort,
 )
 from bot.store.stats import StatsRepository
 from bot.store.upgrade import migrate
@@ -76,6 +77,7 @@ __all__ = [
     "UnitOfWork",
     "WrongStatus",
     "create_engine",
+    "is_leaderboard_sort",
     "migrate",
     "open_database",
 ]

@@ -17,7 +17,7 @@ query: counters are only ever given for people seated in that game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import pairwise
@@ -25,6 +25,7 @@ from typing import Any
 
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from bot.store.games import (
     _LOG_ACTION,
@@ -88,6 +89,7 @@ class CompiledWrite:
         compiled = statement.compile(
             dialect=dialect, column_keys=list(keys) if keys else None, for_executemany=True
         )
+        assert isinstance(compiled, SQLCompiler)  # a Core DML statement compiles to SQL
         self.sql = str(compiled)
         processors = compiled._bind_processors
         binds = compiled.binds
@@ -97,7 +99,7 @@ class CompiledWrite:
                 name,
                 not binds[name].required and binds[name].callable is None,
                 binds[name].value,
-                processors.get(name),
+                _scalar(processors.get(name)),
             )
             for name in names
         ]
@@ -108,6 +110,13 @@ class CompiledWrite:
             value = constant if fixed else values[name]
             out.append(value if process is None else process(value))
         return tuple(out)
+
+
+def _scalar(process: object) -> Callable[[Any], Any] | None:
+    """A bind processor of one value (SQLAlchemy gives a sequence for a tuple bind: none here)."""
+    if process is None or callable(process):
+        return process
+    raise TypeError(f"a click statement with a tuple bind: {process!r}")
 
 
 class ClickStatements:

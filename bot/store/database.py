@@ -175,14 +175,14 @@ class Database:
                     connection.executemany(batch.sql, batch.rows)
             return
         async with self._write_unit() as unit:
-            connection = await unit.session.connection()
-            result = await connection.exec_driver_sql(update, update_args)
+            conn = await unit.session.connection()
+            result = await conn.exec_driver_sql(update, update_args)
             if result.rowcount != 1:
                 args = self._click_statements.status.args({"game": click.game_id})
-                row = await connection.exec_driver_sql(self._click_statements.status.sql, args)
-                raise refusal(click.game_id, click.expected_version, row.one_or_none())
+                status = await conn.exec_driver_sql(self._click_statements.status.sql, args)
+                raise refusal(click.game_id, click.expected_version, status.one_or_none())
             for batch in batches:
-                await connection.exec_driver_sql(batch.sql, batch.rows)
+                await conn.exec_driver_sql(batch.sql, batch.rows)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[UnitOfWork]:

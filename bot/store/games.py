@@ -25,6 +25,7 @@ from sqlalchemy.orm import selectinload, undefer
 
 from bot.engine.rules import RuleSet
 from bot.engine.seeds import commitment
+from bot.store.dml import rowcount
 from bot.store.errors import (
     AlreadySeated,
     ChannelBusy,
@@ -112,9 +113,9 @@ _FINISH = (
 
 
 def refusal(
-    game_id: int, expected_version: int, row: tuple[Any, int] | None
+    game_id: int, expected_version: int, row: Sequence[Any] | None
 ) -> GameNotFound | WrongStatus | StaleVersion:
-    """Why a versioned save changed no row, from the game's (status, version) or None."""
+    """Why a versioned save changed no row, from the game's (status, version) row or None."""
     if row is None:
         return GameNotFound(game_id)
     status, version = GameStatus(row[0]), row[1]
@@ -401,7 +402,7 @@ class GameRepository:
             statement = _SAVE_STATE_AND_DEADLINE
             params["new_deadline"] = turn_deadline
         result = await self._session.execute(statement, params)
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        if rowcount(result) != 1:
             await self._why_not_saved(game_id, expected_version)
         rows = [
             {
@@ -467,7 +468,7 @@ class GameRepository:
         result = await self._session.execute(
             update(Game).where(Game.id == game_id).values(**values), execution_options=_NO_SYNC
         )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        if rowcount(result) != 1:
             raise GameNotFound(game_id)
 
     # -- scoring and the end ---------------------------------------------------------------
@@ -515,7 +516,7 @@ class GameRepository:
                 "seed": seed or None,
             },
         )
-        if recorded.rowcount != 1:  # type: ignore[attr-defined]
+        if rowcount(recorded) != 1:
             return False  # recorded before, or by a concurrent finisher
         if not roster.rated or winner_id is None:
             return True  # recorded for the history; unrated or abandoned: counted for nobody
@@ -605,7 +606,7 @@ class GameRepository:
             .values(status=GameStatus.ABANDONED, finished_at=utcnow(), turn_deadline=None),
             execution_options=_NO_SYNC,
         )
-        if result.rowcount == 1:  # type: ignore[attr-defined]
+        if rowcount(result) == 1:
             return True
         found = await self._session.scalar(select(func.count()).where(Game.id == game_id))
         if not found:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -23,6 +23,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     false,
@@ -100,6 +101,10 @@ class Base(DeclarativeBase):
         datetime: UTCDateTime(),
         dict[str, Any]: JSON(),
     }
+    if TYPE_CHECKING:
+        # Every model here maps one Table (DeclarativeBase says FromClause, which also covers
+        # joins): the store's Core statements update and insert into it.
+        __table__: ClassVar[Table]
 
 
 class GuildSettings(Base):

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import bindparam, desc, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.store.dml import rowcount
 from bot.store.models import Game, GuildSettings, Rating, RatingChange, Season, utcnow
 from bot.store.rating_model import (
     ARCHIVED,
@@ -326,7 +327,7 @@ class RatingRepository:
             .values(announced=True),
             execution_options={"synchronize_session": False},
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        return rowcount(result) == 1
 
     # -- reading ---------------------------------------------------------------------------
 

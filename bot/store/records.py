@@ -9,12 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard, get_args
 
 from bot.engine.rules import RuleSet
 from bot.store.models import OPEN_STATUSES, Game, GameStatus, Seat, StartPolicy
 
 LeaderboardSort = Literal["points", "wins", "win_rate"]
+
+
+def is_leaderboard_sort(sort: str) -> TypeGuard[LeaderboardSort]:
+    """Whether the totals leaderboard can be sorted by `sort`."""
+    return sort in get_args(LeaderboardSort)
+
 
 OFFICIAL_RULES = RuleSet()
 

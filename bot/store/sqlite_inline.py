@@ -20,7 +20,7 @@ exactly the aiosqlite calls it makes; exceptions are sqlite3's own, as with aios
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.engine import URL
@@ -145,8 +145,10 @@ def inline_connector(dialect: Dialect, url: URL) -> Callable[[], Any]:
     isolation_level=None is given here because SQLAlchemy's adapter sets it through aiosqlite's
     worker queue, which this connection does not have; the store emits BEGIN itself anyway.
     """
-    args, kwargs = dialect.create_connect_args(url)
-    kwargs = {**kwargs, "isolation_level": None}
+    # sqlite3.connect's (database, ...) and options; SQLAlchemy types them as strings.
+    connect_args: tuple[Sequence[Any], Mapping[str, Any]] = dialect.create_connect_args(url)
+    args, options = connect_args
+    kwargs = {**options, "isolation_level": None}
 
     async def connect() -> InlineConnection:
         return InlineConnection(sqlite3.connect(*args, **kwargs))

@@ -17,7 +17,7 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager, closing
 from typing import Any
 
@@ -78,7 +78,9 @@ def configure_sqlite(
         statement = f"BEGIN {conn.get_execution_options().get(SQLITE_BEGIN, 'DEFERRED')}"
         # Straight to the driver (exec_driver_sql would cost a sixth of a save), so wrap its
         # errors the way SQLAlchemy does: callers see sqlalchemy.exc.OperationalError.
-        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        dbapi = conn.connection.dbapi_connection
+        assert dbapi is not None  # a connection in use (it is beginning) is open
+        cursor = dbapi.cursor()
         try:
             cursor.execute(statement)
         except sqlite3.Error as error:
@@ -173,6 +175,8 @@ class SQLiteWriter:
             **JSON_CODEC,
         )
         configure_sqlite(self.engine, busy_timeout_ms=0, inline=True)
+        # sqlite3.connect's (database, ...) and options; SQLAlchemy types them as strings.
+        self._connect_args: tuple[Sequence[Any], Mapping[str, Any]]
         self._connect_args = engine.dialect.create_connect_args(engine.url)
         args, kwargs = self._connect_args
         self.guard = FileGuard(None if kwargs.get("uri") or not args else str(args[0]))
@@ -231,7 +235,9 @@ class SQLiteWriter:
         if inline is None or inline.closed:
             async with self.engine.connect() as connection:
                 raw = await connection.get_raw_connection()
-                inline = self._inline = raw.driver_connection
+                driver = raw.driver_connection
+                assert isinstance(driver, InlineConnection)  # the engine's inline_connector's
+                inline = self._inline = driver
         return inline.sqlite3_connection
 
     async def _begin_raw(self, connection: sqlite3.Connection) -> None:

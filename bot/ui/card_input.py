@@ -185,7 +185,7 @@ def card_from_words(text: str, locale: object = None) -> str | None:
         first, second = " ".join(parts[:i]), " ".join(parts[i:])
         for colour, rank_words in ((first, second), (second, first)):
             rank = ranks.get(rank_words)
-            if colour in colours and rank in COLOURED_RANKS:
+            if colour in colours and rank is not None and rank in COLOURED_RANKS:
                 return colours[colour] + rank
     return None
 

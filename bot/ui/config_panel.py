@@ -123,7 +123,7 @@ def config_view(
                 row=1,
             )
         )
-    if option in current:
+    if option is not None and option in current:
         setting = current[option]
         now = "off" if option == "turn_timer" and not setting else value_key(setting)
         view.add_item(

@@ -15,7 +15,7 @@ HELP_TOPICS: Final[dict[str, tuple[str, ...]]] = {
     "basics": ("new", "join", "start", "hand", "help"),
     "turns": ("play", "draw", "uno", "catch", "table", "leave"),
     "rules": ("addbot", "setrule", "rules"),
-    "leaderboard": ("leaderboard", "stats", "export", "verify"),
+    "leaderboard": ("leaderboard", "stats", "export", "verify", "replay"),
     "admin": ("kick", "end"),
 }
 FIRST_TOPIC: Final = "basics"

@@ -10,6 +10,7 @@
   `uno:<game_id>:lobby:target` for its select of the match target (the choice as value);
 - `uno:<game_id>:rematch` under a finished match's result (the finished game's id);
 - `uno:<game_id>:record` beside it: the match's record as a file (docs/records.md);
+- `uno:<game_id>:replay` beside it: the match's last round to watch (`/uno replay`);
 - `uno:help` for the topics of `/uno help` (the topic as value);
 - `uno:cfg:<g|game_id>:<group|opt|val:<option>>` for the selects of the settings panel: the
   server's defaults (`g`) or a lobby's rules (its game id).
@@ -38,6 +39,7 @@ HAND_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):hand"
 LOG_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):log"
 REMATCH_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):rematch"
 RECORD_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):record"
+REPLAY_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):replay"
 LOBBY_TEMPLATE: Final = (
     r"uno:(?P<game>\d{1,20}):lobby:(?P<verb>join|leave|start|cancel|addbot|addexpert|rules)"
 )
@@ -98,6 +100,10 @@ def record_id(game_id: int) -> str:
     return _checked(f"uno:{game_id}:record")
 
 
+def replay_id(game_id: int) -> str:
+    return _checked(f"uno:{game_id}:replay")
+
+
 def lobby_id(game_id: int, verb: str) -> str:
     if verb not in LOBBY_VERBS:
         raise ValueError(verb)
@@ -131,6 +137,7 @@ def matches_exactly_one(custom_id: str) -> bool:
         LOG_TEMPLATE,
         REMATCH_TEMPLATE,
         RECORD_TEMPLATE,
+        REPLAY_TEMPLATE,
         LOBBY_TEMPLATE,
         LOBBY_TARGET_TEMPLATE,
         HELP_TEMPLATE,

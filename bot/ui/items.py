@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol, Self
 
 import discord
 
@@ -29,6 +30,7 @@ from bot.ui.ids import (
     MAX_LABEL,
     RECORD_TEMPLATE,
     REMATCH_TEMPLATE,
+    REPLAY_TEMPLATE,
     TARGET_SELECT_TEMPLATE,
     config_id,
     game_id_for,
@@ -38,6 +40,7 @@ from bot.ui.ids import (
     log_id,
     record_id,
     rematch_id,
+    replay_id,
     target_select_id,
 )
 
@@ -46,7 +49,7 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    kind: str  # "game", "hand", "log", "lobby", "rematch", "record", "config" or "help"
+    kind: str  # "game", "hand", "log", "lobby", "rematch", "record", "replay", "config", "help"
     game_id: int
     version: int | None = None
     action: str = ""  # the game action/verb, the lobby verb, or "<step>|<chosen value>"
@@ -126,8 +129,9 @@ def _select(
 
 def _chosen(interaction: discord.Interaction[Any]) -> str:
     """The value picked in the select that was used (empty if none arrived)."""
-    values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
-    return str(values[0]) if values else ""
+    data: Mapping[str, object] = interaction.data or {}  # a select's: {"values": [...], ...}
+    values = data.get("values")
+    return str(values[0]) if isinstance(values, list) and values else ""
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_TEMPLATE):
@@ -161,7 +165,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_T
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> GameButton:
         return cls(int(match["game"]), int(match["version"]), match["action"])
@@ -190,7 +194,7 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TARG
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> TargetSelect:
         return cls(int(match["game"]), int(match["version"]))
@@ -201,16 +205,24 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TARG
         await dispatch(interaction, Click("game", self.game_id, self.version, action))
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_TEMPLATE):
-    """The public "Show my hand" button: `uno:<game>:hand`."""
+class _OneGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button that carries nothing but its game, `uno:<game>:<kind>`: a click is
+    `Click(kind, game)`. Each subclass names its template, id, kind, style and emoji; this base
+    is never registered (its template matches nothing)."""
+
+    kind: ClassVar[str]
+    custom_id_of: ClassVar[staticmethod[[int], str]]
+    button_style: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.secondary
+    button_emoji: ClassVar[str]
 
     def __init__(self, game_id: int, *, label: str | None = None, row: int | None = None) -> None:
+        cls = type(self)
         super().__init__(
             discord.ui.Button(
-                custom_id=hand_id(game_id),
+                custom_id=cls.custom_id_of(game_id),
                 label=_label(label) if label else None,
-                style=discord.ButtonStyle.primary,
-                emoji="🃏",
+                style=cls.button_style,
+                emoji=cls.button_emoji,
                 row=row,
             )
         )
@@ -220,96 +232,58 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=HAND_T
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
-    ) -> HandButton:
+    ) -> Self:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, Click("hand", self.game_id))
+        await dispatch(interaction, Click(self.kind, self.game_id))
 
 
-class LogButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOG_TEMPLATE):
+class HandButton(_OneGameButton, template=HAND_TEMPLATE):
+    """The public "Show my hand" button: `uno:<game>:hand`."""
+
+    kind = "hand"
+    custom_id_of = staticmethod(hand_id)
+    button_style = discord.ButtonStyle.primary
+    button_emoji = "🃏"
+
+
+class LogButton(_OneGameButton, template=LOG_TEMPLATE):
     """The table's Log button: `uno:<game>:log` shows the clicker the round's whole log."""
 
-    def __init__(self, game_id: int, *, label: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=log_id(game_id),
-                label=_label(label) if label else None,
-                style=discord.ButtonStyle.secondary,
-                emoji="📜",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
-        match: re.Match[str],
-    ) -> LogButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, Click("log", self.game_id))
+    kind = "log"
+    custom_id_of = staticmethod(log_id)
+    button_emoji = "📜"
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
+class RematchButton(_OneGameButton, template=REMATCH_TEMPLATE):
     """Under a finished match's result: `uno:<finished game>:rematch` opens or joins a new lobby
     with that match's rules."""
 
-    def __init__(self, game_id: int, *, label: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=rematch_id(game_id),
-                label=_label(label) if label else None,
-                style=discord.ButtonStyle.success,
-                emoji="🔁",
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
-        match: re.Match[str],
-    ) -> RematchButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, Click("rematch", self.game_id))
+    kind = "rematch"
+    custom_id_of = staticmethod(rematch_id)
+    button_style = discord.ButtonStyle.success
+    button_emoji = "🔁"
 
 
-class RecordButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=RECORD_TEMPLATE):
+class RecordButton(_OneGameButton, template=RECORD_TEMPLATE):
     """Under a finished match's result: `uno:<finished game>:record` answers with the match's
     record as a JSON file (docs/records.md)."""
 
-    def __init__(self, game_id: int, *, label: str | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(
-                custom_id=record_id(game_id),
-                label=_label(label) if label else None,
-                style=discord.ButtonStyle.secondary,
-                emoji="🧾",
-            )
-        )
-        self.game_id = game_id
+    kind = "record"
+    custom_id_of = staticmethod(record_id)
+    button_emoji = "🧾"
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
-        match: re.Match[str],
-    ) -> RecordButton:
-        return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, Click("record", self.game_id))
+class ReplayButton(_OneGameButton, template=REPLAY_TEMPLATE):
+    """Under a finished match's result: `uno:<finished game>:replay` answers the clicker with
+    the match's last round to watch (`/uno replay`)."""
+
+    kind = "replay"
+    custom_id_of = staticmethod(replay_id)
+    button_emoji = "🎬"
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
@@ -339,7 +313,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyButton:
         return cls(int(match["game"]), match["verb"])
@@ -369,7 +343,7 @@ class LobbyTargetSelect(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyTargetSelect:
         return cls(int(match["game"]))
@@ -395,7 +369,7 @@ class HelpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HELP_T
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> HelpSelect:
         return cls()
@@ -428,7 +402,7 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ConfigSelect:
         return cls(match["scope"], match["step"])
@@ -446,6 +420,7 @@ DYNAMIC_ITEMS = (
     LogButton,
     RematchButton,
     RecordButton,
+    ReplayButton,
     LobbyButton,
     LobbyTargetSelect,
     HelpSelect,

@@ -26,6 +26,7 @@ from bot.ui.items import (
     LogButton,
     RecordButton,
     RematchButton,
+    ReplayButton,
 )
 from bot.ui.names import literal, literal_name
 from bot.ui.rule_options import match_target
@@ -514,8 +515,10 @@ def rating_changes_line(
 
 
 def rematch_view(game_id: int, locale: object = None) -> discord.ui.View:
-    """The Rematch button under a finished match's result (see cogs/uno/rematch.py)."""
+    """The buttons under a finished match's result: Rematch (cogs/uno/rematch.py), its
+    record and its last round's replay (cogs/uno/records.py)."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, label=t("result.rematch", locale)))
     view.add_item(RecordButton(game_id, label=t("result.record", locale)))
+    view.add_item(ReplayButton(game_id, label=t("result.replay", locale)))
     return view

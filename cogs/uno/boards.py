@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.store import is_leaderboard_sort
 from bot.ui.stats import render_leaderboard, render_rating_board
 from cogs.uno.deadline import answers_in_time, respond
 from cogs.uno.house import House
@@ -84,8 +85,11 @@ class PublicBoards:
                 season = int(sort.split(":")[1]) if ":" in sort else None
                 rated = await unit.ratings.board(guild_id, season=season, page=page)
                 board = None
+            elif is_leaderboard_sort(sort):
+                board = await unit.stats.leaderboard(guild_id, sort=sort, page=page)
+                rated = None
             else:
-                board = await unit.stats.leaderboard(guild_id, sort=sort, page=page)  # type: ignore[arg-type]
+                raise ValueError(f"no board sorted by {sort!r}")
         if board is not None:
             return render_leaderboard(board, locale)
         if rated is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -89,7 +90,8 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         answer at all, since no DynamicItem matches it: refuse it here instead."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: Mapping[str, object] = interaction.data or {}  # a component's: {"custom_id": ...}
+        custom_id = str(data.get("custom_id", ""))
         if not matches_exactly_one(custom_id):
             await send_ephemeral(interaction, t("error.unknown_button", interaction.locale))
 
@@ -398,6 +400,28 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1] | None = None
     ) -> None:
         await self.app.records.check(interaction, game)
+
+    @app_commands.command(name=cmd_name("replay"), description=cmd_text("cmd.replay"))
+    @app_commands.rename(
+        game=cmd_name("option.game"),
+        round_number=cmd_name("option.round"),
+        private=cmd_name("option.private"),
+    )
+    @app_commands.describe(
+        game=cmd_text("cmd.replay.game"),
+        round_number=cmd_text("cmd.replay.round"),
+        private=cmd_text("cmd.replay.private"),
+    )
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Range[int, 1] | None = None,
+        round_number: app_commands.Range[int, 1] | None = None,
+        private: bool = False,
+    ) -> None:
+        """A replay is for sharing, like the leaderboard: posted in the channel unless
+        `private`; it shows only the public table (bot/ui/replay.py)."""
+        await self.app.records.replay(interaction, game, round_number, private=private)
 
     @app_commands.command(name=cmd_name("help"), description=cmd_text("cmd.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:

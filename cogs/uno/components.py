@@ -57,6 +57,8 @@ class Clicks:
                 await self.rematch.rematch(interaction, click.game_id)
             elif click.kind == "record":
                 await self.records.export(interaction, click.game_id)
+            elif click.kind == "replay":  # (the game is re-checked to be this server's)
+                await self.records.replay(interaction, click.game_id, None, private=True)
             elif click.kind == "lobby":
                 await self.lobby.lobby_click(interaction, click.game_id, click.action)
             elif click.kind == "config":

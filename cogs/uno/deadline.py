@@ -117,7 +117,7 @@ def answers_in_time(
     ) -> Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]]:
         @functools.wraps(method)
         async def run(
-            self: S, interaction: discord.Interaction[Any], *args: P.args, **kwargs: P.kwargs
+            self: S, interaction: discord.Interaction[Any], /, *args: P.args, **kwargs: P.kwargs
         ) -> T:
             work = method(self, interaction, *args, **kwargs)
             return await in_time(interaction, work, ephemeral=ephemeral)
@@ -176,8 +176,8 @@ async def respond(
         return await interaction.response.send_message(**kwargs)
     if edit:
         kwargs.pop("ephemeral", None)
-        sent = await interaction.edit_original_response(**kwargs)
-        return _returned(interaction, sent, followup=False)
+        edited = await interaction.edit_original_response(**kwargs)
+        return _returned(interaction, edited, followup=False)
     with contextlib.suppress(KeyError):
         if kwargs["view"] is None:
             del kwargs["view"]  # a follow-up takes no view=None

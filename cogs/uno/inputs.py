@@ -27,7 +27,7 @@ def require_choice(option: str, value: str, allowed: Collection[str]) -> str:
     return value
 
 
-def require_range(option: str, value: int, low: int, high: int) -> int:
+def require_range(option: str, value: object, low: int, high: int) -> int:
     """`value` if it is a whole number from `low` to `high`; otherwise a UserError."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise UserError("error.bad_number", option=_option(option), min=low, max=high)

@@ -447,7 +447,7 @@ class LiveHands:
         """Post the hand as a new private follow-up of its token's interaction, make that the
         live hand and delete the old message: the status of the post."""
         old = hand.token
-        message = {key: kwargs[key] for key in ("embed", "view", "files") if key in kwargs}
+        message: dict[str, Any] = {k: kwargs[k] for k in ("embed", "view", "files") if k in kwargs}
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
                 data = await webhook_request(
@@ -498,11 +498,12 @@ class LiveHands:
         """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original` (or the
         follow-up's id): the status."""
         hook = "/webhooks/{webhook_id}/{webhook_token}/messages/"
-        message = (
+        message: dict[str, Any] | None = (
             None
             if kwargs is None
             else {key: kwargs[key] for key in ("embed", "view", "attachments") if key in kwargs}
         )
+        follow_up: dict[str, Any] = {} if token.followup is None else {"message_id": token.followup}
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
                 await webhook_request(
@@ -513,7 +514,7 @@ class LiveHands:
                     kwargs=message,
                     webhook_id=token.application_id,
                     webhook_token=token.token,
-                    **({} if token.followup is None else {"message_id": token.followup}),
+                    **follow_up,
                 )
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):

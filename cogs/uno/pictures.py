@@ -21,6 +21,7 @@ interpreter lock, cheaper for everyone than answers without their picture.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections import OrderedDict
@@ -31,6 +32,7 @@ import discord
 
 from bot.ui.art.encode import warm_up
 from bot.ui.pictures import Picture
+from bot.ui.replay import ReplayFile, replay_from_parts, warm_up_replays
 from cogs.uno.house import House
 from cogs.uno.workers import WorkerLate, WorkerProcess
 
@@ -46,6 +48,12 @@ URGENT_DEADLINE = 1.0
 #: take. Nobody waits on it, but its table waits: a few seconds allow a queue of a hundred
 #: busy tables (under a second) and keep the table, text-only, at most this much behind.
 BACKGROUND_DEADLINE = 3.0
+#: Seconds a replay may take, its process's start included: drawing one is 0.1-0.6 s
+#: (benchmarks/replay.py) and starting the process 1-3 s; on a loaded machine a few times that.
+#: The asker watches a "thinking" message meanwhile, and past this is told to try again.
+REPLAY_DEADLINE = 15.0
+#: Replays kept (they never change: a finished round's), by their total size.
+REPLAY_CACHE_BYTES = 16 * 1000 * 1000
 
 
 class PictureLate(Exception):
@@ -63,6 +71,11 @@ class Drawing:
             for urgent in (True, False)
         }
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
+        # Replays get a process of their own, started at the first one: a second of drawing
+        # would otherwise hold up every table and hand queued behind it. Never a thread: that
+        # second would hold the event loop.
+        self._replays = WorkerProcess("replay picture", warm_up_replays)
+        self._replay_cache: OrderedDict[Hashable, ReplayFile] = OrderedDict()
         self.hits = 0  # pictures answered from the cache
         self.misses = 0  # pictures drawn
 
@@ -80,6 +93,7 @@ class Drawing:
             log.info("pictures: %d drawn, %d from the cache", self.misses, self.hits)
         for worker in self._workers.values():
             await worker.close()
+        await self._replays.close()
 
     async def render(self, picture: Picture, *, urgent: bool = False) -> bytes:
         """The encoded picture: from the cache, else drawn in a worker (or a thread);
@@ -103,6 +117,43 @@ class Drawing:
         if len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         return data
+
+    @property
+    def replay_worker(self) -> WorkerProcess:
+        """The replay process (tests stop it to see a late replay refused)."""
+        return self._replays
+
+    async def replay(self, key: Hashable, parts: dict[str, Any], round_number: int) -> ReplayFile:
+        """Round `round_number` of the record built from `parts` (cogs/uno/records.py) as an
+        animated picture, drawn in the replay process; `key`: what it shows, for the cache.
+        `PictureLate` when the process is not up and done within REPLAY_DEADLINE; the
+        replay's own errors (a record that does not replay: `Mismatch`) propagate."""
+        cached = self._replay_cache.get(key)
+        if cached is not None:
+            self._replay_cache.move_to_end(key)
+            return cached
+        loop = asyncio.get_running_loop()
+        until = loop.time() + REPLAY_DEADLINE
+        worker = self._replays
+        worker.start()  # (once: later calls find it started, or given up)
+        starting = asyncio.ensure_future(worker.wait_ready())
+        await asyncio.wait({starting}, timeout=REPLAY_DEADLINE)
+        if not worker.ready:
+            raise PictureLate("replay: no process")
+        try:
+            made = await worker.run(
+                replay_from_parts,
+                parts,
+                round_number,
+                deadline=max(0.1, until - loop.time()),
+                thread=False,
+            )
+        except WorkerLate as exc:
+            raise PictureLate("replay") from exc
+        self._replay_cache[key] = made
+        while sum(len(r.data) for r in self._replay_cache.values()) > REPLAY_CACHE_BYTES:
+            self._replay_cache.popitem(last=False)
+        return made
 
 
 #: The bot's one drawing worker (started by the cog: `DRAWING.start()`).

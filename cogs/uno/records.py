@@ -1,4 +1,5 @@
-"""Game records: `/uno export`, the record button under a match's results, and `/uno verify`.
+"""Game records: `/uno export`, the record button under a match's results, `/uno verify`, and
+`/uno replay`, a round to watch.
 
 A record (docs/records.md) is built from what the store keeps: the start snapshot (rules, seats,
 first dealer), the action log (each action with its player), and the rounds (commitment, and the
@@ -8,8 +9,10 @@ live snapshot: only its commitment is, so a record of a running game never carri
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import logging
 from typing import Any
 
 import discord
@@ -19,9 +22,13 @@ from bot.engine.record import build_record
 from bot.engine.verify import verify
 from bot.i18n import t
 from bot.store import GameRecord, GameStatus
-from bot.ui.errors import UserError
-from cogs.uno.deadline import answers_in_time, respond
+from bot.ui.errors import UserError, send_ephemeral
+from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
+from cogs.uno.deadline import answers_in_time, in_time, respond, settle
 from cogs.uno.house import House
+from cogs.uno.pictures import DRAWING, PictureLate
+
+log = logging.getLogger(__name__)
 
 
 class Records:
@@ -63,6 +70,84 @@ class Records:
         text = t(key, interaction.locale, game=game.id, detail=verdict.message)
         await respond(interaction, ephemeral=True, content=text)
 
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int | None,
+        round_number: int | None,
+        *,
+        private: bool = False,
+    ) -> None:
+        """`/uno replay`: a finished round of a game of this server (default: the channel's
+        game, else the server's last; its last finished round) as an animated picture of the
+        public table (bot/ui/replay.py), posted in the channel unless `private`: it shows
+        nothing a player of the round did not see. Drawn in the replay process, while the
+        asker watches a private "thinking" message: private, so that a replay that cannot be
+        drawn in time is told to the asker alone (the first follow-up of a deferral fills it,
+        and takes its visibility), and a public replay is a message of the channel's own."""
+        reading = self._replay_parts(interaction, game_id, round_number)
+        game, number, parts = await in_time(interaction, reading)
+        await settle(interaction)  # (a click's watch defers no more: this answer takes over)
+        if not interaction.response.is_done():  # (a slow store may have deferred it already)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            made = await DRAWING.replay((game.id, number), parts, number)
+        except PictureLate:
+            log.warning("replay of game %s round %s not drawn in time", game.id, number)
+            await send_ephemeral(interaction, t("replay.late", interaction.locale))
+            return
+        except Mismatch as exc:  # (a stored game that does not replay: a bug worth a log line)
+            log.error("game %s round %s does not replay: %s", game.id, number, exc)
+            text = t("record.mismatch", interaction.locale, game=game.id, detail=str(exc))
+            await send_ephemeral(interaction, text)
+            return
+        if not private:
+            locale = self.house.public_locale(interaction.guild_id or 0)
+            shared = t(
+                "replay.shared",
+                locale,
+                name=interaction.user.mention,
+                game=game.id,
+                round=number,
+                turns=made.turns,
+            )
+            posted = await self.house.send_public(
+                interaction.channel_id or 0,
+                content=shared,
+                file=self._file(made, game.id, number, locale),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            if posted is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()  # (the asker sees the post)
+                return
+            # (the bot may not post here: the asker gets it privately rather than nothing)
+        own_locale = interaction.locale
+        text = t("replay.shown", own_locale, game=game.id, round=number, turns=made.turns)
+        file = self._file(made, game.id, number, own_locale)
+        await interaction.followup.send(content=text, file=file, ephemeral=True)
+
+    @staticmethod
+    def _file(made: ReplayFile, game_id: int, number: int, locale: object) -> discord.File:
+        name = f"uno-game-{game_id}-round-{number}.{FILENAME_EXTENSION}"
+        alt = t("replay.alt", locale, game=game_id, round=number)
+        return discord.File(io.BytesIO(made.data), filename=name, description=alt)
+
+    async def _replay_parts(
+        self, interaction: discord.Interaction[Any], game_id: int | None, round_number: int | None
+    ) -> tuple[GameRecord, int, dict[str, Any]]:
+        """The game, the round to replay and the parts of its record (`UserError` for a game
+        not of this server, a round it does not have or that is not finished)."""
+        game = await self._game(interaction, game_id, finished_only=False)
+        parts = await self.record_parts(game, round_number)
+        revealed: dict[int, str] = parts["revealed"]
+        number = round_number if round_number is not None else max(revealed, default=None)
+        if number is None or number not in revealed:
+            raise UserError("replay.not_finished", game=game.id, round=number or 1)
+        parts["last_round"] = number  # (the rounds after it need not be replayed)
+        await self.house.load_settings(interaction.guild_id or 0)
+        return game, number, parts
+
     async def _game(
         self, interaction: discord.Interaction[Any], game_id: int | None, *, finished_only: bool
     ) -> GameRecord:
@@ -90,6 +175,11 @@ class Records:
 
     async def record(self, game: GameRecord, round_number: int | None) -> dict[str, Any]:
         """The record of `game` (through `round_number` when given)."""
+        return build_record(**await self.record_parts(game, round_number))
+
+    async def record_parts(self, game: GameRecord, round_number: int | None) -> dict[str, Any]:
+        """What `build_record` makes the record of `game` from (plain data: a worker process
+        can build it), read from the store; `UserError` for a round the game does not have."""
         async with self.house.db.read() as unit:
             actions = await unit.history.actions(game.id)
             rounds = await unit.history.rounds(game.id)
@@ -117,7 +207,7 @@ class Records:
         names = {s.user_id: s.display_name for s in game.seats}
         if round_number is not None and not 1 <= round_number <= current.round_number:
             raise UserError("record.no_round", game=game.id, last=current.round_number)
-        return build_record(
+        return dict(
             rules=opening.rules.to_dict(),
             players=[(p, names.get(p, str(p))) for p in opening.players],
             first_dealer=opening.dealer,

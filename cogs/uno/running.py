@@ -359,7 +359,7 @@ class RunningGame:
                 raise _Moved  # started meanwhile by a click
             seated = [p for p in draft.players if p not in draft.left]
             people = [p for p in seated if not is_computer(p)]
-            starter = live.host_id if live.host_id in people else (people or seated or [None])[0]
+            starter = live.host_id if live.host_id in people else next(iter(people or seated), None)
             if starter is None:
                 raise _Moved
             events = draft.apply(starter, NextRound())

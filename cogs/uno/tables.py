@@ -27,6 +27,7 @@ is marked unknown, and another update `PICTURE_RETRY` seconds later brings it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable, Hashable
 from datetime import UTC, datetime, timedelta
@@ -125,7 +126,7 @@ class TableUpdater:
         if running is None or running.done():
             task = asyncio.create_task(self._run(game_id), name=f"uno-table-{game_id}")
             self._tasks[game_id] = task
-            task.add_done_callback(lambda t, g=game_id: self._forget_task(g, t))
+            task.add_done_callback(functools.partial(self._forget_task, game_id))
 
     def _forget_task(self, game_id: int, task: asyncio.Task[None]) -> None:
         if self._tasks.get(game_id) is task:  # only its own entry, not a successor's

@@ -247,10 +247,14 @@ class WorkerProcess:
         self._process = process
         log.info("%s process ready (pid %s; %s)", self.name, process.pid, warmed)
 
-    async def run(self, fn: Callable[..., T], *args: Any, deadline: float) -> T:
+    async def run(
+        self, fn: Callable[..., T], *args: Any, deadline: float, thread: bool = True
+    ) -> T:
         """`fn(*args)` in the process (`fn` and the arguments are pickled), or in a thread while
         there is no process; `WorkerLate` if the result is not there within `deadline` seconds
-        (a stuck process is then replaced)."""
+        (a stuck process is then replaced). `thread=False`: work too long to hold the
+        interpreter lock against the event loop (a replay) is never done in a thread: without
+        a process, `WorkerLate` at once."""
         loop = asyncio.get_running_loop()
         until = loop.time() + deadline
         process = self._process
@@ -289,14 +293,16 @@ class WorkerProcess:
                 if self._process is process:
                     self._finished += 1
                 return result
+        if not thread:
+            raise WorkerLate(f"{self.name}: no process to do the work")
         left = until - loop.time()
-        thread = asyncio.ensure_future(asyncio.to_thread(fn, *args))
-        done, _ = await asyncio.wait({thread}, timeout=max(0.0, left))
+        threaded = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+        done, _ = await asyncio.wait({threaded}, timeout=max(0.0, left))
         if not done:  # (a thread cannot be stopped: its result is dropped when it comes)
-            thread.cancel()
-            thread.add_done_callback(_drop_outcome)
+            threaded.cancel()
+            threaded.add_done_callback(_drop_outcome)
             raise WorkerLate(f"{self.name}: no result within {deadline:g} s (in a thread)")
-        return thread.result()
+        return threaded.result()
 
     def _replace(self, process: _Process, why: str) -> None:
         """Stop sending work to this process (a thread does it), kill it, and start a new one in

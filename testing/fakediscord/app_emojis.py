@@ -83,7 +83,7 @@ class _Routes:
             raise ApiError(400, 50035, "Invalid Form Body", errors, kind="invalid_form_body")
         if len(w.app_emojis) >= w.app_emoji_limit:
             raise ApiError(400, 30018, "Maximum number of emojis reached", kind="too_many_emojis")
-        emoji = {
+        emoji: JSON = {
             "id": str(w.ids.next()),
             "name": name,
             "roles": [],

@@ -558,7 +558,7 @@ class Driver(World):
             }
         cid = comp.get("custom_id")
         label = comp.get("label") or label
-        key = cid if cid in values else label
+        key = cid if cid in values else label or ""  # "": no answer is keyed by it
         if t == 4:
             value = str(values.pop(key, comp.get("value") or ""))
             if comp.get("required", True) and not value:

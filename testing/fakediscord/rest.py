@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from . import limits
 from .state import (
@@ -239,11 +239,12 @@ class Rest:
         if request.content_type.startswith("multipart/"):
             reader = await request.multipart()
             async for part in reader:
+                assert isinstance(part, BodyPartReader)  # discord.py nests no multipart
                 name = getattr(part, "name", None) or ""
                 if name == "payload_json":
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                    payload = json.loads(await part.text())
                     continue
-                data = await part.read()  # type: ignore[union-attr]
+                data = await part.read()
                 m = re.match(r"files\[(\d+)\]", name)
                 index = int(m.group(1)) if m else len(uploads)
                 filename = getattr(part, "filename", None) or f"file{index}"
@@ -702,6 +703,10 @@ class Rest:
         inter = self._hook(call)
         data: JSON = dict(call.body)
         original = w.messages.get(inter.original_message_id or 0)
+        if inter.ack_type == 5 and original is not None and original.loading and original.deleted:
+            # The "thinking" message was deleted before anything filled it: Discord has no
+            # message left for the first follow-up to complete (discord-api-docs #3087).
+            raise ApiError(404, 10008, "Unknown Message", kind="unknown_message", interaction=inter)
         if inter.ack_type == 5 and original is not None and original.loading:
             # The first followup after a "thinking" deferral completes that message.
             state = w.merged_edit(original, data)

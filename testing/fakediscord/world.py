@@ -13,7 +13,7 @@ import inspect
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from .state import (
     FLAG_COMPONENTS_V2,
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from .gateway import Gateway
 
 T = TypeVar("T")
+#: What a `wait_for` predicate returns while it waits (its value is returned once truthy).
+Unmet: TypeAlias = Literal[False] | None
 
 EDITABLE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
 CREATE_FLAGS = EDITABLE_FLAGS | FLAG_SUPPRESS_NOTIFICATIONS
@@ -130,7 +132,7 @@ class World:
 
     async def wait_for(
         self,
-        predicate: Callable[[], T | Awaitable[T]],
+        predicate: Callable[[], T | Unmet | Awaitable[T | Unmet]],
         timeout: float = 5.0,
         *,
         what: str | None = None,
@@ -147,7 +149,7 @@ class World:
             if inspect.isawaitable(value):
                 value = await value
             if value:
-                return value  # type: ignore[return-value]
+                return value
             remaining = deadline - loop.time()
             if remaining <= 0:
                 name = what or getattr(predicate, "__name__", repr(predicate))

@@ -9,10 +9,10 @@ from cogs.uno.boards import PublicBoards
 
 def test_a_posted_board_is_recent_for_its_channel_sort_and_page_only() -> None:
     now = [1000.0]
-    boards = PublicBoards(Any, fresh_for=300, clock=lambda: now[0])  # type: ignore[arg-type]
+    boards = PublicBoards(Any, fresh_for=300, clock=lambda: now[0])
     assert boards.recent(1, "points", 1) is None
     boards._remember(1, "points", 1, 77)
-    assert boards.recent(1, "points", 1).message_id == 77  # type: ignore[union-attr]
+    assert boards.recent(1, "points", 1).message_id == 77
     assert boards.recent(1, "wins", 1) is None
     assert boards.recent(1, "points", 2) is None
     assert boards.recent(2, "points", 1) is None

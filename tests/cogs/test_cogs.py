@@ -35,6 +35,7 @@ UNO_COMMANDS = {
     "setrule",
     "export",
     "verify",
+    "replay",
 }
 
 

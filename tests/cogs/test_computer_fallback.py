@@ -40,7 +40,7 @@ def test_an_unknown_stored_level_plays_at_the_default_level() -> None:
 
 def test_a_failing_computer_plays_the_engines_default_move() -> None:
     live = _live("normal")
-    live.computers[COMPUTER] = _Broken()  # type: ignore[assignment]
+    live.computers[COMPUTER] = _Broken()
     action = computer_choice(live, COMPUTER)
     assert action == live.game.default_action(COMPUTER)
     live.game.apply(COMPUTER, action)  # and the game goes on

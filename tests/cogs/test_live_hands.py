@@ -89,9 +89,9 @@ async def _settle() -> None:
 @pytest.mark.asyncio
 async def test_edits_are_coalesced_latest_state_last() -> None:
     live = _live()
-    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    hands = LiveHands(_House(live))
     discord_ = _Discord()
-    hands._request = discord_.request  # type: ignore[method-assign]
+    hands._request = discord_.request
     for n, user in enumerate((ALICE, BOB, CAROL)):
         hands.register(_interaction(user, n), live, user)
     for _ in range(4):  # four moves while the first edits are still in flight
@@ -114,10 +114,10 @@ async def test_edits_are_coalesced_latest_state_last() -> None:
 @pytest.mark.asyncio
 async def test_spent_or_refused_tokens_are_not_used_again() -> None:
     live = _live()
-    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    hands = LiveHands(_House(live))
     discord_ = _Discord(status=404)
     discord_.gate.set()
-    hands._request = discord_.request  # type: ignore[method-assign]
+    hands._request = discord_.request
     hands.register(_interaction(ALICE, 0, age=hands.ttl + 1), live, ALICE)  # spent
     hands.register(_interaction(BOB, 1), live, BOB)
     for _ in range(3):
@@ -130,10 +130,10 @@ async def test_spent_or_refused_tokens_are_not_used_again() -> None:
 @pytest.mark.asyncio
 async def test_only_a_private_answer_becomes_a_live_hand() -> None:
     live = _live()
-    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    hands = LiveHands(_House(live))
     discord_ = _Discord()
     discord_.gate.set()
-    hands._request = discord_.request  # type: ignore[method-assign]
+    hands._request = discord_.request
     # A public answer (e.g. a deferred update of the table), or one not given by `respond`.
     hands.register(_interaction(ALICE, 0, answer=Answer(ephemeral=False)), live, ALICE)
     hands.register(_interaction(BOB, 1, answer=None), live, BOB)
@@ -148,10 +148,10 @@ async def test_a_picture_the_hand_already_shows_is_not_sent_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     live = _live()
-    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    hands = LiveHands(_House(live))
     discord_ = _Discord()
     discord_.gate.set()
-    hands._request = discord_.request  # type: ignore[method-assign]
+    hands._request = discord_.request
     kept: list[bool] = []
 
     async def attach(kwargs: dict[str, Any], *, edit: bool, keep: bool, urgent: bool) -> Any:
@@ -163,7 +163,7 @@ async def test_a_picture_the_hand_already_shows_is_not_sent_again(
 
     monkeypatch.setattr("cogs.uno.live_hands.attach", attach)
     same = SimpleNamespace(key=("cards", "same"))
-    hands._kwargs = lambda *args, **kwargs: {"picture": same}  # type: ignore[method-assign]
+    hands._kwargs = lambda *args, **kwargs: {"picture": same}
     hands.register(_interaction(BOB, 1), live, BOB)
     for _ in range(2):
         _move(live)
@@ -178,7 +178,7 @@ async def test_a_failed_edit_is_sent_again_with_the_latest_state(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     live = _live()
-    hands = LiveHands(_House(live))  # type: ignore[arg-type]
+    hands = LiveHands(_House(live))
     monkeypatch.setattr("cogs.uno.live_hands.RETRY_FIRST", 0.01)
     statuses = [500, 0, 200]  # Discord failing, then the network, then fine
     calls: list[Any] = []
@@ -187,7 +187,7 @@ async def test_a_failed_edit_is_sent_again_with_the_latest_state(
         calls.append(kwargs)
         return statuses.pop(0)
 
-    hands._request = request  # type: ignore[method-assign]
+    hands._request = request
     hands.register(_interaction(BOB, 1), live, BOB)
     _move(live)
     hands.refresh(live)

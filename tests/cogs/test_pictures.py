@@ -79,7 +79,7 @@ async def test_a_kept_picture_is_named_by_id_when_the_message_is_known() -> None
     picture = table_picture(game, NAMES, None)
     assert picture is not None
     shown = object()  # the clicked message's attachment (discord.Attachment)
-    kept = await attach({"picture": picture}, edit=True, keep=True, existing=[shown])  # type: ignore[list-item]
+    kept = await attach({"picture": picture}, edit=True, keep=True, existing=[shown])
     assert kept == {"attachments": [shown]}  # nothing uploaded, the attachment named
     assert pictures.shown_after(picture, kept, kept=True) == picture.key
     sent = await attach({"picture": picture}, edit=True)

@@ -27,7 +27,7 @@ class _Bot(UnoBotMixin):
 
 
 def _house(bot: Any, language: str | None) -> House:
-    house = House(bot, None, Settings(_env_file=None))  # type: ignore[arg-type]
+    house = House(bot, None, Settings(_env_file=None))
     if language is not None:
         house.remember_settings(GUILD, language, 60)
     return house

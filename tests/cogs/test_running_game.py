@@ -67,7 +67,7 @@ async def world(tmp_path: Path) -> AsyncIterator[tuple[RunningGames, _Shown, Pat
     house = House(SimpleNamespace(), db, Settings(_env_file=None, discord_token=None))
     house.remember_settings(GUILD, "en", 60)  # a turn timer: no host ping to post
     shown = _Shown()
-    games = RunningGames(house, Saving(house), shown, shown, shown, shown)  # type: ignore[arg-type]
+    games = RunningGames(house, Saving(house), shown, shown, shown, shown)
     try:
         yield games, shown, path
     finally:

@@ -64,7 +64,7 @@ async def test_an_edit_that_does_not_change_the_picture_uploads_nothing() -> Non
         _kwargs("still off", None),
     ]
     render = lambda game: (CHANNEL, MESSAGE, shown[0])  # noqa: E731
-    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)  # type: ignore[arg-type]
+    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)
     for kwargs in list(shown):
         shown[0] = kwargs
         updater.request(GAME)
@@ -100,7 +100,7 @@ async def test_a_late_picture_goes_text_only_and_a_later_update_brings_it(
     monkeypatch.setattr(tables, "PICTURE_RETRY", 0.01)
     kwargs = _kwargs("first", _picture("R7", 3))
     render = lambda game: (CHANNEL, MESSAGE, kwargs)  # noqa: E731
-    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)  # type: ignore[arg-type]
+    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)
     updater.request(GAME)
     assert await updater.flush(GAME, timeout=5)
     (names, payload), *_ = http.edits

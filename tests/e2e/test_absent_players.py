@@ -12,17 +12,13 @@ A world of its own (its server's turn timer is changed here), with timers 20 tim
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from testing.bot_env import bot_env
-from testing.fakediscord import MANAGE_GUILD, FakeDiscord
-from testing.fakediscord.process import bot_process
+from testing.fakediscord import FakeDiscord
 from testing.players import (
     Table,
     actions,
@@ -33,35 +29,21 @@ from testing.players import (
     table_with,
     take_turn,
 )
+from tests.e2e.worlds import BotWorld, running_world
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-class RoundWorld:
-    def __init__(self, emu: FakeDiscord, guild: Any, tmp: Path) -> None:
-        self.emu, self.guild, self.decks = emu, guild, tmp / "decks.json"
-        self.n = 0
-
-    def channel(self) -> int:
-        self.n += 1
-        return self.emu.add_channel(self.guild, f"rounds-{self.n}")
-
-    def users(self, *names: str, **kwargs: Any) -> list[Any]:
-        return [self.emu.add_user(f"{n}{self.n}", self.guild, **kwargs) for n in names]
+class RoundWorld(BotWorld):
+    prefix = "rounds"
 
     async def turn_timer(self, channel: int, value: str) -> None:
-        (admin,) = self.users("admin", permissions=MANAGE_GUILD)
-        done = await answer(
-            await self.emu.slash(admin, channel, "uno-admin set", option="turn_timer", value=value)
-        )
-        assert "Turn timer changed" in done.text, done.text
+        await self.set_option(channel, "turn_timer", value)
 
     async def one_card_round(self, channel: int, host: Any, other: Any) -> Any:
         """A game whose first round `host` wins with their first play: the table after it."""
         spec = {"deck": deal(["R1", "B7"], "R5"), "dealer_seat": 1, "rules": {"hand_size": 1}}
-        data = json.loads(self.decks.read_text()) if self.decks.exists() else {}
-        data[str(channel)] = spec
-        self.decks.write_text(json.dumps(data))
+        self.fix_deal(channel, spec)
         table = await open_game(self.emu, channel, host, [other])
         hand = await show_hand(self.emu, host, table)
         await answer(await self.emu.click(host, hand, actions(hand)["play:R1"]))
@@ -73,22 +55,8 @@ class RoundWorld:
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[RoundWorld]:
     tmp = tmp_path_factory.mktemp("rounds")
-    emu = FakeDiscord()
-    await emu.start()
-    guild = emu.add_guild("Rounds")
-    env = bot_env(emu, tmp, DEV_GUILD_ID=str(guild.id), UNO_TEST_TIMER_SCALE="0.05")
-    proc = bot_process(emu.env(), env=env)
-    await proc.start()
-    try:
-        await emu.wait_for_bot(timeout=30)
-        await emu.wait_for_commands(guild, timeout=30)
-        yield RoundWorld(emu, guild, tmp)
-        assert not emu.violations, emu.violations
-        assert not emu.failed_interactions, emu.failed_interactions
-    finally:
-        await proc.stop()
-        await emu.stop()
-
+    async with running_world(RoundWorld, tmp, "Rounds", UNO_TEST_TIMER_SCALE="0.05") as world:
+        yield world
 
 def _pings_for(emu: FakeDiscord, channel: int, user: Any) -> list[Any]:
     return [m for m in emu.channel_messages(channel) if f"<@{user.id}>" in (m.content or "")]
@@ -142,9 +110,7 @@ async def test_a_player_whose_time_runs_out_is_told_warned_and_removed(world: Ro
     walks_away = " ".join(f"{c}{n}" for c in "YG" for n in range(1, 8))
     plays_red = " ".join([*(f"R{n}" for n in range(1, 9)), *(f"R{n}" for n in range(1, 7))])
     spec = {"deck": deal([walks_away, plays_red], "R9"), "dealer_seat": 1}
-    data = json.loads(world.decks.read_text()) if world.decks.exists() else {}
-    data[str(channel)] = {**spec, "rules": {"hand_size": 14}}
-    world.decks.write_text(json.dumps(data))
+    world.fix_deal(channel, {**spec, "rules": {"hand_size": 14}})
     table = await open_game(emu, channel, alice, [bob])
     alice_hand = await show_hand(emu, alice, table)  # then Alice walks away
     bob_hand = await show_hand(emu, bob, table)

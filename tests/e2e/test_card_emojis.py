@@ -34,7 +34,7 @@ class Fresh:
     guild: Any
 
     def ready_lines(self) -> list[tuple[int, int, int]]:
-        return [tuple(map(int, m.groups())) for m in READY.finditer(self.bot.output)]  # type: ignore[misc]
+        return [tuple(map(int, m.groups())) for m in READY.finditer(self.bot.output)]
 
     async def start(self) -> None:
         await self.bot.start()

@@ -86,7 +86,7 @@ async def test_hand_buttons_wear_the_card_emojis_uploaded_at_start_up(s: Any) ->
     cards = [b for b in hand.buttons if b.custom_id and CARD_BUTTON.match(b.custom_id)]
     assert cards
     for button in cards:
-        code = CARD_BUTTON.match(button.custom_id or "")[1]  # type: ignore[index]
+        code = CARD_BUTTON.match(button.custom_id or "")[1]
         emoji = emojis.get(button.custom_id)
         assert emoji is not None and emoji.get("id"), button
         assert emu.app_emojis[int(emoji["id"])]["name"] == emoji["name"]

@@ -11,9 +11,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.engine.verify import Replay
 from testing.players import Table, actions, answer, open_game, play_round
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -74,7 +76,7 @@ async def test_every_round_is_committed_revealed_and_verifiable(s, tmp_path: Pat
     bad_record = copy.deepcopy(record)
     altered = bad_record["rounds"][0]["actions"]
     i = next(i for i, (_, code) in enumerate(altered) if code.startswith("play:"))
-    altered[i][1] = "play:W4" if altered[i][1] != "play:W4" else "play:R0"
+    altered[i][1] = _a_card_not_held(record, i)
     bad = tmp_path / "altered.json"
     bad.write_text(json.dumps(bad_record))
     run = _verify(bad)
@@ -83,6 +85,17 @@ async def test_every_round_is_committed_revealed_and_verifiable(s, tmp_path: Pat
     # `/uno verify` says the same of the server's last finished game, to the asker only.
     verdict = await answer(await emu.slash(alice, channel, "uno verify", game=record["game"]["id"]))
     assert verdict.ephemeral and "checks out" in verdict.text, verdict.text
+
+
+def _a_card_not_held(record: dict[str, Any], index: int) -> str:
+    """A play of a card that the player of round 1's action `index` does not hold at that
+    moment: altered so, the record must fail there, whatever the deal was."""
+    player = int(record["rounds"][0]["actions"][index][0])
+    for step in Replay(record).steps():
+        if step.action == index:
+            held = {card.code for card in step.game.hand(player)}
+            return next(f"play:{c}" for c in ("W4", "W", "R0", "B0", "G0", "Y0") if c not in held)
+    raise AssertionError("the replay never reached that action")
 
 
 async def test_a_running_games_record_never_holds_the_seed_of_its_round(s) -> None:

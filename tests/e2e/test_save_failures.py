@@ -14,7 +14,6 @@ right now", with no traceback in the log, and nothing changes.
 from __future__ import annotations
 
 import contextlib
-import json
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -23,10 +22,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from testing.bot_env import bot_env
-from testing.fakediscord import MANAGE_GUILD, FakeDiscord
-from testing.fakediscord.process import bot_process
 from testing.players import Table, actions, answer, deal, open_game, show_hand, table_with
+from tests.e2e.worlds import BotWorld, running_world
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -35,34 +32,12 @@ CANNOT_SAVE = "The bot cannot save right now; nothing was changed. Try again lat
 LOCK_HELD = 7.0
 
 
-class FaultWorld:
-    def __init__(self, emu: FakeDiscord, guild: Any, proc: Any, tmp: Path) -> None:
-        self.emu, self.guild, self.proc = emu, guild, proc
-        self.db = tmp / "uno.db"
-        self.decks = tmp / "decks.json"
-        self.n = 0
-
-    def channel(self) -> int:
-        self.n += 1
-        return self.emu.add_channel(self.guild, f"fault-{self.n}")
-
-    def users(self, *names: str, **kwargs: Any) -> list[Any]:
-        return [self.emu.add_user(f"{n}{self.n}", self.guild, **kwargs) for n in names]
+class FaultWorld(BotWorld):
+    prefix = "fault"
 
     async def turn_timer(self, channel: int, seconds: int) -> None:
         """The server's turn timer (x 0.05 in this world: 60 -> 3 s, 600 -> 30 s)."""
-        (admin,) = self.users("admin", permissions=MANAGE_GUILD)
-        done = await answer(
-            await self.emu.slash(
-                admin, channel, "uno-admin set", option="turn_timer", value=str(seconds)
-            )
-        )
-        assert "Turn timer changed" in done.text, done.text
-
-    def fix_deal(self, channel: int, spec: dict[str, Any]) -> None:
-        data = json.loads(self.decks.read_text()) if self.decks.exists() else {}
-        data[str(channel)] = spec
-        self.decks.write_text(json.dumps(data))
+        await self.set_option(channel, "turn_timer", str(seconds))
 
     def query(self, sql: str, *args: Any) -> Any:
         with contextlib.closing(sqlite3.connect(self.db, timeout=10)) as conn:
@@ -100,23 +75,11 @@ def write_locked(db: Path) -> Iterator[None]:
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[FaultWorld]:
     tmp = tmp_path_factory.mktemp("faults")
-    emu = FakeDiscord()
-    await emu.start()
-    guild = emu.add_guild("Faults")
-    env = bot_env(emu, tmp, DEV_GUILD_ID=str(guild.id), UNO_TEST_TIMER_SCALE="0.05")
-    proc = bot_process(emu.env(), env=env)
-    await proc.start()
-    try:
-        await emu.wait_for_bot(timeout=30)
-        await emu.wait_for_commands(guild, timeout=30)
-        # Start-up re-arms every game's clock once (on_ready): the faults come after it.
-        await emu.wait_for(lambda: "ready as" in proc.output, 30, what="the bot's on_ready")
-        yield FaultWorld(emu, guild, proc, tmp)
-        assert not emu.violations, emu.violations
-    finally:
-        await proc.stop()
-        await emu.stop()
-
+    # Faults make interactions fail on purpose: only Discord's rules are checked at the end.
+    async with running_world(
+        FaultWorld, tmp, "Faults", clean=False, UNO_TEST_TIMER_SCALE="0.05"
+    ) as world:
+        yield world
 
 async def _logged(world: FaultWorld, text: str, since: int, timeout: float) -> None:
     await world.emu.wait_for(

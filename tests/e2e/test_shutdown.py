@@ -175,7 +175,7 @@ async def test_sigterm_mid_burst_answers_every_saved_move(tmp_path: Path) -> Non
             if any(g == game_id and v > version for g, v in saved.get(user.id, [])):
                 unanswered_saved += 1
         total_saved = sum(len(v) for u, _ in seats for v in [saved.get(u.id, [])])
-        shown = [version_of(Table(emu, c).message()) for c in channels]  # type: ignore[arg-type]
+        shown = [version_of(Table(emu, c).message()) for c in channels]
         stored = _latest_versions(tmp_path / "uno.db")
         lines = re.sub(r"\x1b\[[0-9;]*m", "", bot.output).splitlines()
         log_line = next((ln for ln in lines if "shutdown:" in ln), "")

@@ -217,7 +217,7 @@ async def _play_until(emu: FakeDiscord, channel: int, human: User, done: object)
             30,
             what="the human's turn",
         )
-        if done():  # type: ignore[operator]
+        if done():
             return
         assert "match is over" not in msg.text, "the game ended first"
         hand = await show_hand(emu, human, msg)

@@ -8,57 +8,28 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from testing.bot_env import bot_env
-from testing.fakediscord import MANAGE_GUILD, FakeDiscord
-from testing.fakediscord.process import bot_process
+from testing.fakediscord import MANAGE_GUILD
 from testing.players import Table, answer, deal, open_game, show_hand, table_with
+from tests.e2e.worlds import BotWorld, running_world
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
-class TimerWorld:
-    def __init__(self, emu: FakeDiscord, guild: Any, proc: Any, decks: Any) -> None:
-        self.emu, self.guild, self.proc, self.decks = emu, guild, proc, decks
-        self.n = 0
-
-    def channel(self) -> int:
-        self.n += 1
-        return self.emu.add_channel(self.guild, f"timer-{self.n}")
-
-    def users(self, *names: str, **kwargs: Any) -> list[Any]:
-        return [self.emu.add_user(f"{n}{self.n}", self.guild, **kwargs) for n in names]
-
-    async def restart(self, *, kill: bool) -> None:
-        await (self.proc.kill() if kill else self.proc.stop())
-        await self.proc.start()
-        await self.emu.wait_for_bot(timeout=30, new=True)
+class TimerWorld(BotWorld):
+    prefix = "timer"
 
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[TimerWorld]:
     tmp = tmp_path_factory.mktemp("timers")
-    emu = FakeDiscord()
-    await emu.start()
-    guild = emu.add_guild("Timers")
-    env = bot_env(
-        emu, tmp, DEV_GUILD_ID=str(guild.id), UNO_TEST_TIMER_SCALE="0.01", LOBBY_CLOSE_AFTER="2"
-    )
-    proc = bot_process(emu.env(), env=env)
-    await proc.start()
-    try:
-        await emu.wait_for_bot(timeout=30)
-        await emu.wait_for_commands(guild, timeout=30)
-        yield TimerWorld(emu, guild, proc, tmp / "decks.json")
-        assert not emu.violations, emu.violations
-        assert not emu.failed_interactions, emu.failed_interactions
-    finally:
-        await proc.stop()
-        await emu.stop()
+    async with running_world(
+        TimerWorld, tmp, "Timers", UNO_TEST_TIMER_SCALE="0.01", LOBBY_CLOSE_AFTER="2"
+    ) as world:
+        yield world
 
 
 async def test_a_timed_out_turn_draws_and_passes(world: TimerWorld) -> None:

@@ -12,14 +12,11 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from testing.bot_env import bot_env
-from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message
-from testing.fakediscord.process import bot_process
+from testing.fakediscord import Message
 from testing.players import (
     Table,
     actions,
@@ -30,6 +27,7 @@ from testing.players import (
     table_with,
     take_turn,
 )
+from tests.e2e.worlds import BotWorld, running_world
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -37,31 +35,16 @@ COUNTDOWN = re.compile(r"<t:(\d+):R>")
 WARNING = "if this one runs out too, they leave the game"
 
 
-class PingWorld:
-    def __init__(self, emu: FakeDiscord, guild: Any, decks: Any, db: Any) -> None:
-        self.emu, self.guild, self.decks, self.db = emu, guild, decks, db
-        self.n = 0
-        self.admin = emu.add_user("admin", guild, permissions=MANAGE_GUILD)
+class PingWorld(BotWorld):
+    prefix = "ping"
 
-    def channel(self) -> int:
-        self.n += 1
-        return self.emu.add_channel(self.guild, f"ping-{self.n}")
-
-    def users(self, *names: str) -> list[Any]:
-        return [self.emu.add_user(f"{n}{self.n}", self.guild) for n in names]
-
-    def fix_deal(self, channel: int, hands: list[str], starter: str) -> None:
-        spec = {"deck": deal(hands, starter), "dealer_seat": len(hands) - 1}  # seat 0 begins
-        self.decks.write_text(json.dumps({str(channel): spec}))
+    def fix_hands(self, channel: int, hands: list[str], starter: str) -> None:
+        """These hands and this starter; seat 0 begins."""
+        self.fix_deal(channel, {"deck": deal(hands, starter), "dealer_seat": len(hands) - 1})
 
     async def configure(self, channel: int, **values: str) -> None:
         for option, value in values.items():
-            done = await answer(
-                await self.emu.slash(
-                    self.admin, channel, "uno-admin set", option=option, value=value
-                )
-            )
-            assert "changed" in done.text, done.text
+            await self.set_option(channel, option, value)
 
     def pings(self, channel: int) -> list[Message]:
         """Every turn ping the channel got, deleted ones too, oldest first."""
@@ -85,21 +68,8 @@ class PingWorld:
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[PingWorld]:
     tmp = tmp_path_factory.mktemp("pings")
-    emu = FakeDiscord()
-    await emu.start()
-    guild = emu.add_guild("Pings")
-    env = bot_env(emu, tmp, DEV_GUILD_ID=str(guild.id), UNO_TEST_TIMER_SCALE="0.01")
-    proc = bot_process(emu.env(), env=env)
-    await proc.start()
-    try:
-        await emu.wait_for_bot(timeout=30)
-        await emu.wait_for_commands(guild, timeout=30)
-        yield PingWorld(emu, guild, tmp / "decks.json", tmp / "uno.db")
-        assert not emu.violations, emu.violations
-        assert not emu.failed_interactions, emu.failed_interactions
-    finally:
-        await proc.stop()
-        await emu.stop()
+    async with running_world(PingWorld, tmp, "Pings", UNO_TEST_TIMER_SCALE="0.01") as world:
+        yield world
 
 
 async def test_the_player_whose_turn_starts_is_pinged_and_only_them(world: PingWorld) -> None:
@@ -107,7 +77,7 @@ async def test_the_player_whose_turn_starts_is_pinged_and_only_them(world: PingW
     channel = world.channel()
     alice, bob = world.users("alice", "bob")
     await world.configure(channel, turn_timer="off", turn_ping="100")  # 1 s here
-    world.fix_deal(channel, ["G1 R2 R3 R4 R5 R6 R7", "G2 B2 B3 B4 B5 B6 B7"], "G5")
+    world.fix_hands(channel, ["G1 R2 R3 R4 R5 R6 R7", "G2 B2 B3 B4 B5 B6 B7"], "G5")
     table = await open_game(emu, channel, alice, [bob])
 
     ping = await emu.wait_for(lambda: next(iter(world.alive(channel)), None), 5, what="a ping")
@@ -132,7 +102,7 @@ async def test_a_player_who_acts_within_the_grace_is_not_pinged(world: PingWorld
     channel = world.channel()
     alice, bob = world.users("alice", "bob")
     await world.configure(channel, turn_timer="off", turn_ping="600")  # 6 s here
-    world.fix_deal(channel, ["G1 R2 R3 R4 R5 R6 R7", "G2 B2 B3 B4 B5 B6 B7"], "G5")
+    world.fix_hands(channel, ["G1 R2 R3 R4 R5 R6 R7", "G2 B2 B3 B4 B5 B6 B7"], "G5")
     table = await open_game(emu, channel, alice, [bob])
     hand = await show_hand(emu, alice, table)
     await answer(await emu.click(alice, hand, actions(hand)["play:G1"]))
@@ -193,7 +163,7 @@ async def test_the_table_counts_the_turn_down(world: PingWorld) -> None:
     channel = world.channel()
     alice, bob = world.users("alice", "bob")
     await world.configure(channel, turn_timer="450", turn_ping="off")  # 4.5 s here
-    world.fix_deal(channel, ["G1 R2 R3 R4 R5 R6 R7", "G2 B2 B3 B4 B5 B6 B7"], "G5")
+    world.fix_hands(channel, ["G1 R2 R3 R4 R5 R6 R7", "G2 B2 B3 B4 B5 B6 B7"], "G5")
     table = await open_game(emu, channel, alice, [bob])
     found = COUNTDOWN.search(table.text)
     assert found, table.text
@@ -222,7 +192,7 @@ async def test_the_timeout_that_would_remove_a_player_is_announced(world: PingWo
     channel = world.channel()
     alice, bob = world.users("alice", "bob")
     await world.configure(channel, turn_timer="120", turn_ping="off")  # 1.2 s here
-    world.fix_deal(channel, ["R1 R2 R3 R4 R5 R6 R7", "B1 B2 B3 B4 B5 B6 B7"], "G5")
+    world.fix_hands(channel, ["R1 R2 R3 R4 R5 R6 R7", "B1 B2 B3 B4 B5 B6 B7"], "G5")
     await open_game(emu, channel, alice, [bob])
     warned = await emu.wait_for(table_with(emu, channel, WARNING), 15, what="the warning")
     assert Table(emu, channel).current_player(warned) == alice.id  # her third timeout is next

@@ -1121,7 +1121,7 @@ def test_game_players_validation():
 def test_rules_are_immutable():
     rules = RuleSet()
     with pytest.raises(AttributeError):
-        rules.hand_size = 3  # type: ignore[misc]
+        rules.hand_size = 3
 
 
 # ------------------------------------------------------------------ presets

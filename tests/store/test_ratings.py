@@ -20,7 +20,7 @@ PEOPLE = {A: "Ana", B: "Ben", C: "Cy"}
 async def play(
     db: Database, winner: int, places: dict[int, int] | None = None, **kw: object
 ) -> int:
-    game = await new_running_game(db, PEOPLE, **kw)  # type: ignore[arg-type]
+    game = await new_running_game(db, PEOPLE, **kw)
     async with db.write() as unit:
         await unit.games.finish(game.id, winner_id=winner, places=places)
     return game.id

@@ -52,8 +52,8 @@ def test_settings_are_validated() -> None:
     with pytest.raises(ValueError):
         GuildConfig(GUILD, language="")
     with pytest.raises(ValueError):
-        GuildConfig(GUILD, start_policy="everyone")  # type: ignore[arg-type]
-    assert GuildConfig(GUILD, start_policy="anyone").start_policy is StartPolicy.ANYONE  # type: ignore[arg-type]
+        GuildConfig(GUILD, start_policy="everyone")
+    assert GuildConfig(GUILD, start_policy="anyone").start_policy is StartPolicy.ANYONE
 
 
 async def test_stored_rules_are_validated_by_the_engine_on_load(db: Database) -> None:

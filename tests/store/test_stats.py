@@ -69,7 +69,7 @@ async def test_pages(board: Database) -> None:
         with pytest.raises(ValueError):
             await unit.stats.leaderboard(GUILD, page=0)
         with pytest.raises(ValueError):
-            await unit.stats.leaderboard(GUILD, sort="luck")  # type: ignore[arg-type]
+            await unit.stats.leaderboard(GUILD, sort="luck")
     assert [e.user_id for e in first.entries] == [U3, U6, U1, U2]
     assert [(e.user_id, e.rank) for e in second.entries] == [(U4, 5), (U5, 6)]
     assert (first.pages, second.total, beyond.entries) == (2, 6, ())

@@ -156,7 +156,7 @@ def test_the_hand_pictures_alt_text_names_the_whole_hand_and_the_buttons_page() 
 
 
 def _my_turn(cards: str, top: str = "R3", **rules: object) -> Game:
-    game = Game.new([1, 2], RuleSet(**rules), seed=3, dealer=2)  # type: ignore[arg-type]
+    game = Game.new([1, 2], RuleSet(**rules), seed=3, dealer=2)
     game.hands[1] = [Card.of(c) for c in cards.split()]
     game.discard = [Card.of(top)]
     game.color = game.discard[-1].color

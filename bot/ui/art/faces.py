@@ -162,8 +162,8 @@ def _draw_back() -> Image.Image:
     stripes = Image.new("RGBA", image.size, (0, 0, 0, 0))
     lines = ImageDraw.Draw(stripes)
     for k in range(-16, 12):
-        x = k * _u(12)
-        lines.line([(x, 0), (x + h, h)], fill=(54, 47, 90), width=_u(3))
+        left = k * _u(12)
+        lines.line([(left, 0), (left + h, h)], fill=(54, 47, 90), width=_u(3))
     field = Image.new("L", image.size, 0)
     ImageDraw.Draw(field).rounded_rectangle((_u(5), _u(5), w - _u(5), h - _u(5)), _u(8), fill=255)
     image.paste(stripes, (0, 0), ImageChops.multiply(stripes.getchannel("A"), field))

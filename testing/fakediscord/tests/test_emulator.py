@@ -13,7 +13,7 @@ import io
 import re
 import sys
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -162,6 +162,15 @@ class Uno(app_commands.Group, name="uno", description="Play UNO"):
         await asyncio.sleep(0.05)
         await interaction.followup.send(f"done {text} x{times}")
 
+    @app_commands.command(description="Defer, delete the thinking message, then follow up")
+    async def vanish(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.delete_original_response()
+        try:
+            await interaction.followup.send("nobody sees this")
+        except discord.NotFound as exc:
+            self.bot.errors.append(exc)
+
     @app_commands.command(description="Answer too late")
     async def late(self, interaction: discord.Interaction) -> None:
         await asyncio.sleep(self.bot.late_delay)
@@ -244,8 +253,11 @@ async def setup_uno(bot: UnoBot | ShardedUnoBot) -> None:
         await bot.tree.sync(guild=guild)
 
 
+BotT = TypeVar("BotT", bound=discord.Client)
+
+
 @contextlib.asynccontextmanager
-async def running(emu: FakeDiscord, bot: commands.Bot) -> AsyncIterator[commands.Bot]:
+async def running(emu: FakeDiscord, bot: BotT) -> AsyncIterator[BotT]:
     """Run ``bot`` against ``emu`` in this event loop; restore discord.py's endpoints after."""
     with emu.patch_discord():
         task = asyncio.create_task(bot.start("fake-discord-token"))
@@ -308,7 +320,8 @@ async def test_login_ready_and_guild_sync(world: World) -> None:
     assert emu.command_syncs[guild.id] == 1 and emu.command_syncs[None] == 0
     subs = {o["name"] for o in emu.commands[guild.id][0]["options"]}
     assert {"hand", "slow", "late", "dup", "play", "who"} <= subs
-    assert bot.get_guild(guild.id).get_channel(guild.default_channel) is not None  # type: ignore[union-attr]
+    seen = bot.get_guild(guild.id)
+    assert seen is not None and seen.get_channel(guild.default_channel) is not None
 
 
 async def test_ephemeral_hand_and_type7_click(world: World) -> None:
@@ -371,6 +384,19 @@ async def test_defer_then_followup_fills_the_deferral(world: World) -> None:
     emu.assert_clean()
 
 
+async def test_a_followup_cannot_fill_a_deleted_thinking_message(world: World) -> None:
+    """As on Discord: once the "thinking" message is deleted, the first follow-up has nothing
+    to complete and is refused with 10008 Unknown Message (it does not become a new message)."""
+    emu, guild, bot = world
+    alice = emu.add_user("alice", guild)
+    before = len(bot.errors)
+    await emu.slash(alice, guild.default_channel, "uno vanish")
+    await emu.wait_for(lambda: len(bot.errors) > before, 5, what="the refused follow-up")
+    error = bot.errors[-1]
+    assert isinstance(error, discord.HTTPException) and error.code == 10008
+    assert not [m for m in emu.channel_messages(guild.default_channel) if "nobody" in m.text]
+
+
 async def test_options_autocomplete_and_locale(world: World) -> None:
     emu, guild, _ = world
     alice = emu.add_user("alice", guild, locale="fr")
@@ -420,7 +446,8 @@ async def test_message_limits_are_enforced(world: World) -> None:
         await channel.send("x" * 2001)
     assert too_long.value.status == 400 and too_long.value.code == 50035
     ok = await channel.send("x" * 2000)
-    assert emu.last_message(guild.default_channel).id == ok.id  # type: ignore[union-attr]
+    last = emu.last_message(guild.default_channel)
+    assert last is not None and last.id == ok.id
     rows = [
         {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": f"b{r}"}]}
         for r in range(6)

@@ -1,0 +1,86 @@
+"""`/uno replay`, end to end: a round played through the real bot comes back as an animated GIF
+with one frame per turn of the round's record (the deal, then each action), posted in the
+channel unless asked privately; the Replay button under the match's results gives it to the
+clicker; a round that is not over, not there, or a game not of this server is refused privately.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+
+from testing.players import Table, answer, open_game, play_round
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+#: The first replay starts the bot's replay process (a second or two, more on a loaded machine).
+FIRST_REPLAY_WITHIN = 40.0
+
+
+def _frames(emu, msg) -> int:
+    (attachment,) = msg.attachments
+    assert attachment["filename"].endswith(".gif")
+    gif = Image.open(io.BytesIO(emu.attachment_blobs[int(attachment["id"])]))
+    assert gif.format == "GIF"
+    return int(getattr(gif, "n_frames", 1))
+
+
+def _post(emu, channel: int, words: str):
+    return next((m for m in emu.channel_messages(channel) if words in m.text), None)
+
+
+async def test_a_played_round_is_replayed_one_frame_per_turn(s) -> None:
+    emu = s.emu
+    channel = s.channel()
+    alice, bob = s.users("alice", "bob")
+    await open_game(emu, channel, alice, [bob], scoring="none")
+    # Before the round is over there is nothing to replay (and nothing is drawn).
+    early = await answer(await emu.slash(bob, channel, "uno replay"))
+    assert early.ephemeral and "not finished" in early.text
+    end = await play_round(emu, channel, {alice.id: alice, bob.id: bob})
+    assert "match is over" in end.text
+
+    exported = await answer(await emu.slash(bob, channel, "uno export"))
+    record = json.loads(emu.attachment_blobs[int(exported.attachments[0]["id"])])
+    turns = len(record["rounds"][0]["actions"])
+    game_id = record["game"]["id"]
+    assert 0 < turns < 300  # (a longer round is spread over 300 frames: tests/ui/test_replay.py)
+
+    asked = await emu.slash(alice, channel, "uno replay")
+    shared = await emu.wait_for(
+        lambda: _post(emu, channel, "shares game"), FIRST_REPLAY_WITHIN, what="the shared replay"
+    )
+    assert f"<@{alice.id}> shares game #{game_id}, round 1" in shared.text
+    assert f"turns: {turns}" in shared.text
+    assert _frames(emu, shared) == turns + 1
+    assert shared.attachments[0].get("description", "").startswith("Replay of game")
+    thinking = asked.message  # the asker's private "thinking" gave way to the post
+    assert thinking is not None and thinking.ephemeral
+    await emu.wait_for(lambda: thinking.deleted, 5, what="the thinking message gone")
+
+    mine = await (
+        await emu.slash(bob, channel, "uno replay", game=game_id, round=1, private=True)
+    ).settled(10)
+    assert mine.ephemeral and _frames(emu, mine) == turns + 1
+    assert f"#{game_id}, round 1, turn by turn (turns: {turns})" in mine.text
+
+    results = next(m for m in emu.channel_messages(channel) if "Match winner" in m.text)
+    clicked = await (await emu.click(bob, results, label="Replay")).settled(10)
+    assert clicked.ephemeral and _frames(emu, clicked) == turns + 1
+    emu.assert_clean()
+
+
+async def test_a_round_or_game_that_is_not_there_is_refused_privately(s) -> None:
+    emu = s.emu
+    channel = s.channel()
+    alice, bob = s.users("alice", "bob")
+    await open_game(emu, channel, alice, [bob], scoring="none")
+    await play_round(emu, channel, {alice.id: alice, bob.id: bob})
+    no_round = await answer(await emu.slash(alice, channel, "uno replay", round=7))
+    assert no_round.ephemeral and "has rounds 1 to 1" in no_round.text
+    no_game = await answer(await emu.slash(alice, channel, "uno replay", game=987654321))
+    assert no_game.ephemeral and "no such game" in no_game.text
+    assert Table(emu, channel).message() is not None
