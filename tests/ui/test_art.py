@@ -35,7 +35,7 @@ from bot.ui.art import (
     table_picture,
 )
 from bot.ui.art import faces as faces_module
-from bot.ui.art.encode import hand_palette
+from bot.ui.art.encode import hand_palette, table_palette
 from bot.ui.art.hand import TOP_SPACE
 from bot.ui.art.lettering import TOFU, drawable
 from bot.ui.art.table import NAME_X, WIDTH, picture_size, seat_right
@@ -290,3 +290,33 @@ def test_a_hand_composed_on_its_palette_looks_like_the_one_drawn_in_full_colour(
         assert fast.size == reference.size
         assert max(ImageStat.Stat(ImageChops.difference(fast, reference)).mean) < 2
         assert abs(len(composed) - len(drawn)) <= 0.05 * len(drawn)
+
+
+def test_a_table_composed_on_its_palette_looks_like_the_one_drawn_in_full_colour() -> None:
+    # The table's fast path (indexed.py) pastes its panel's bands and its seats' rows from a
+    # cache; a game's tables in a row reuse most of them.
+    rng = random.Random(4)
+    deck = build_deck("shuffle112")
+    names = ("Ann", "Benedikt the Magnificent", "Zoë", "Анна", "Σοφία", "山田", "Eve", "Fay")
+    for game in range(6):
+        seats = 2 + game * 8 // 5
+        counts = [7] * seats
+        for turn in range(8):
+            current = turn % seats
+            counts[current] = max(1, counts[current] + rng.choice((-1, -1, 1)))
+            top = rng.choice(deck)
+            state = TableState(
+                top,
+                top.color or (None if turn == 3 else COLORS[turn % 4]),
+                turn % 3 != 0,
+                tuple(
+                    SeatState(names[i % 8], counts[i], i == current, uno=counts[i] == 1)
+                    for i in range(seats)
+                ),
+                60 - turn,
+            )
+            drawn = encode(table_picture(state), table_palette())
+            reference = Image.open(io.BytesIO(drawn)).convert("RGB")
+            fast = Image.open(io.BytesIO(table_file(state))).convert("RGB")
+            assert fast.size == reference.size
+            assert max(ImageStat.Stat(ImageChops.difference(fast, reference)).mean) < 2

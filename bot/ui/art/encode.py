@@ -40,7 +40,7 @@ from PIL import Image
 from bot.engine import COLORS, Card, Color
 from bot.ui.art.faces import face
 from bot.ui.art.hand import deck_faces, deck_sheet, hand_picture
-from bot.ui.art.indexed import indexed_hand, warm_hand_sprites
+from bot.ui.art.indexed import indexed_hand, indexed_table, warm_hand_sprites
 from bot.ui.art.lettering import font_path
 from bot.ui.art.table import SeatState, TableState, table_picture
 
@@ -186,7 +186,8 @@ def encode(image: Image.Image, palette: Image.Image | None = None, level: int = 
 def table_file(state: TableState) -> bytes:
     """The encoded table picture, on the table's own palette; cached, as the same table is
     often shown twice (edit, repost)."""
-    return encode(table_picture(state), table_palette(), TABLE_LEVEL)
+    # Composed on the palette from cached sprites (indexed.py), as the hand is.
+    return png(indexed_table(state, table_palette()), TABLE_LEVEL)
 
 
 def hand_file(
