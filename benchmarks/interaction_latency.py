@@ -11,7 +11,8 @@ the bot's latency.
 
 Prints, per run: p50/p99/max from the emulator dispatching an interaction to the bot's answer,
 errors (failed interactions and Discord-rule violations), table edits, the bot's CPU time per
-interaction (table edits included), the card pictures uploaded (bytes per interaction, and per
+interaction (table edits included; its worker processes' share, pictures and computer players,
+printed apart), the card pictures uploaded (bytes per interaction, and per
 table and hand picture), and its resident memory before the games, with them open, and after
 they were played. Asserts nothing. `--images on off` runs each configuration with the server's
 card pictures on, then off (text only), one after the other, and then prints the runs side by side
