@@ -58,7 +58,8 @@ _HEADER = struct.Struct("!i")
 
 
 def _serve(requests: multiprocessing.connection.Connection, results: Any) -> None:
-    """The process's loop: read (call id, function, arguments), answer (call id, ok, value)."""
+    """The process's loop: read (call id, function, arguments), answer (call id, ok, the
+    pickled value or error)."""
     exit_with_parent()
     while True:
         try:
@@ -66,13 +67,15 @@ def _serve(requests: multiprocessing.connection.Connection, results: Any) -> Non
         except EOFError:  # the bot closed its end: done
             return
         try:
-            answer = (call, True, fn(*args))
+            ok, value = True, fn(*args)
         except BaseException as exc:  # the work's own error travels back as its result
-            answer = (call, False, exc)
+            ok, value = False, exc
         try:
-            data = pickle.dumps(answer)
+            inner = pickle.dumps(value)
         except Exception as exc:
-            data = pickle.dumps((call, False, RuntimeError(f"unpicklable result: {exc!r}")))
+            ok, inner = False, pickle.dumps(RuntimeError(f"unpicklable result: {exc!r}"))
+        # (the value pickled apart: one the bot cannot unpickle fails its call alone)
+        data = pickle.dumps((call, ok, inner))
         results.send_bytes(data)
 
 
@@ -160,14 +163,19 @@ class _Process:
             end = _HEADER.size + size
             if len(self._in) < end:
                 break
-            call, ok, value = pickle.loads(self._in[_HEADER.size : end])
+            call, ok, inner = pickle.loads(self._in[_HEADER.size : end])
             del self._in[:end]
             future = self._waiting.pop(call, None)
-            if future is not None and not future.done():
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
+            if future is None or future.done():
+                continue
+            try:
+                value = pickle.loads(inner)
+            except Exception as exc:
+                ok, value = False, RuntimeError(f"result not readable: {exc!r}")
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
 
     def _died(self) -> None:
         """The process is gone: every call waiting on it fails with `WorkerDied`."""
