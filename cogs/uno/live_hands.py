@@ -147,7 +147,7 @@ class LiveHands:
         self._told: dict[int, list[E.Event]] = {}  # game id -> events no hand was edited for
         self._timed_out: dict[int, dict[int, int]] = {}  # game id -> player -> timeouts in a row
         self._ended: dict[int, dict[int, str]] = {}  # game id -> player -> why they left
-        self._deleting: set[asyncio.Task[int]] = set()
+        self._deleting: set[asyncio.Task[None]] = set()
         # (token, follow-up id) -> when its token expires: messages already deleted.
         self._deleted: dict[tuple[str, int | None], datetime] = {}
         self._in_flight: dict[tuple[int, int], asyncio.Future[None]] = {}  # (game, player)
@@ -175,10 +175,12 @@ class LiveHands:
         if not isinstance(picture, _Unknown):
             hand.picture, hand.picture_known = picture, True
         if old is not None:
-            if not old.token.same_message(token) and old.token.alive():
-                self._delete(old.token)
-            hand.task = old.task
             flight = self._in_flight.get((live.game_id, user))
+            if not old.token.same_message(token) and old.token.alive():
+                # After the old hand's edit in flight, if any: a DELETE overtaking it would
+                # make that edit an invalid request (404 Unknown Message).
+                self._delete(old.token, after=flight)
+            hand.task = old.task
             if flight is not None and not flight.done():
                 # An edit through the old token may land after this answer: show it again,
                 # picture included (which one the message shows then is not known).
@@ -480,17 +482,23 @@ class LiveHands:
         hand.token = new
         return 200
 
-    def _delete(self, token: _Token) -> None:
+    def _delete(self, token: _Token, *, after: asyncio.Future[None] | None = None) -> None:
         """Delete a player's previous hand (on its own: a slow delete holds up no edit), once:
         a hand replaced while it was being posted anew is asked for twice, and a second DELETE
-        would be an invalid request (404) counted against the bot."""
+        would be an invalid request (404) counted against the bot. `after`: an edit of that
+        message still in flight, which the DELETE waits for."""
         key = (token.token, token.followup)
         if key in self._deleted:
             return
         self._deleted[key] = token.expires
-        task = asyncio.create_task(self._request("DELETE", token))
+        task = asyncio.create_task(self._delete_after(token, after))
         self._deleting.add(task)
         task.add_done_callback(self._deleting.discard)
+
+    async def _delete_after(self, token: _Token, after: asyncio.Future[None] | None) -> None:
+        if after is not None and not after.done():
+            await asyncio.shield(after)
+        await self._request("DELETE", token)
 
     async def _request(
         self, method: str, token: _Token, kwargs: dict[str, Any] | None = None

@@ -200,3 +200,25 @@ async def test_a_failed_edit_is_sent_again_with_the_latest_state(
 async def _until(done: Any) -> None:
     while not done():
         await asyncio.sleep(0.005)
+
+
+@pytest.mark.asyncio
+async def test_a_replaced_hand_is_deleted_only_after_its_edit_in_flight() -> None:
+    """A DELETE overtaking the old hand's edit would leave that edit an invalid request (404
+    Unknown Message, counted against the bot): the DELETE waits for it."""
+    live = _live()
+    hands = LiveHands(_House(live))
+    discord_ = _Discord()
+    hands._request = discord_.request
+    hands.register(_interaction(ALICE, 0), live, ALICE)
+    _move(live)
+    hands.refresh(live)
+    await _settle()
+    assert [(m, t) for m, t, _ in discord_.calls] == [("PATCH", "token-0")]  # held in flight
+    hands.register(_interaction(ALICE, 1), live, ALICE)  # Alice opens her hand again
+    await _settle()
+    assert ("DELETE", "token-0") not in [(m, t) for m, t, _ in discord_.calls]
+    discord_.gate.set()
+    await _settle()
+    calls = [(m, t) for m, t, _ in discord_.calls]
+    assert calls.index(("DELETE", "token-0")) > calls.index(("PATCH", "token-0"))

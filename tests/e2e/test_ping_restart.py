@@ -52,13 +52,13 @@ async def test_the_ping_of_the_last_run_is_deleted_after_a_restart(tmp_path: Pat
         await bot.start()
         await emu.wait_for_bot(timeout=30)
         await emu.wait_for_commands(guild, timeout=30)
-        world = PingWorld(emu, guild, tmp_path / "decks.json", tmp_path / "uno.db")
+        world = PingWorld(emu, guild, bot, tmp_path)
         channel = world.channel()
         alice, bob = world.users("alice", "bob")
         # The turn timer off: after the restart nothing moves until a player does, so only
         # the start-up clean-up can delete the old ping.
         await world.configure(channel, turn_timer="off", turn_ping="now")
-        world.fix_deal(channel, ["G1 R2 R3 R4 R5 R6 R7", "G2 B2 B3 B4 B5 B6 B7"], "G5")
+        world.fix_hands(channel, ["G1 R2 R3 R4 R5 R6 R7", "G2 B2 B3 B4 B5 B6 B7"], "G5")
         await open_game(emu, channel, alice, [bob])
         game_id = Table(emu, channel).game_id
         old = await emu.wait_for(lambda: next(iter(world.alive(channel)), None), 5, what="ping")
