@@ -30,7 +30,7 @@ import struct
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from bot.child_process import exit_with_parent
+from bot.child_process import serve_calls
 
 log = logging.getLogger(__name__)
 
@@ -57,28 +57,6 @@ class WorkerDied(Exception):
 _HEADER = struct.Struct("!i")
 
 
-def _serve(requests: multiprocessing.connection.Connection, results: Any) -> None:
-    """The process's loop: read (call id, function, arguments), answer (call id, ok, the
-    pickled value or error)."""
-    exit_with_parent()
-    while True:
-        try:
-            call, fn, args = pickle.loads(requests.recv_bytes())
-        except EOFError:  # the bot closed its end: done
-            return
-        try:
-            ok, value = True, fn(*args)
-        except BaseException as exc:  # the work's own error travels back as its result
-            ok, value = False, exc
-        try:
-            inner = pickle.dumps(value)
-        except Exception as exc:
-            ok, inner = False, pickle.dumps(RuntimeError(f"unpicklable result: {exc!r}"))
-        # (the value pickled apart: one the bot cannot unpickle fails its call alone)
-        data = pickle.dumps((call, ok, inner))
-        results.send_bytes(data)
-
-
 class _Process:
     """One spawned process and its two pipes, driven from the event loop without a thread.
 
@@ -93,7 +71,7 @@ class _Process:
         ctx = multiprocessing.get_context("spawn")
         child_in, self._requests = ctx.Pipe(duplex=False)
         self._results, child_out = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_serve, args=(child_in, child_out), daemon=True)
+        self.process = ctx.Process(target=serve_calls, args=(child_in, child_out), daemon=True)
         self.process.start()
         child_in.close()
         child_out.close()
