@@ -1,5 +1,6 @@
 """Card art speed and size: render every face once, then compose + encode the pictures the bot
-sends (PNG as shipped, lossless and lossy WebP for comparison), p50/p99 and bytes.
+sends (PNG as shipped: on the table's or the hand's own palette; on the shared 256-colour
+palette, full colour, lossless and lossy WebP for comparison), p50/p99 and bytes.
 
     .venv/bin/python benchmarks/card_art.py [--runs 50]
 """
@@ -18,7 +19,7 @@ from PIL import Image
 from bot.engine import ALL_CARDS, COLORS, Card, Color, build_deck
 from bot.ui.art import SeatState, TableState, back, encode, face, hand_picture, table_picture
 from bot.ui.art import faces as faces_module
-from bot.ui.art.encode import use_shared_palette
+from bot.ui.art.encode import hand_palette, table_palette, use_shared_palette
 
 
 def _webp(lossless: bool) -> Callable[[Image.Image], bytes]:
@@ -39,12 +40,15 @@ def _png_full(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-ENCODERS = {
-    "png256 (shipped)": encode,  # onto the shared palette, as the bot's picture workers do
-    "png rgb": _png_full,
-    "webp lossless": _webp(True),
-    "webp q85": _webp(False),
-}
+def _encoders(own_palette: Callable[[], Image.Image]) -> dict[str, Callable[[Image.Image], bytes]]:
+    return {
+        # As table_file and hand_file do: onto the picture's own palette.
+        "png own (shipped)": lambda image: encode(image, own_palette()),
+        "png256 shared": encode,  # onto the shared palette, as pictures without their own
+        "png rgb": _png_full,
+        "webp lossless": _webp(True),
+        "webp q85": _webp(False),
+    }
 
 
 def _table(seats: int) -> TableState:
@@ -83,13 +87,14 @@ def main() -> None:
 
     deck = build_deck("classic108")
     random.Random(1).shuffle(deck)
-    cases: dict[str, Callable[[], Image.Image]] = {
-        "table 4 seats": lambda: table_picture(_table(4)),
-        "table 10 seats": lambda: table_picture(_table(10)),
-        "hand 7 cards": lambda: hand_picture(deck[:7], set(deck[:3])),
-        "hand 25 cards": lambda: hand_picture(deck[:25], set(deck[:6])),
+    cases: dict[str, tuple[Callable[[], Image.Image], Callable[[], Image.Image]]] = {
+        "table 4 seats": (lambda: table_picture(_table(4)), table_palette),
+        "table 10 seats": (lambda: table_picture(_table(10)), table_palette),
+        "hand 7 cards": (lambda: hand_picture(deck[:7], set(deck[:3])), hand_palette),
+        "hand 25 cards": (lambda: hand_picture(deck[:25], set(deck[:6])), hand_palette),
     }
-    for name, compose in cases.items():
+    table_palette(), hand_palette()  # computed once per process, as in the bot's workers
+    for name, (compose, own_palette) in cases.items():
         compose()  # warm the scaled-face caches, as a running bot has them
         times = []
         for _ in range(args.runs):
@@ -99,7 +104,7 @@ def main() -> None:
         p50, p99 = _quantiles(times)
         print(f"{name}: compose p50 {p50:.1f} ms p99 {p99:.1f} ms")
         image = compose()
-        for label, encoder in ENCODERS.items():
+        for label, encoder in _encoders(own_palette).items():
             times = []
             data = b""
             for _ in range(args.runs):

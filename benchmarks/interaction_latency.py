@@ -41,10 +41,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import gc
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -60,11 +62,14 @@ from benchmarks.baseline import baseline_checkout  # noqa: E402
 from testing.bot_env import bot_env  # noqa: E402
 from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message  # noqa: E402
 from testing.fakediscord.driver import InteractionFailed  # noqa: E402
+from testing.fakediscord.global_limit import GLOBAL_PER_SECOND, interaction_token  # noqa: E402
 from testing.players import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
 
 TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
 #: The bot's test-only hooks (tests/e2e/conftest.py sets them): none is meant here.
 TEST_HOOKS = ("UNO_TEST_SEED", "UNO_TEST_DECKS", "UNO_TEST_TIMER_SCALE")
+#: Seconds after the games for the last table edits to land (pacing stretches them to 10 s).
+SETTLE = 11.0
 
 
 def rss_kb(pid: int) -> int:
@@ -84,8 +89,16 @@ def my_turn(hand: Message) -> bool:
     return any(a.startswith(("play:", "color:")) or a in TURN_ACTIONS for a in actions(hand))
 
 
-async def play(emu: FakeDiscord, table: Message, users: list[Any], limit: int, think: float) -> int:
-    """Click through one game until `limit` actions or the round's end; actions taken."""
+async def play(
+    emu: FakeDiscord,
+    table: Message,
+    users: list[Any],
+    limit: int,
+    think: float,
+    moved: list[float] | None = None,
+) -> int:
+    """Click through one game until `limit` actions or the round's end; actions taken. The
+    moment each move was answered (`time.monotonic`) is added to `moved`."""
     hand_button = next(c for c in table.custom_ids if HAND_ID.match(c))
 
     async def first_look(user: Any) -> Message:
@@ -97,7 +110,7 @@ async def play(emu: FakeDiscord, table: Message, users: list[Any], limit: int, t
         looks = await asyncio.gather(*(first_look(u) for u in users))
         hands = {u.id: hand for u, hand in zip(users, looks, strict=True)}
         current = users[0].id if my_turn(hands[users[0].id]) else users[1].id
-        return await _play_turns(emu, hands, users, current, limit, think)
+        return await _play_turns(emu, hands, users, current, limit, think, moved)
     except InteractionFailed:  # counted among the run's errors (failed interactions)
         return 0
 
@@ -109,6 +122,7 @@ async def _play_turns(
     current: int,
     limit: int,
     think: float,
+    moved: list[float] | None = None,
 ) -> int:
     by_id = {u.id: u for u in users}
     for done in range(limit):
@@ -122,6 +136,8 @@ async def _play_turns(
         if think:
             await asyncio.sleep(random.uniform(0.5 * think, 1.5 * think))
         hand = await take_turn(emu, by_id[current], hand)
+        if moved is not None:
+            moved.append(time.monotonic())
         hands[current] = hand
         if not actions(hand) or "next" in actions(hand):
             return done + 1
@@ -151,16 +167,52 @@ def uploads(emu: FakeDiscord, after: set[int]) -> dict[str, list[int]]:
     return sizes
 
 
+def staleness(moves: list[float], edits: list[float], end: float) -> tuple[list[float], int]:
+    """Per move, seconds until the next edit of its table landed (the bot renders the latest
+    state when it edits, so that edit shows the move); and how many moves no edit showed by
+    `end` (counted as `end` minus the move)."""
+    out, unshown = [], 0
+    for t in moves:
+        i = bisect.bisect_right(edits, t)
+        if i < len(edits):
+            out.append(edits[i] - t)
+        else:
+            out.append(end - t)
+            unshown += 1
+    return out, unshown
+
+
+def channel_requests(records: list[Any]) -> dict[str, int]:
+    """The global-limited requests among `records`, by kind."""
+    kinds: dict[str, int] = {}
+    for r in records:
+        if interaction_token(r.path) is not None:
+            continue
+        kind = r.method + " " + re.sub(r"/\d+", "/{id}", r.path)
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return kinds
+
+
 async def run(
-    games: int, limit: int, think: float, pin: bool, bot_root: Path = ROOT, images: bool = True
+    games: int,
+    limit: int,
+    think: float,
+    pin: bool,
+    bot_root: Path = ROOT,
+    images: bool = True,
+    discord_limit: bool = True,
+    request_budget: str | None = None,
 ) -> dict[str, Any]:
     emu = FakeDiscord()
+    emu.global_limit.per_second = GLOBAL_PER_SECOND if discord_limit else None
     await emu.start()
     guild = emu.add_guild("Bench")
     tmp = Path(tempfile.mkdtemp(prefix="uno-bench-"))
     env = bot_env(
         emu, tmp, DEV_GUILD_ID=str(guild.id), TABLE_EDIT_INTERVAL="1.0", LOG_LEVEL="WARNING"
     )
+    if request_budget is not None:
+        env["REQUEST_BUDGET"] = request_budget
     # The bot's environment is this process's with the emulator's over it (bot_process): a
     # test hook set by the caller (every game dealt from one seed, say) would leak in.
     for hook in TEST_HOOKS:
@@ -200,19 +252,29 @@ async def run(
         edits_before = sum(len(v) for v in emu.channel_edit_times.values())
         files_before = set(emu.attachment_blobs)
         identical_before = len(emu.identical_uploads)
+        gl = emu.global_limit
+        limit_before = (gl.limited, gl.exempt, gl.global_429s, gl.invalid)
+        requests_before = len(emu.requests)
+        moved: list[list[float]] = [[] for _ in tables]
+        ended = [0.0] * len(tables)
+
+        async def game(n: int) -> int:
+            done = await play(emu, tables[n], players[n], limit, think, moved[n])
+            ended[n] = time.monotonic()
+            return done
+
         # The emulator and the scripted users share this process: its own collector pauses
         # (hundreds of ms once it holds every message) would be counted as the bot's latency.
         gc.collect()
         gc.freeze()
         gc.disable()
         started = time.perf_counter()
+        play_started = time.monotonic()
         workers_before = {pid: cpu_seconds(pid) for pid in family(bot.pid) if pid != bot.pid}
         bot_before = cpu_seconds(bot.pid)
         harness_before = cpu_seconds(os.getpid())
         try:
-            played = await asyncio.gather(
-                *(play(emu, t, p, limit, think) for t, p in zip(tables, players, strict=True))
-            )
+            played = await asyncio.gather(*(game(n) for n in range(len(tables))))
         finally:
             gc.enable()
             gc.unfreeze()
@@ -225,7 +287,19 @@ async def run(
         )
         cpu = bot_cpu + workers_cpu
         harness = cpu_seconds(os.getpid()) - harness_before
-        await asyncio.sleep(1.5)
+        play_requests = emu.requests[requests_before:]
+        limited = gl.limited - limit_before[0]
+        exempt_requests = gl.exempt - limit_before[1]
+        game_minutes = sum(e - play_started for e in ended) / 60
+        await asyncio.sleep(SETTLE)  # the last tables land (pacing stretches to 10 s)
+        settled = time.monotonic()
+        stale: list[float] = []
+        unshown = 0
+        for channel, moves in zip(channels, moved, strict=True):
+            edit_times = sorted(emu.channel_edit_times.get(int(channel), []))
+            ages, missing = staleness(moves, edit_times, settled)
+            stale += ages
+            unshown += missing
         rss_after = rss_kb(bot.pid)
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
         edits = sum(len(v) for v in emu.channel_edit_times.values()) - edits_before
@@ -263,6 +337,23 @@ async def run(
             "max": max(latencies, default=float("nan")),
             "errors": errors,
             "table_edits": edits,
+            "discord_limit": discord_limit,
+            "request_budget": request_budget,
+            "global_429s": gl.global_429s - limit_before[2],
+            "global_429s_all": gl.global_429s,
+            "invalid": gl.invalid - limit_before[3],
+            "invalid_all": gl.invalid,
+            "limited": limited,
+            "exempt": exempt_requests,
+            "limited_per_s": limited / elapsed,
+            "limited_per_game_minute": limited / max(1e-9, game_minutes),
+            "mean_active_games": game_minutes * 60 / elapsed,
+            "exempt_per_game_minute": exempt_requests / max(1e-9, game_minutes),
+            "channel_kinds": channel_requests(play_requests),
+            "stale_p50": statistics.median(stale) if stale else float("nan"),
+            "stale_p99": pct(stale, 0.99),
+            "stale_max": max(stale, default=float("nan")),
+            "stale_unshown": unshown,
             "rss_idle_mb": rss_idle / 1024,
             "rss_games_mb": rss_games / 1024,
             "rss_after_mb": rss_after / 1024,
@@ -279,7 +370,9 @@ def child(
 ) -> dict[str, Any]:
     """One run in a fresh process (the harness's leftovers would skew the next run)."""
     command = [sys.executable, __file__, "--games", str(n), "--think", str(think)]
-    command += ["--images", images]
+    command += ["--images", images, "--discord-limit", args.discord_limit]
+    if args.request_budget is not None:
+        command += ["--request-budget", args.request_budget]
     command += ["--actions", str(args.actions), "--bot-root", str(root), "--json"]
     command += ["--no-pin"] if args.no_pin else []
     done = subprocess.run(command, capture_output=True, text=True)
@@ -360,6 +453,28 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"{r['hand_kb']:.1f} KB, max {r['hand_kb_max']:.1f})",
         flush=True,
     )
+    if "limited" not in r:
+        return
+    kinds = ", ".join(
+        f"{k} {v}" for k, v in sorted(r["channel_kinds"].items(), key=lambda kv: -kv[1])[:6]
+    )
+    print(
+        f"      Discord's global limit {'on (50/s)' if r['discord_limit'] else 'off'}, "
+        f"the bot's REQUEST_BUDGET {r['request_budget'] or 'its default'}: "
+        f"{r['global_429s']} global 429s while playing ({r['global_429s_all']} in all), "
+        f"{r['invalid']} invalid requests ({r['invalid_all']} in all) | global-limited "
+        f"{r['limited']} ({r['limited_per_s']:.1f}/s, {r['limited_per_game_minute']:.1f} per "
+        f"active game per minute), exempt {r['exempt']} "
+        f"({r['exempt_per_game_minute']:.1f} per game-minute); games active at once: "
+        f"{r['games']} at first, {r['mean_active_games']:.0f} on average",
+        flush=True,
+    )
+    print(
+        f"      tables: a move shown after p50 {r['stale_p50']:.2f} s, p99 "
+        f"{r['stale_p99']:.2f} s, max {r['stale_max']:.2f} s; {r['stale_unshown']} moves never "
+        f"shown | channel requests: {kinds}",
+        flush=True,
+    )
 
 
 def side_by_side(results: list[dict[str, Any]], n: int, think: float) -> None:
@@ -423,6 +538,15 @@ def main() -> None:
         help="the server's card pictures setting (one run per value, in this order)",
     )
     parser.add_argument(
+        "--discord-limit",
+        choices=("on", "off"),
+        default="on",
+        help="the emulator enforces Discord's global limit (50 requests/s per token)",
+    )
+    parser.add_argument(
+        "--request-budget", help="the bot's REQUEST_BUDGET (default: its own, 40; 0: none)"
+    )
+    parser.add_argument(
         "--bot-root",
         type=Path,
         default=ROOT,
@@ -445,7 +569,18 @@ def main() -> None:
         return
     ((n, think),) = runs
     images = args.images[0] == "on"
-    r = asyncio.run(run(n, args.actions, think, not args.no_pin, args.bot_root, images))
+    r = asyncio.run(
+        run(
+            n,
+            args.actions,
+            think,
+            not args.no_pin,
+            args.bot_root,
+            images,
+            args.discord_limit == "on",
+            args.request_budget,
+        )
+    )
     if args.json:
         print(json.dumps(r))
     else:

@@ -21,6 +21,7 @@ from discord.ext import commands
 from bot.discord_internals import wrap_interaction_parser
 from bot.i18n import available_locales, catalogue
 from bot.i18n.translator import CatalogueTranslator
+from bot.request_budget import RequestBudget, RequestCounter, log_summaries, trace_config
 from bot.settings import Settings
 from bot.store import Database
 from bot.ui.items import DYNAMIC_ITEMS, Click
@@ -56,6 +57,8 @@ class GameService(Protocol):
 
     async def stop_clocks(self) -> None: ...
 
+    def running_games(self) -> int: ...
+
     async def finish_tables(self, timeout: float) -> bool: ...
 
     def settings_changed(self, guild_id: int) -> None: ...
@@ -78,12 +81,24 @@ class UnoBotMixin(_BotBase):
     database: Database
     uno: GameService | None
 
+    request_budget: RequestBudget | None
+    request_counter: RequestCounter
+
+    def _with_request_budget(self, settings: Settings, options: dict[str, Any]) -> dict[str, Any]:
+        """discord.py's options plus the trace (`http_trace`, a public hook on discord.py's HTTP
+        session) that counts every request and schedules the global-limited ones within
+        REQUEST_BUDGET (request_budget.py). Called before discord.py's own __init__."""
+        budget = RequestBudget(settings.request_budget) if settings.request_budget else None
+        self.request_budget, self.request_counter = budget, RequestCounter()
+        return {**options, "http_trace": trace_config(budget, self.request_counter)}
+
     def _init_uno(self, settings: Settings, database: Database) -> None:
         self.settings = settings
         self.database = database
         self.uno = None  # the game, installed by cogs.uno
         self.synced_at_start: str | None = None  # "guild", "global" or None, for tests/logs
         self.accepting_interactions = True  # False once a shutdown began
+        self._summaries: asyncio.Task[None] | None = None
         self._in_flight: set[asyncio.Future[Any]] = set()  # tasks processing an interaction
         self._guild_locales: dict[int, str] = {}  # guild id -> its language, as interactions say
         wrap_interaction_parser(self, self._interaction_create)
@@ -139,6 +154,10 @@ class UnoBotMixin(_BotBase):
         guild = self.get_guild(guild_id)
         return None if guild is None else str(guild.preferred_locale.value)
 
+    def running_games(self) -> int | None:
+        """How many games this process runs (None before the game service is installed)."""
+        return None if self.uno is None else self.uno.running_games()
+
     async def shutdown(self) -> None:
         """Stop gracefully: no new interactions, no more timers or computer moves, the ones in
         flight finished and answered, the latest tables shown; then close the client."""
@@ -164,6 +183,9 @@ class UnoBotMixin(_BotBase):
             len(in_flight),
             loop.time() - started,
         )
+        if self._summaries is not None:
+            self._summaries.cancel()
+        log.info("%s", self.request_counter.summary(self.running_games()))
         await self.close()
 
     async def setup_hook(self) -> None:
@@ -171,6 +193,9 @@ class UnoBotMixin(_BotBase):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self._summaries = asyncio.create_task(
+            log_summaries(self.request_counter, self.running_games)
+        )
         await self.sync_commands()
 
     def command_hash(self) -> str:
@@ -221,12 +246,14 @@ def _intents() -> discord.Intents:
 
 class UnoBot(UnoBotMixin, commands.Bot):
     def __init__(self, settings: Settings, database: Database, **options: Any) -> None:
+        options = self._with_request_budget(settings, options)
         super().__init__(command_prefix=commands.when_mentioned, intents=_intents(), **options)
         self._init_uno(settings, database)
 
 
 class ShardedUnoBot(UnoBotMixin, commands.AutoShardedBot):
     def __init__(self, settings: Settings, database: Database, **options: Any) -> None:
+        options = self._with_request_budget(settings, options)
         super().__init__(command_prefix=commands.when_mentioned, intents=_intents(), **options)
         self._init_uno(settings, database)
 

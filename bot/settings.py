@@ -26,6 +26,13 @@ class Settings(BaseSettings):
     table_edit_interval: float = Field(
         default=1.0, ge=0, description="seconds between two edits of one public table"
     )
+    request_budget: float = Field(
+        default=40,
+        ge=0,
+        description="requests per second this process may make on routes under Discord's global "
+        "limit (50 per bot token, shared by every process; interaction routes are exempt); "
+        "0: not scheduled, only counted",
+    )
     table_repost_after: float = Field(
         default=3000,
         gt=0,

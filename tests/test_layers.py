@@ -30,6 +30,7 @@ ALLOWED: dict[str, set[str]] = {
         "bot.settings",
         "bot.discord_internals",
         "bot.child_process",
+        "bot.request_budget",
     },
 }
 

@@ -4,8 +4,9 @@
 
 Writes table.png (4 seats), table10.png (10 seats, awkward names), table_scripts.png (10 seats,
 names in our players' alphabets: Norwegian, German, Polish, Cyrillic, Greek, CJK), hand7.png,
-hand30_page1.png, deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png (every
-face 48 px wide, the back, the chosen-colour wilds and the swatches) and a greyscale copy of each.
+hand30_page1.png, deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png and
+faces120.png (every face 48 and 120 px wide, the back, the chosen-colour wilds and the swatches)
+and a greyscale copy of each. Its table.png is the README's picture, docs/table.png.
 """
 
 from __future__ import annotations

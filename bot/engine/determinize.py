@@ -49,11 +49,8 @@ from .view import PlayerView
 BLUFF_BELIEF = 0.15
 #: (The share of samples that ignore what the last card played revealed of its player's hand,
 #: deals tried per sample to find a hand that would have played it so), by table size: 2
-#: players, more. Measured against `hard`: with 2 players (0.05, 16) won 61.7% of 2,000 rounds
-#: against 59.9% for (0.15, 8), decision regret 3.26% against 3.31%; at a table of four
-#: (0.15, 8) won 27.5% of 3,000 rounds (95% interval 25.9-29.1%; a fair share is 25%). The
-#: 4-player setting was picked from one 1,000-round run each on an earlier build (30.7%
-#: against 27.5%), a gap within noise. A deal that never fits is kept anyway.
+#: players, more. Picked by rounds won against `hard` and by decision regret, at 2 players and at
+#: 4 (docs/benchmarks.md, "Computer players"). A deal that never fits is kept anyway.
 PLAY_DOUBT: dict[bool, tuple[float, int]] = {True: (0.05, 16), False: (0.15, 8)}
 #: The face of a plain wild.
 WILD_FACE = Card.of("W").face

@@ -34,17 +34,16 @@ from .view import PlayerView
 #: Playouts per decision by default (spread over the candidates): a budget counted in work,
 #: not seconds, so a benchmark gives the same answer for the same seeds on a busy machine.
 DEFAULT_PLAYOUTS = 800
-#: Seconds per decision at most: a safety net for the bot on a slow or busy machine (800
-#: playouts take about 63 ms at p50 and 96 ms at p99 on one core with 2 players, 73 and 98 ms
-#: with 4).
+#: Seconds per decision at most: a safety net for the bot on a slow or busy machine, well above
+#: what DEFAULT_PLAYOUTS take on one core (docs/benchmarks.md, "Computer players").
 DEFAULT_BUDGET = 0.15
 #: Samples per decision at most (enough when the choice is between two moves).
 MAX_SAMPLES = 400
 #: Moves a playout plays before it is scored by the value table (values.py) at the next turn.
 HORIZON = 20
 #: See `ExpertPlayer.confidence`. With playouts scored by the value table the samples are
-#: trusted outright (0): against oracle values their best move beat the prior's clearly (2-player
-#: regret 3.1-3.3% against 3.4-3.5% at 2.0; 4-player 3.3% against 4.0%).
+#: trusted outright (0): against oracle values their best move beat the prior's clearly, with 2
+#: and 4 players (benchmarks/expert_regret.py; docs/benchmarks.md, "Computer players").
 CONFIDENCE = 0.0
 #: A playout longer than this is judged by the cards left instead of played to its end.
 MAX_PLAYOUT_MOVES = 250

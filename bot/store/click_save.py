@@ -1,15 +1,15 @@
 """The write of every click, without the ORM: the store's own statements, run on the driver.
 
 A click saves the engine snapshot (a version-checked UPDATE), its action-log rows, the players'
-counters and sometimes their timeout counts. Through an ORM session that costs about 0.8 ms of
-CPU, some twenty times what SQLite itself spends, and it was the largest share of the bot's CPU
-per interaction. Here the very statements the repositories use (`games._SAVE_STATE`,
-`games._LOG_ACTION`, `games._SET_TIMEOUTS`, `stats._TOTALS_UPSERT`) are compiled once per
-dialect, with SQLAlchemy's own bind processors for their types (JSON through the engine's
-serializer, enums, UTC timestamps), and executed on the driver's connection: sqlite3 on the
-SQLite writer's inline connection, asyncpg on a pooled PostgreSQL connection. One statement per
-write on both backends; only the executor differs. Rarer writes (seats, rounds, the end of a
-match) keep going through the repositories in a unit of work.
+counters and sometimes their timeout counts. Through an ORM session that cost many times what SQLite
+itself spends, and it was the largest share of the bot's CPU per interaction
+(benchmarks/store_throughput.py --unit click; docs/benchmarks.md, "The store"). Here the very
+statements the repositories use (`games._SAVE_STATE`, `games._LOG_ACTION`, `games._SET_TIMEOUTS`,
+`stats._TOTALS_UPSERT`) are compiled once per dialect, with SQLAlchemy's own bind processors for
+their types (JSON through the engine's serializer, enums, UTC timestamps), and executed on the
+driver's connection: sqlite3 on the SQLite writer's inline connection, asyncpg on a pooled
+PostgreSQL connection. One statement per write on both backends; only the executor differs. Rarer
+writes (seats, rounds, the end of a match) keep going through the repositories in a unit of work.
 
 The seat map (names, who is a computer) comes from the caller's live game instead of a roster
 query: counters are only ever given for people seated in that game.

@@ -300,7 +300,7 @@ class GameRepository:
 
         Leaving a running match counts for the leaver as a match played and lost, unless the
         host kicked them; a kick that leaves fewer than two people makes the match unrated
-        (README "What counts").
+        (docs/playing.md, "What counts").
         """
         game = await self._game(game_id, lock=True)
         _require(game, *OPEN_STATUSES)
@@ -355,7 +355,7 @@ class GameRepository:
         game.state = dict(state)
         game.version = version
         game.turn_deadline = turn_deadline
-        # A match of one person against computers is practice (README "What counts").
+        # A match of one person against computers is practice (docs/playing.md, "What counts").
         game.rated = len(_people_seated(game)) >= 2
         self._session.add(
             GameAction(

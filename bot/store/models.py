@@ -181,8 +181,9 @@ class Game(Base):
     # The turn ping shown in the channel now (cogs/uno/pings.py), so that the next process can
     # delete one a restart left behind; written when a ping is posted or deleted, not per move.
     ping_message_id: Mapped[int | None] = mapped_column(BigInteger)
-    # Whether the match counts for the leaderboard (README "What counts"): set at start (two or
-    # more people), cleared when the host kicks it down to one person or a walkover is too early.
+    # Whether the match counts for the leaderboard (docs/playing.md, "What counts"): set at start
+    # (two or more people), cleared when the host kicks it down to one person or a walkover is too
+    # early.
     rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     seats: Mapped[list[Seat]] = relationship(

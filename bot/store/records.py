@@ -61,7 +61,7 @@ class GameRecord:
     table_message_posted_at: datetime | None
     turn_deadline: datetime | None
     seats: tuple[SeatRecord, ...] = ()
-    rated: bool = True  # counts for the leaderboard (README "What counts")
+    rated: bool = True  # counts for the leaderboard (docs/playing.md, "What counts")
 
     @property
     def rules(self) -> RuleSet:

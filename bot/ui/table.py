@@ -74,7 +74,8 @@ def rules_line(rules: RuleSet, locale: object = None) -> str:
 
 
 def is_practice(players: Sequence[int]) -> bool:
-    """One person against computer players only: played out, counted for nobody (README)."""
+    """One person against computer players only: played out, counted for nobody
+    (docs/playing.md, "What counts")."""
     people = [p for p in players if not is_computer(p)]
     return len(people) == 1 and len(people) < len(players)
 

@@ -68,6 +68,10 @@ class UnoApp:
         self.boards = PublicBoards(house)  # `/uno leaderboard` in public
         self.card_emojis = EmojiSync(bot)  # started by the cog, in the background
 
+    def running_games(self) -> int:
+        """How many games this process runs now (the request summaries count per game)."""
+        return len(self.house.live)
+
     async def stop_clocks(self) -> None:
         """No more timer or computer moves, nor lobby expiry (a shutdown began)."""
         await self.games.close()

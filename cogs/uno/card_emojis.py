@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot.request_budget import Priority, priority
 from bot.ui.card_emojis import CARD_EMOJIS, CardEmojis, is_ours, wanted_emojis
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,10 @@ class EmojiSync:
             emoji = existing.get(art.name)
             if emoji is None:
                 try:
-                    emoji = await self.bot.create_application_emoji(name=art.name, image=art.image)
+                    with priority(Priority.BACKGROUND):  # after every game's request
+                        emoji = await self.bot.create_application_emoji(
+                            name=art.name, image=art.image
+                        )
                 except (discord.HTTPException, OSError, TimeoutError) as exc:
                     # Discord refuses or is down: the rest would fail alike. Use what is
                     # there; the next start tries again.

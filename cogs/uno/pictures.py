@@ -5,7 +5,8 @@ bot/ui/pictures.py; the embed already points at it); `attach` turns it into the 
 sends: `files` for a new message, `attachments` for an edit, which replaces what the message had
 (an edit without a picture removes the old one; `keep=True` leaves the one it has).
 
-Drawing and encoding take 1-8 ms of Python and Pillow, so worker processes draw (workers.py,
+Drawing and encoding take milliseconds of Python and Pillow (docs/benchmarks.md, "Card
+pictures"), so worker processes draw (workers.py,
 `Drawing`): one for the pictures an answer waits for (a hand, after a click), one for those drawn
 in the background (the table, hands edited as the game goes on), so an answer never queues
 behind a table. Until they are up, and whenever one fails, a thread draws. Files
@@ -15,8 +16,8 @@ while it is in the cache, and a cached one costs no round trip.
 A picture has a deadline (`URGENT_DEADLINE`, `BACKGROUND_DEADLINE`); a late one is left out
 (`PictureLate`): `attach` sends the message text-only, its embed pointing at no image, and the
 next edit brings the picture (a stuck process is replaced meanwhile, see workers.py). While no
-process is up a thread draws, as before the first one starts: a picture is 1-8 ms of holding the
-interpreter lock, cheaper for everyone than answers without their picture.
+process is up a thread draws, as before the first one starts: a picture is a few milliseconds of
+holding the interpreter lock, cheaper for everyone than answers without their picture.
 """
 
 from __future__ import annotations
@@ -38,18 +39,19 @@ from cogs.uno.workers import WorkerLate, WorkerProcess
 
 log = logging.getLogger(__name__)
 
-#: Encoded pictures kept by what they show (~10 KB each).
+#: Encoded pictures kept by what they show (their sizes: docs/benchmarks.md, "Card pictures").
 CACHE_SIZE = 512
-#: Seconds an answer waits for its picture. Drawing takes 1-8 ms, so a second is a process that
-#: is stuck, not busy; and Discord wants the answer within 3 s of the click, of which the save
+#: Seconds an answer waits for its picture. Drawing takes milliseconds, so a second is a process
+#: that is stuck, not busy; and Discord wants the answer within 3 s of the click, of which the save
 #: and the upload need their share.
 URGENT_DEADLINE = 1.0
 #: Seconds a picture drawn in the background (a table, a hand edited as the game goes on) may
 #: take. Nobody waits on it, but its table waits: a few seconds allow a queue of a hundred
 #: busy tables (under a second) and keep the table, text-only, at most this much behind.
 BACKGROUND_DEADLINE = 3.0
-#: Seconds a replay may take, its process's start included: drawing one is 0.1-0.6 s
-#: (benchmarks/replay.py) and starting the process 1-3 s; on a loaded machine a few times that.
+#: Seconds a replay may take, its process's start included: drawing one and starting the process
+#: take seconds at most (benchmarks/replay.py, docs/benchmarks.md), a few times that on a loaded
+#: machine.
 #: The asker watches a "thinking" message meanwhile, and past this is told to try again.
 REPLAY_DEADLINE = 15.0
 #: Replays kept (they never change: a finished round's), by their total size.

@@ -27,6 +27,7 @@ from bot.discord_internals import delete_channel_message
 from bot.engine import Decision
 from bot.engine.ai import is_computer
 from bot.i18n import t
+from bot.request_budget import Priority, priority
 from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.scheduler import Scheduler
@@ -178,7 +179,8 @@ class TurnPings:
         mentions = discord.AllowedMentions(
             users=[discord.Object(id=player)], everyone=False, roles=False, replied_user=False
         )
-        message = await self.house.send_public(channel, content=text, allowed_mentions=mentions)
+        with priority(Priority.PING):  # after results and tables when requests must wait
+            message = await self.house.send_public(channel, content=text, allowed_mentions=mentions)
         if message is None:
             return
         if not self._current(live, key, generation):
@@ -199,7 +201,8 @@ class TurnPings:
     async def _delete_message(self, channel: int, message_id: int) -> bool:
         """Whether the message is gone now (deleted, or already gone)."""
         try:
-            await delete_channel_message(self.house.bot, channel, message_id)
+            with priority(Priority.PING):
+                await delete_channel_message(self.house.bot, channel, message_id)
         except discord.NotFound:
             return True
         except discord.HTTPException as exc:

@@ -13,7 +13,7 @@ order:
   4. the turn ping                                        (pings.py)
   5. the clock: the turn timer and the computers' next move, or nothing once it is over
 
-What a failed save does (the reliability rules, README "Reliability"):
+What a failed save does (the reliability rules, docs/operating.md "Reliability"):
 - the game stays exactly as last saved: memory is the database, nothing unsaved is shown;
 - the actor is told: a conflict with another save "try again" (the state is reloaded first),
   storage that cannot save "could not be saved" (the store's typed errors), anything else an
@@ -222,6 +222,7 @@ class RunningGame:
     def _retire(self) -> None:
         self.closed = True
         self._cancel_clock()
+        self._games.tables.retire(self.game_id)  # its last table, rendered while it still can be
         self._games.remove(self)
         if self._host_ping is not None:  # (a task: the caller may hold the lock)
             self._farewell = asyncio.create_task(self._call_off_host_ping())

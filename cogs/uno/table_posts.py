@@ -58,6 +58,7 @@ class TablePosts:
             self._posted,
             interval=settings.table_edit_interval,
             repost_after=settings.table_repost_after,
+            budget=house.bot.request_budget,
         )
 
     def _render_job(self, game_id: int) -> Any:

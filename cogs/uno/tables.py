@@ -36,10 +36,14 @@ from typing import Any
 import discord
 
 from bot.discord_internals import edit_channel_message
+from bot.request_budget import Priority, RequestBudget, priority
 from bot.ui.pictures import Picture
 from cogs.uno.pictures import PictureLate, picture_file, without_picture
 
 log = logging.getLogger(__name__)
+
+#: Ended games whose last table is kept until their final edit runs (see `retire`).
+FINAL_KEPT = 256
 
 #: Seconds before the first retry of a failed table update; doubled per failure up to RETRY_MAX.
 RETRY_FIRST = 1.0
@@ -67,9 +71,11 @@ class TableUpdater:
         *,
         interval: float,
         repost_after: float,
+        budget: RequestBudget | None = None,
     ) -> None:
         """`interval`: seconds between two edits of one table (TABLE_EDIT_INTERVAL);
-        `repost_after`: a table this many seconds old is posted anew (TABLE_REPOST_AFTER)."""
+        `repost_after`: a table this many seconds old is posted anew (TABLE_REPOST_AFTER);
+        `budget`: the process's request budget, which paces busy tables (REQUEST_BUDGET)."""
         self._bot = bot
         self._render = render
         self._on_posted = on_posted
@@ -83,11 +89,15 @@ class TableUpdater:
         # game id -> the state that has not reached Discord yet: shown even if the game ends
         # (and stops rendering) before Discord recovers.
         self._unsent: dict[int, Rendered] = {}
+        # game id -> its table as the game left the running games (retire), until shown
+        self._final: dict[int, Rendered] = {}
         # game id -> what the table message's picture shows (None: it has none); absent: not
         # known (after a restart), so the next update uploads it.
         self._pictured: dict[int, Hashable | None] = {}
         self._picture_retries: dict[int, asyncio.TimerHandle] = {}
         self._closed = False
+        # The process's request budget: paces the edits harder while it is pressed.
+        self._budget = budget
 
     @property
     def failing(self) -> set[int]:
@@ -127,6 +137,17 @@ class TableUpdater:
             task = asyncio.create_task(self._run(game_id), name=f"uno-table-{game_id}")
             self._tasks[game_id] = task
             task.add_done_callback(functools.partial(self._forget_task, game_id))
+
+    def retire(self, game_id: int) -> None:
+        """The game leaves the running games now, and can no longer be rendered: keep its
+        table as it is, for the edit its end requests (which may run after this, the more so
+        while requests wait for the budget)."""
+        rendered = self._render(game_id)
+        if rendered is None:
+            return
+        if len(self._final) >= FINAL_KEPT:  # ends whose edit never came: oldest first
+            del self._final[next(iter(self._final))]
+        self._final[game_id] = rendered
 
     def _forget_task(self, game_id: int, task: asyncio.Task[None]) -> None:
         if self._tasks.get(game_id) is task:  # only its own entry, not a successor's
@@ -169,6 +190,8 @@ class TableUpdater:
                 await asyncio.sleep(wait)  # requests meanwhile join this edit
             self._dirty.discard(game_id)
             pause = self.interval
+            if self._budget is not None:  # the busy tables share the budget
+                pause = self._budget.pacing(pause, tables=len(self._tasks))
             try:
                 await self._update(game_id)
             except asyncio.CancelledError:
@@ -220,19 +243,21 @@ class TableUpdater:
         """`PartialMessage.edit` without turning Discord's answer into a Message nobody reads:
         with a hundred busy tables, parsing those answers is a measurable share of the bot's
         time. The table's buttons are DynamicItems, so no view needs storing either."""
-        await edit_channel_message(self._bot, channel_id, message_id, kwargs)
+        with priority(Priority.TABLE_EDIT):
+            await edit_channel_message(self._bot, channel_id, message_id, kwargs)
 
     async def _update(self, game_id: int) -> None:
         rendered = self._render(game_id)
         if rendered is None:
             # The game ended: its last state still has to reach Discord if it has not yet.
-            rendered = self._unsent.get(game_id)
+            rendered = self._unsent.get(game_id) or self._final.get(game_id)
             if rendered is None:
                 self._pictured.pop(game_id, None)
                 return
         self._unsent[game_id] = rendered
         await self._show(game_id, *rendered)
         self._unsent.pop(game_id, None)
+        self._final.pop(game_id, None)
 
     async def _show(
         self, game_id: int, channel_id: int, message_id: int | None, kwargs: dict[str, Any]

@@ -20,7 +20,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from . import limits
+from . import global_limit, limits
 from .state import (
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -192,6 +192,9 @@ class Rest:
         record = RequestRecord(request.method, path, dict(request.query), None)
         world.requests.append(record)
         headers = ratelimit_headers()
+        refused = self._over_global_limit(request, path, record)
+        if refused is not None:
+            return refused
         try:
             call = await self._parse(request, path, record)
             fault = self._fault(call)
@@ -230,8 +233,49 @@ class Rest:
                     err.errors or "",
                 )
         record.status = status
+        self._answered(status, headers.get("X-RateLimit-Scope"), record)
         world.notify()
         return json_response(status, body, headers)
+
+    def _over_global_limit(
+        self, request: web.Request, path: str, record: RequestRecord
+    ) -> web.Response | None:
+        """Discord's answer when the address is banned or the token is past its global limit
+        (``World.global_limit``), else None."""
+        limit = self.world.global_limit
+        if limit.banned():
+            # Cloudflare's ban: no JSON, no Via header (discord.py tells it from a 429 so).
+            record.status = 429
+            self.world.notify()
+            return web.Response(status=429, text="error code: 1015", content_type="text/plain")
+        token = global_limit.interaction_token(path)
+        exempt = token is not None and token in self.world.tokens
+        retry = limit.admit(
+            request.headers.get("Authorization", "") or str(request.remote), exempt=exempt
+        )
+        if retry is None:
+            return None
+        headers, body = global_limit.global_429(retry)
+        record.status = 429
+        self._answered(429, "global", record)
+        self.world.notify()
+        return json_response(429, body, headers)
+
+    def _answered(self, status: int, scope: str | None, record: RequestRecord) -> None:
+        if self.world.global_limit.answered(status, scope):
+            self.world.record_violation(
+                Violation(
+                    "cloudflare_ban",
+                    f"{self.world.global_limit.invalid_max} invalid requests (401, 403, 429) "
+                    "within the window: the address is banned",
+                    record.method,
+                    record.path,
+                    429,
+                    0,
+                    None,
+                    None,
+                )
+            )
 
     async def _parse(self, request: web.Request, path: str, record: RequestRecord) -> Call:
         payload: Any = None

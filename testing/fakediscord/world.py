@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
+from .global_limit import GlobalLimit
 from .state import (
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
@@ -66,6 +67,9 @@ class World:
         # Seconds an interaction callback takes to reach Discord (network latency). A callback
         # whose connection closes meanwhile (the bot exits) never arrives: not acknowledged.
         self.callback_latency: float = 0.0
+        # Discord's global limit (50 requests/s per token, interaction routes exempt) and its
+        # invalid-request limit; ``global_limit.per_second = None`` lifts the first.
+        self.global_limit = GlobalLimit()
         # Routes Discord is failing (``fail_route``): each answers 5xx while active.
         self.faults: list[Fault] = []
         self.token = token  # None: any "Bot ..." token is accepted

@@ -116,3 +116,26 @@ async def test_a_late_picture_goes_text_only_and_a_later_update_brings_it(
     assert names == [TABLE_FILE]
     assert payload["embeds"][0]["image"]["url"] == f"attachment://{TABLE_FILE}"
     await updater.close()
+
+
+@pytest.mark.asyncio
+async def test_a_games_last_table_is_shown_though_its_edit_runs_after_it_ended() -> None:
+    """The game's end is requested, but the edit runs only once the game has left the running
+    games (requests waiting for the budget): the table kept at `retire` is what it shows."""
+    http = _Http()
+    bot = SimpleNamespace(
+        http=http, allowed_mentions=None, settings=None, get_partial_messageable=lambda c: None
+    )
+    running = {GAME: _kwargs("the match is over", None)}
+    render = lambda game: (CHANNEL, MESSAGE, running[game]) if game in running else None  # noqa: E731
+    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)
+    updater.retire(GAME)
+    del running[GAME]  # the game is gone before its table task runs
+    updater.request(GAME)
+    assert await updater.flush(GAME, timeout=5)
+    assert [payload["embeds"][0]["description"] for _, payload in http.edits] == [
+        "the match is over"
+    ]
+    updater.request(GAME)  # shown once: nothing is kept to show again
+    assert await updater.flush(GAME, timeout=5)
+    assert len(http.edits) == 1

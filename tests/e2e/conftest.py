@@ -26,8 +26,7 @@ class Session(BotWorld):
 @pytest_asyncio.fixture(loop_scope="session", scope="session")
 async def session(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Session]:
     tmp = tmp_path_factory.mktemp("e2e")
-    # Each test's own problems are checked by `s` below, as it ends.
-    async with running_world(Session, tmp, "UNO Club", clean=False) as world:
+    async with running_world(Session, tmp, "UNO Club", checked="per test") as world:
         yield world
 
 

@@ -1,6 +1,6 @@
-"""What counts on the leaderboard (README "What counts"), played through the real bot: a host
-cannot farm wins by kicking, a loser cannot dodge a loss by leaving, and a walkover before any
-round was won by play counts for nobody."""
+"""What counts on the leaderboard (docs/playing.md, "What counts"), played through the real bot:
+a host cannot farm wins by kicking, a loser cannot dodge a loss by leaving, and a walkover before
+any round was won by play counts for nobody."""
 
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ refuse them), or the file's write lock held beyond the bot's busy timeout (a bac
 second bot). The bot runs on a world of its own whose turn timer runs 20 times faster (60 s ->
 3 s), so a timed-out turn comes quickly.
 
-What must hold (README, "Reliability"): a computer or the timer whose move could not be saved
-tries again by itself once saving works; a click that cannot be saved is answered "cannot save
+What must hold (docs/operating.md, "Reliability"): a computer or the timer whose move could not be
+saved tries again by itself once saving works; a click that cannot be saved is answered "cannot save
 right now", with no traceback in the log, and nothing changes.
 """
 
@@ -77,7 +77,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Fault
     tmp = tmp_path_factory.mktemp("faults")
     # Faults make interactions fail on purpose: only Discord's rules are checked at the end.
     async with running_world(
-        FaultWorld, tmp, "Faults", clean=False, UNO_TEST_TIMER_SCALE="0.05"
+        FaultWorld, tmp, "Faults", checked="violations", UNO_TEST_TIMER_SCALE="0.05"
     ) as world:
         yield world
 

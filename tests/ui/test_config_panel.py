@@ -93,7 +93,7 @@ def test_a_forged_value_is_refused_by_the_engine() -> None:
 def test_the_turn_ping_is_off_at_once_or_after_some_seconds(typed: str, stored: int | None) -> None:
     config = changed_config(GuildConfig(1), option="turn_ping", value=typed)
     assert config.turn_ping_seconds == stored
-    assert GuildConfig(1).turn_ping_seconds == 10  # the default: README "Turn pings"
+    assert GuildConfig(1).turn_ping_seconds == 10  # the default: docs/playing.md "Turns"
 
     for wrong in ("-1", "601", "soon"):
         with pytest.raises(InvalidRules):
@@ -101,7 +101,7 @@ def test_the_turn_ping_is_off_at_once_or_after_some_seconds(typed: str, stored: 
 
 
 def test_card_pictures_are_on_by_default_and_turned_off_or_on_by_name() -> None:
-    assert GuildConfig(1).card_images is True  # README "Card pictures"
+    assert GuildConfig(1).card_images is True  # docs/playing.md "Card pictures"
     off = changed_config(GuildConfig(1), option="card_images", value="off")
     assert off.card_images is False and server_values(off)["card_images"] == "off"
     assert changed_config(off, option="card_images", value="on").card_images is True

@@ -1,31 +1,21 @@
 """Pictures to bytes, and the cached "what is shown -> file" entry points for a worker thread.
 
-Format chosen by measurement (benchmarks/card_art.py, 2 shared cores; p50 encode time and size
-for a 10-seat table / a 25-card hand): a 256-colour palette PNG 3.4 ms 16 KB / 11 ms 32 KB;
-full-colour PNG 7.8 ms 56 KB / 26 ms 104 KB; lossless WebP 3.8 ms 49 KB / 6 ms 94 KB (over the
-80 KB hand budget); lossy WebP q85 6 ms 18 KB / 10 ms 34 KB but with colour fringes on the
-saturated edges. The art is flat colour, so the palette loses nothing visible: palette PNG.
-zlib level 3 rather than 6: half the time for 5-15 % more bytes (table 0.8 vs 1.7 ms, 13 vs
-12 KB; 25-card hand 1.7 vs 3.8 ms, 35 vs 31 KB), well inside the budgets.
+Format chosen by measurement (benchmarks/card_art.py; the figures: docs/benchmarks.md, "Card
+pictures"): a 256-colour palette PNG is the smallest and fastest of palette PNG, full-colour PNG,
+lossless WebP (over the 80 KB hand budget) and lossy WebP (colour fringes on the saturated
+edges). The art is flat colour, so the palette loses nothing visible. zlib level 3 rather than
+6 or 9: about half the time of 6 for a few per cent more bytes, well inside the budgets; WebP of
+the palette picture is smaller only at many times the time.
 
 The palette is not computed per picture: every picture is made of the same few colours (the
 faces, the felt, the highlight, their blends), so one palette is computed once from a sample of
-all of them and each picture is mapped onto it, ten times faster than a fresh octree (0.26 vs
-3 ms for a table) and with the same look. Computing it takes half a second (it draws every
-face), so a process opts in (`use_shared_palette`, the bot's picture workers at start-up);
-until then each picture gets its own octree palette. The table and the hand have palettes of
-their own, fewer colours computed the same way (`table_palette`, `hand_palette`): a quarter
-fewer bytes for the same look. Measured again for the 400x218 table and 408x140 hand
-(benchmarks/card_art.py's machine, one picture): palette PNG level 3 0.3 ms 6.2 / 9.3 KB,
-level 6 0.7 ms 5.3 / 8.4 KB, level 9 5.5 ms; lossless WebP of the RGB picture 1.3 ms 22 KB
-(method 0) to 170 ms 16 KB (method 6); lossless WebP of the palette picture 1.4 ms 7.1 / 11.8
-KB (method 0), 6-9 ms 4.0 / 6.9 KB (method 4). Level 3 stays: the cheapest that keeps the size.
-Measured again on 200 two-seat tables and 7-card hands of 56-px cards (issue 23; encoding only):
-level 1 0.22 ms 5.3 / 7.7 KB, level 3 0.25-0.29 ms 5.0 / 7.3 KB, level 6 0.55-0.63 ms 4.2 / 6.3
-KB, level 9 3-4 ms; zlib's RLE strategy 0.23 ms but 7.3 / 13.3 KB; lossless WebP (method 1,
-quality 25) 1.5 ms 3.2 KB for a table, 7 ms 7.4 KB for a hand. The table, uploaded at about
-every other interaction, is encoded at level 6 (`TABLE_LEVEL`): 0.3 ms more for a sixth fewer
-bytes; the hand, uploaded at nearly every interaction, stays at level 3.
+all of them and each picture is mapped onto it, many times faster than a fresh octree and with
+the same look. Computing it draws every face, so a process opts in (`use_shared_palette`, the
+bot's picture workers at start-up); until then each picture gets its own octree palette. The
+table and the hand have palettes of their own, fewer colours computed the same way
+(`table_palette`, `hand_palette`): a quarter fewer bytes for the same look.
+The table is encoded at zlib level 6 (`TABLE_LEVEL`), the hand at level 3: measurements in
+docs/benchmarks.md (issue 23).
 """
 
 from __future__ import annotations
@@ -73,9 +63,8 @@ def shared_palette() -> Image.Image:
     return canvas.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
-#: Colours of the table picture's own palette: measured on a 10-seat table, 256 shared colours
-#: give 12.7 KB, 96 own 10.1 KB, 48 own 8.3 KB (4 seats: 5.7 KB), 32 own 7.7 KB with visible
-#: banding in the card's shading; 48 keep the look.
+#: Colours of the table picture's own palette: the fewest that keep the look (32 show banding in
+#: the card's shading); the sizes measured: docs/benchmarks.md, "Card pictures".
 TABLE_COLOURS: Final = 48
 
 
@@ -108,9 +97,8 @@ def table_palette() -> Image.Image:
     return canvas.quantize(TABLE_COLOURS, method=Image.Quantize.FASTOCTREE)
 
 
-#: Colours of the hand picture's own palette: measured on 7-card hands (a 408x140 picture),
-#: 256 shared colours give 8.7 KB, 128 own 7.8 KB, 64 own 6.6 KB, 48 own 5.9 KB (a little
-#: banding on the faded cards); 64 look the same as 256.
+#: Colours of the hand picture's own palette: 64 look the same as 256 (48 show a little banding
+#: on the faded cards); the sizes measured: docs/benchmarks.md, "Card pictures".
 HAND_COLOURS: Final = 64
 
 
@@ -182,7 +170,7 @@ def encode(image: Image.Image, palette: Image.Image | None = None, level: int = 
     return png(palette, level)
 
 
-@lru_cache(maxsize=256)  # ~5-8 KB each
+@lru_cache(maxsize=256)  # a table file each (sizes: docs/benchmarks.md)
 def table_file(state: TableState) -> bytes:
     """The encoded table picture, on the table's own palette; cached, as the same table is
     often shown twice (edit, repost)."""
@@ -202,7 +190,7 @@ def hand_file(
     return _hand_file(tuple(cards), frozenset(playable), page, top, color)
 
 
-@lru_cache(maxsize=128)  # ~5-20 KB each
+@lru_cache(maxsize=128)  # a hand page's file each
 def _hand_file(
     cards: tuple[Card, ...],
     playable: frozenset[Card],

@@ -251,7 +251,7 @@ def back(width: int = BASE_WIDTH) -> Image.Image:
 #: How far a card is faded towards the table (veil opacity of 255): a card that cannot be
 #: played while others can, and every card while nothing can be played (waiting for your turn),
 #: which only needs to look "not now" and stay easy to read (benchmarks/hand_samples.py
-#: measures the contrast: ink against paper of a yellow card 17.0 full, 3.3 at the old 165).
+#: measures the contrast of ink against paper; docs/benchmarks.md, "Card pictures").
 FADE_UNPLAYABLE: Final = 120
 FADE_WAITING: Final = 75
 

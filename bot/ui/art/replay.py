@@ -1,11 +1,9 @@
 """A round's replay as one animated GIF: the table picture at each turn, a progress bar under it.
 
-GIF rather than animated WebP, by measurement and by where it plays (benchmarks/replay.py, 2
-shared cores): a 40-turn round of 4 seats is 0.16 MB as GIF, drawn and encoded in 0.05 s, and
-0.56 MB as lossless WebP (0.10 s to encode alone) or 0.20 MB as lossy WebP (0.27 s, colour
-fringes on the flat art); a 569-turn round of 10 seats, spread over 300 frames, is 1.1 MB of
-GIF in 0.56 s, 5.8 MB of lossless WebP or 1.7 MB of lossy WebP (2.4 s). And every Discord
-client animates a GIF, while animated WebP attachments animate only in recent ones. The
+GIF rather than animated WebP, by measurement and by where it plays (benchmarks/replay.py; the
+figures: docs/benchmarks.md, "Replays"): GIF is smaller than lossless WebP and faster than
+lossy WebP, which also puts colour fringes on the flat art. And every Discord client animates a
+GIF, while animated WebP attachments animate only in recent ones. The
 table's 48-colour palette (encode.py) fits GIF's 256, so nothing is lost.
 
 Long rounds stay watchable and small: turns come faster past `BRISK_TURNS` (down to

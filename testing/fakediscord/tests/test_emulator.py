@@ -13,7 +13,7 @@ import io
 import re
 import sys
 from collections.abc import AsyncIterator
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiohttp
 import discord
@@ -26,6 +26,7 @@ from testing.fakediscord import (
     DriverError,
     FakeDiscord,
     Guild,
+    Interaction,
     InteractionFailed,
     limits,
 )
@@ -672,3 +673,62 @@ async def test_bot_subprocess_crash_and_restart(emu: FakeDiscord, tmp_path: Any)
     finally:
         await proc.stop()
     emu.assert_clean()
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_the_global_limit_answers_like_discord(emu: FakeDiscord) -> None:
+    clock = FakeClock()
+    emu.global_limit.clock = clock
+    # The limit asks only whether a token is live: a stand-in interaction does.
+    emu.tokens["itok_live"] = cast(Interaction, object())
+    auth = {"Authorization": "Bot x"}
+    async with aiohttp.ClientSession() as http:
+        for _ in range(50):
+            async with http.get(f"{emu.api_base}/users/@me", headers=auth) as r:
+                assert r.status == 200
+        async with http.get(f"{emu.api_base}/users/@me", headers=auth) as r:
+            assert r.status == 429
+            assert r.headers["X-RateLimit-Global"] == "true"
+            assert r.headers["X-RateLimit-Scope"] == "global"
+            assert r.headers["Retry-After"] == "1"
+            body = await r.json()
+            assert body["global"] is True and 0 < body["retry_after"] <= 1
+        # Interaction routes are exempt: answered (here refused as malformed), never 429.
+        for path in ("/interactions/1/itok_live/callback", "/webhooks/1/itok_live"):
+            async with http.post(f"{emu.api_base}{path}", json={}) as r:
+                assert r.status != 429
+        # A webhook route without a live interaction token counts.
+        async with http.post(f"{emu.api_base}/webhooks/1/other", json={}, headers=auth) as r:
+            assert r.status == 429
+        clock.now += 1.0
+        async with http.get(f"{emu.api_base}/users/@me", headers=auth) as r:
+            assert r.status == 200
+    limit = emu.global_limit
+    assert (limit.limited, limit.exempt, limit.global_429s) == (53, 2, 2)
+    assert limit.invalid == 2
+
+
+async def test_invalid_requests_get_the_address_banned(emu: FakeDiscord) -> None:
+    clock = FakeClock()
+    emu.global_limit.clock = clock
+    emu.global_limit.invalid_max = 3
+    emu.global_limit.invalid_window = 10.0
+    async with aiohttp.ClientSession() as http:
+        for _ in range(2):
+            async with http.get(f"{emu.api_base}/users/@me") as r:
+                assert r.status == 401
+        clock.now += 10.0  # the first two leave the window
+        for _ in range(3):
+            async with http.get(f"{emu.api_base}/users/@me") as r:
+                assert r.status == 401
+        async with http.get(f"{emu.api_base}/users/@me", headers={"Authorization": "Bot x"}) as r:
+            assert r.status == 429 and "Via" not in r.headers  # Cloudflare's, not Discord's
+    assert emu.global_limit.invalid == 5 and emu.global_limit.invalid_peak == 3
+    assert [v.kind for v in emu.violations] == ["cloudflare_ban"]

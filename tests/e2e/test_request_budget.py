@@ -1,0 +1,107 @@
+"""The bot keeps within its request budget: a burst of table edits draws no global 429.
+
+The emulator enforces a global limit of 6 requests/s here and the bot runs with REQUEST_BUDGET=4
+and no pause between table edits, so several games played at once ask for far more channel
+requests than the limit allows; the budget spreads them, and interaction answers (exempt) are
+not held back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from testing.bot_env import bot_env
+from testing.fakediscord import FakeDiscord, Message
+from testing.fakediscord.process import BotProcess
+from testing.players import Table, actions, answer, open_game, show_hand, take_turn, version_of
+from tests.e2e.conftest import ROOT
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
+GAMES = 6
+MOVES = 6
+
+
+@dataclass
+class Budgeted:
+    emu: FakeDiscord
+    bot: BotProcess
+    guild: Any
+    decks: Path
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def budgeted(tmp_path: Path) -> AsyncIterator[Budgeted]:
+    emu = FakeDiscord()
+    emu.global_limit.per_second = 6
+    await emu.start()
+    guild = emu.add_guild("Busy")
+    env = bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id), REQUEST_BUDGET="4")
+    bot = emu.bot_process(env=env, cwd=str(ROOT))
+    try:
+        await bot.start()
+        await emu.wait_for_bot(timeout=30)
+        await emu.wait_for_commands(guild, timeout=30)
+        yield Budgeted(emu, bot, guild, tmp_path / "decks.json")
+    finally:
+        await bot.stop()
+        await emu.stop()
+
+
+def _my_turn(hand: Message) -> bool:
+    return any(a.startswith(("play:", "color:")) or a in TURN_ACTIONS for a in actions(hand))
+
+
+async def _play(emu: FakeDiscord, table: Message, users: list[Any]) -> int | None:
+    """Up to MOVES moves, as fast as the answers come; the game's version after them (None:
+    the round ended)."""
+    hands = {u.id: await show_hand(emu, u, table) for u in users}
+    by_id = {u.id: u for u in users}
+    current = users[0].id if _my_turn(hands[users[0].id]) else users[1].id
+    hand = hands[current]
+    for _ in range(MOVES):
+        hand = hands[current]
+        if not _my_turn(hand):
+            current = next(u for u in by_id if u != current)
+            refresh = actions(hands[current])["refresh"]
+            hand = await answer(await emu.click(by_id[current], hands[current], refresh))
+        hand = hands[current] = await take_turn(emu, by_id[current], hand)
+        if version_of(hand) is None or "next" in actions(hand):
+            return None
+    return version_of(hand)
+
+
+async def test_a_burst_of_games_draws_no_global_429(budgeted: Budgeted) -> None:
+    emu, guild = budgeted.emu, budgeted.guild
+    channels = [emu.add_channel(guild, f"busy-{n}") for n in range(GAMES)]
+    players = [[emu.add_user(f"b{n}a", guild), emu.add_user(f"b{n}b", guild)] for n in range(GAMES)]
+    budgeted.decks.write_text(json.dumps({str(c): {"dealer_seat": 1} for c in channels}))
+    tables = await asyncio.gather(
+        *(open_game(emu, c, a, [b]) for c, (a, b) in zip(channels, players, strict=True))
+    )
+    limited_before = emu.global_limit.limited
+    finals = await asyncio.gather(*(_play(emu, t, p) for t, p in zip(tables, players, strict=True)))
+    # Every table catches up with its game: the edits waited for the budget, none was lost.
+    for channel, final in zip(channels, finals, strict=True):
+        if final is not None:
+            await Table(emu, channel).at_version(final, timeout=30)
+    assert emu.global_limit.limited - limited_before > 0  # the pressure: see `waited` below
+    assert emu.global_limit.global_429s == 0
+    assert emu.global_limit.invalid == 0
+    emu.assert_clean()
+    # The bot's own count, logged when it stops: it waited for its budget and drew no 429.
+    await budgeted.bot.stop()
+    summary = re.search(r"requests in the last .*", budgeted.bot.output)
+    assert summary is not None, budgeted.bot.output[-3000:]
+    waited = re.search(r"waited for the budget (\d+), global 429s (\d+)", summary[0])
+    assert waited is not None and int(waited[1]) > 0 and waited[2] == "0", summary[0]
