@@ -11,7 +11,8 @@ the bot's latency.
 
 Prints, per run: p50/p99/max from the emulator dispatching an interaction to the bot's answer,
 errors (failed interactions and Discord-rule violations), table edits, the bot's CPU time per
-interaction (table edits included), the card pictures uploaded (bytes per interaction, and per
+interaction (table edits included; its worker processes' share, pictures and computer players,
+printed apart), the card pictures uploaded (bytes per interaction, and per
 table and hand picture), and its resident memory before the games, with them open, and after
 they were played. Asserts nothing. `--images on off` runs each configuration with the server's
 card pictures on, then off (text only), one after the other, and then prints the runs side by side
@@ -269,7 +270,8 @@ async def run(
         gc.disable()
         started = time.perf_counter()
         play_started = time.monotonic()
-        cpu_before = sum(cpu_seconds(pid) for pid in family(bot.pid))
+        workers_before = {pid: cpu_seconds(pid) for pid in family(bot.pid) if pid != bot.pid}
+        bot_before = cpu_seconds(bot.pid)
         harness_before = cpu_seconds(os.getpid())
         try:
             played = await asyncio.gather(*(game(n) for n in range(len(tables))))
@@ -277,7 +279,13 @@ async def run(
             gc.enable()
             gc.unfreeze()
         elapsed = time.perf_counter() - started
-        cpu = sum(cpu_seconds(pid) for pid in family(bot.pid)) - cpu_before
+        bot_cpu = cpu_seconds(bot.pid) - bot_before
+        workers_cpu = sum(
+            cpu_seconds(pid) - workers_before.get(pid, 0.0)
+            for pid in family(bot.pid)
+            if pid != bot.pid
+        )
+        cpu = bot_cpu + workers_cpu
         harness = cpu_seconds(os.getpid()) - harness_before
         play_requests = emu.requests[requests_before:]
         limited = gl.limited - limit_before[0]
@@ -320,6 +328,8 @@ async def run(
             "interactions": len(latencies),
             "seconds": elapsed,
             "cpu_ms_per_interaction": 1000 * cpu / max(1, len(latencies)),
+            # of which its worker processes (pictures, computer players), the rest its own
+            "worker_cpu_ms_per_interaction": 1000 * workers_cpu / max(1, len(latencies)),
             "cpu_share": cpu / elapsed,
             "harness_share": harness / elapsed,
             "p50": statistics.median(latencies) if latencies else float("nan"),
@@ -426,7 +436,8 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
     )
     print(
         f"      bot CPU {r['cpu_ms_per_interaction']:.2f} ms per interaction "
-        f"(table edits included), {100 * r['cpu_share']:.0f}% of one core; the emulator and "
+        f"(table edits included; {r.get('worker_cpu_ms_per_interaction', 0):.2f} of it in its "
+        f"worker processes), {100 * r['cpu_share']:.0f}% of one core; the emulator and "
         f"its users {100 * r.get('harness_share', 0):.0f}% of theirs"
     )
     print(
@@ -475,6 +486,7 @@ def side_by_side(results: list[dict[str, Any]], n: int, think: float) -> None:
         ("pictures", lambda r: "on" if r["images"] else "off"),
         ("interactions", lambda r: f"{r['interactions']}"),
         ("CPU ms/interaction", lambda r: f"{r['cpu_ms_per_interaction']:.2f}"),
+        ("  of it in workers", lambda r: f"{r.get('worker_cpu_ms_per_interaction', 0):.2f}"),
         ("picture KB/interaction", lambda r: f"{r['image_bytes_per_interaction'] / 1024:.2f}"),
         ("pictures uploaded", lambda r: f"{r.get('pictures', '?')}"),
         ("  of them distinct", lambda r: f"{r.get('distinct_pictures', '?')}"),

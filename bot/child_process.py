@@ -1,4 +1,4 @@
-"""The start of every worker process of the bot: it must not outlive the bot.
+"""The start of every worker process of the bot, and the loop it runs: it must not outlive the bot.
 
 The bot draws pictures and lets computer players think in worker processes
 (cogs/uno/workers.py, used by pictures.py and thinking.py). When the bot ends normally it shuts
@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.connection
 import os
+import pickle
 import threading
 
 
@@ -27,3 +28,29 @@ def exit_with_parent() -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def serve_calls(
+    requests: multiprocessing.connection.Connection, results: multiprocessing.connection.Connection
+) -> None:
+    """A worker process's loop (cogs/uno/workers.py): read (call id, function, arguments),
+    answer (call id, ok, the pickled value or error), until the bot closes its end. It lives
+    here, in a module never reloaded, because the bot's extensions can be imported afresh
+    (a reload), and a process's target is pickled by its module's current name."""
+    exit_with_parent()
+    while True:
+        try:
+            call, fn, args = pickle.loads(requests.recv_bytes())
+        except EOFError:  # the bot closed its end: done
+            return
+        try:
+            ok, value = True, fn(*args)
+        except BaseException as exc:  # the work's own error travels back as its result
+            ok, value = False, exc
+        try:
+            inner = pickle.dumps(value)
+        except Exception as exc:
+            ok, inner = False, pickle.dumps(RuntimeError(f"unpicklable result: {exc!r}"))
+        # (the value pickled apart: one the bot cannot unpickle fails its call alone)
+        data = pickle.dumps((call, ok, inner))
+        results.send_bytes(data)

@@ -57,6 +57,18 @@ def _fail() -> None:
     raise ValueError("the work itself failed")
 
 
+class _TwoArgs(Exception):
+    """Pickles, but does not unpickle (its `args` keep one of its two arguments)."""
+
+    def __init__(self, first: int, second: int) -> None:
+        super().__init__(first)
+        self.second = second
+
+
+def _fail_unreadably() -> None:
+    raise _TwoArgs(1, 2)
+
+
 @pytest.mark.asyncio
 async def test_work_runs_in_a_thread_until_the_process_is_up_then_in_the_process() -> None:
     worker = WorkerProcess("test", os.getpid)
@@ -89,6 +101,20 @@ async def test_a_dead_process_is_replaced_and_an_error_is_the_works_own() -> Non
         assert not worker.ready
         assert await worker.wait_ready()  # and a new process is started in its place
         assert await worker.run(os.getpid, deadline=DEADLINE) not in (os.getpid(), child)
+    finally:
+        await worker.close()
+
+
+@pytest.mark.asyncio
+async def test_a_result_the_bot_cannot_read_fails_its_call_alone() -> None:
+    worker = WorkerProcess("test", os.getpid)
+    worker.start()
+    try:
+        assert await worker.wait_ready()
+        (pid,) = worker.pids
+        with pytest.raises(RuntimeError, match="result not readable"):
+            await worker.run(_fail_unreadably, deadline=DEADLINE)
+        assert await worker.run(os.getpid, deadline=DEADLINE) == pid  # the same process
     finally:
         await worker.close()
 

@@ -14,6 +14,8 @@ the same look. Computing it draws every face, so a process opts in (`use_shared_
 bot's picture workers at start-up); until then each picture gets its own octree palette. The
 table and the hand have palettes of their own, fewer colours computed the same way
 (`table_palette`, `hand_palette`): a quarter fewer bytes for the same look.
+The table is encoded at zlib level 6 (`TABLE_LEVEL`), the hand at level 3: measurements in
+docs/benchmarks.md (issue 23).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from PIL import Image
 from bot.engine import COLORS, Card, Color
 from bot.ui.art.faces import face
 from bot.ui.art.hand import deck_faces, deck_sheet, hand_picture
+from bot.ui.art.indexed import indexed_hand, indexed_table, warm_hand_sprites
 from bot.ui.art.lettering import font_path
 from bot.ui.art.table import SeatState, TableState, table_picture
 
@@ -137,13 +140,26 @@ def warm_up() -> int:
         face(card)
     use_shared_palette()
     table_palette()
-    hand_palette()
+    warm_hand_sprites(cards, hand_palette())
     return len(cards)
 
 
-def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+#: zlib levels: the hand's (and every other picture's), and the table's (measured above).
+LEVEL: Final = 3
+TABLE_LEVEL: Final = 6
+
+
+def png(image: Image.Image, level: int = LEVEL) -> bytes:
+    """A palette ("P") image as a PNG file."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=level)
+    return buffer.getvalue()
+
+
+def encode(image: Image.Image, palette: Image.Image | None = None, level: int = LEVEL) -> bytes:
     """`image` as a 256-colour PNG: lossless for our flat art, the smallest and fastest tried;
-    `palette`: map it onto these colours instead (the table's own, `table_palette`)."""
+    `palette`: map it onto these colours instead (the table's own, `table_palette`); `level`:
+    zlib's compression level."""
     rgb = image.convert("RGB")
     if palette is not None:
         palette = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
@@ -151,16 +167,15 @@ def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
         palette = rgb.quantize(palette=_shared[0], dither=Image.Dither.NONE)
     else:
         palette = rgb.quantize(256, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    palette.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
+    return png(palette, level)
 
 
 @lru_cache(maxsize=256)  # a table file each (sizes: docs/benchmarks.md)
 def table_file(state: TableState) -> bytes:
     """The encoded table picture, on the table's own palette; cached, as the same table is
     often shown twice (edit, repost)."""
-    return encode(table_picture(state), table_palette())
+    # Composed on the palette from cached sprites (indexed.py), as the hand is.
+    return png(indexed_table(state, table_palette()), TABLE_LEVEL)
 
 
 def hand_file(
@@ -183,4 +198,6 @@ def _hand_file(
     top: Card | None,
     color: Color | None,
 ) -> bytes:
-    return encode(hand_picture(cards, playable, page, top, color), hand_palette())
+    # Composed on the palette from cached sprites: the pixels of
+    # `encode(hand_picture(...), hand_palette())` at a fraction of the work (indexed.py).
+    return png(indexed_hand(cards, playable, page, top, color, hand_palette()))

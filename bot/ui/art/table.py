@@ -22,7 +22,7 @@ from typing import Final
 from PIL import Image, ImageDraw, ImageOps
 
 from bot.engine import Card, Color
-from bot.ui.art.faces import back, face, memo, swatch
+from bot.ui.art.faces import back, face, face_size, memo, swatch
 from bot.ui.art.lettering import name_font
 from bot.ui.art.palette import FELT, FELT_LIGHT, FILL, HIGHLIGHT, INK, PAPER, font
 from bot.ui.art.text import name_label
@@ -188,13 +188,21 @@ def _badge(at_risk: bool, height: int) -> Image.Image:
     return memo(("uno badge", at_risk, height), build)
 
 
-def _panel(image: Image.Image, state: TableState) -> None:
-    """The left panel: the top card; under it the active colour, the direction of play and the
-    draw pile (a card back with its count)."""
+#: The left panel's two bands: the top card above this line, the colour, direction and draw
+#: pile below it (indexed.py caches each band by what it shows).
+PANEL_SPLIT: Final = 10 + face_size(_CARD_W)[1] + 2
+
+
+def draw_panel_card(image: Image.Image, state: TableState) -> None:
+    """The left panel's upper band: the top card (a wild in the colour chosen)."""
     chosen = state.color if state.top.is_wild else None
-    top = face(state.top, _CARD_W, chosen)
-    _put(image, top, ((SEATS_X - 4 - _CARD_W) // 2, 10))
-    y = 10 + top.height + 8
+    _put(image, face(state.top, _CARD_W, chosen), ((SEATS_X - 4 - _CARD_W) // 2, 10))
+
+
+def draw_panel_icons(image: Image.Image, state: TableState) -> None:
+    """The left panel's lower band: the active colour, the direction of play and the draw
+    pile (a card back with its count)."""
+    y = PANEL_SPLIT + 6
     x = 10
     if state.color is not None:
         _put(image, swatch(state.color, _ICON), (x, y))
@@ -205,7 +213,7 @@ def _panel(image: Image.Image, state: TableState) -> None:
     _number(image, (px + pile.width / 2, y + _ICON / 2), state.draw_pile, 16)
 
 
-def _seat(image: Image.Image, seat: SeatState, top: int, height: int, size: int) -> None:
+def draw_seat(image: Image.Image, seat: SeatState, top: int, height: int, size: int) -> None:
     """One seat: the turn marker, the name, the UNO badge and the count."""
     draw = ImageDraw.Draw(image)
     left, right = SEATS_X, _RIGHT
@@ -234,7 +242,7 @@ def _seat(image: Image.Image, seat: SeatState, top: int, height: int, size: int)
     _number(image, (right - _COUNT_W / 2, middle), seat.cards, size, fill)
 
 
-def _felt(size: tuple[int, int]) -> Image.Image:
+def felt(size: tuple[int, int]) -> Image.Image:
     """The empty table: the felt and the panel of the piles."""
 
     def build() -> Image.Image:
@@ -251,13 +259,14 @@ def table_picture(state: TableState) -> Image.Image:
     """The whole table, `picture_size(seats)`, RGB; seats beyond MAX_SEATS are not drawn."""
     seats = state.seats[:MAX_SEATS]
     size = picture_size(len(seats))
-    image = _felt(size).copy()
-    _panel(image, state)
+    image = felt(size).copy()
+    draw_panel_card(image, state)
+    draw_panel_icons(image, state)
     height = row_height(len(seats))
     text = name_size(len(seats))
     top = (size[1] - height * len(seats)) // 2
     for index, seat in enumerate(seats):
-        _seat(image, seat, top + index * height, height, text)
+        draw_seat(image, seat, top + index * height, height, text)
     return image
 
 

@@ -1,0 +1,212 @@
+"""The hand and table pictures composed directly on their palettes, from sprites mapped once.
+
+`hand.hand_picture` and `table.table_picture` draw in full colour, and `encode` would then map
+every pixel onto the picture's palette (nearest colour, no dithering): for a hand uploaded at
+nearly every interaction, and a table at every other, that is drawing, compositing through alpha
+and mapping 60,000-110,000 pixels each time. Nearest-colour mapping
+works pixel by pixel, so a sprite mapped on its own gives exactly the pixels it gets inside the
+whole picture, as long as what lies under it is the same: each card (on the felt, faded, or
+lifted on its highlight) and the column of the card to match are drawn once in full colour on
+their own background, mapped onto the palette and kept; a picture is then plain pastes of
+palette indices, with nothing to map before encoding. The table is cut the same way: the
+top card's band of the left panel (by card and colour), its band of icons (by colour,
+direction and draw pile) and each seat's row (by what it shows and where), each drawn at its
+place on the empty table and cut out; those that change at a turn are drawn again, the rest
+pasted. The pixels are those of `encode(hand_picture(...), hand_palette())` and
+`encode(table_picture(...), table_palette())` but for a few edge pixels: Pillow's nearest-colour
+lookup is approximate and depends on the order it meets colours in (tests/ui/test_art.py).
+The table's sprites are kept in bounded caches: names and counts are endless.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Collection, Hashable, Sequence
+
+from PIL import Image, ImageDraw
+
+from bot.engine import Card, Color
+from bot.ui.art.faces import FADE_UNPLAYABLE, FADE_WAITING, dimmed, face, face_size, memo
+from bot.ui.art.hand import (
+    HAND_CARD_WIDTH,
+    RING,
+    TOP_CARD_WIDTH,
+    TOP_SPACE,
+    card_origin,
+    grid_size,
+    page_cards,
+    top_card_layout,
+)
+from bot.ui.art.palette import FELT, FELT_LIGHT, HIGHLIGHT
+from bot.ui.art.table import (
+    MAX_SEATS,
+    PANEL_SPLIT,
+    SEATS_X,
+    WIDTH,
+    SeatState,
+    TableState,
+    draw_panel_card,
+    draw_panel_icons,
+    draw_seat,
+    felt,
+    name_size,
+    picture_size,
+    row_height,
+)
+
+#: Table sprites kept (a row of a 10-seat table is ~7 KB, a panel band ~4-22 KB).
+TABLE_SPRITES = 384
+
+
+def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _felt_pixel(palette: Image.Image) -> Image.Image:
+    """A pixel of felt on the palette (its index fills an empty picture)."""
+    pixel = Image.new("RGB", (1, 1), FELT)
+    return memo(("indexed felt", id(palette)), lambda: _mapped(pixel, palette))
+
+
+def _empty(size: tuple[int, int], palette: Image.Image) -> Image.Image:
+    """A picture of bare felt on `palette`."""
+    index = _felt_pixel(palette).getpixel((0, 0))
+    assert isinstance(index, int)
+    image = Image.new("P", size, index)
+    image.putpalette(palette.getpalette() or [])
+    return image
+
+
+def _card(card: Card, lifted: bool, fade: int, palette: Image.Image) -> Image.Image:
+    """A card as the hand shows it, with the felt (or its ring) around it, on the palette:
+    lifted (playable: on its highlight ring, `RING` px wider each side) or faded by `fade`."""
+
+    def build() -> Image.Image:
+        w, h = face_size(HAND_CARD_WIDTH)
+        if lifted:
+            image = Image.new("RGB", (w + 2 * RING, h + 2 * RING), FELT)
+            ImageDraw.Draw(image).rounded_rectangle(
+                (0, 0, w + 2 * RING - 1, h + 2 * RING - 1), 9, fill=HIGHLIGHT
+            )
+            sprite = face(card, HAND_CARD_WIDTH)
+            image.paste(sprite, (RING, RING), sprite)
+        else:
+            image = Image.new("RGB", (w, h), FELT)
+            sprite = dimmed(card, HAND_CARD_WIDTH, fade)
+            image.paste(sprite, (0, 0), sprite)
+        return _mapped(image, palette)
+
+    return memo(("indexed card", card.code, lifted, fade, id(palette)), build)
+
+
+def _top_column(top: Card, color: Color | None, height: int, palette: Image.Image) -> Image.Image:
+    """The column of the card to match (its lighter patch of felt and the card), on the
+    palette, drawn at the coordinates `hand.hand_picture` uses."""
+
+    def build() -> Image.Image:
+        image = Image.new("RGB", (TOP_SPACE, height), FELT)
+        patch, at = top_card_layout(height)
+        ImageDraw.Draw(image).rounded_rectangle(patch, 10, fill=FELT_LIGHT)
+        sprite = face(top, TOP_CARD_WIDTH, color)
+        image.paste(sprite, at, sprite)
+        return _mapped(image, palette)
+
+    return memo(("indexed top", top.code, color, height, id(palette)), build)
+
+
+def indexed_hand(
+    cards: Sequence[Card],
+    playable: Collection[Card],
+    page: int,
+    top: Card | None,
+    color: Color | None,
+    palette: Image.Image,
+) -> Image.Image:
+    """`hand.hand_picture(cards, playable, page, top, color)` mapped onto `palette` (a "P"
+    image ready to encode), composed from cached sprites."""
+    shown = page_cards(cards, page)
+    grid_w, grid_h = grid_size(len(shown), HAND_CARD_WIDTH)
+    left = TOP_SPACE if top is not None else 0
+    image = _empty((grid_w + left, grid_h), palette)
+    if top is not None:
+        image.paste(_top_column(top, color, grid_h, palette), (0, 0))
+    fade = FADE_UNPLAYABLE if playable else FADE_WAITING
+    for index, card in enumerate(shown):
+        lifted = card in playable
+        x, y = card_origin(index, left, lifted)
+        if lifted:
+            image.paste(_card(card, True, 0, palette), (x - RING, y - RING))
+        else:
+            image.paste(_card(card, False, fade, palette), (x, y))
+    return image
+
+
+def warm_hand_sprites(cards: Collection[Card], palette: Image.Image) -> None:
+    """Map every card's sprites onto `palette` now (a worker's warm-up), so that the first
+    hands are as quick as the rest."""
+    for card in cards:
+        _card(card, True, 0, palette)
+        _card(card, False, FADE_UNPLAYABLE, palette)
+        _card(card, False, FADE_WAITING, palette)
+
+
+_table_sprites: OrderedDict[Hashable, Image.Image] = OrderedDict()
+
+
+def _kept(key: Hashable, build: Callable[[], Image.Image]) -> Image.Image:
+    """A table sprite from the bounded cache, built on a miss."""
+    found = _table_sprites.get(key)
+    if found is not None:
+        _table_sprites.move_to_end(key)
+        return found
+    found = _table_sprites[key] = build()
+    if len(_table_sprites) > TABLE_SPRITES:
+        _table_sprites.popitem(last=False)
+    return found
+
+
+def _panel_band(state: TableState, upper: bool, height: int, palette: Image.Image) -> Image.Image:
+    """A band of the left panel on the palette: the top card's (`upper`) or the icons'."""
+
+    def build() -> Image.Image:
+        image = felt((SEATS_X, height)).copy()
+        if upper:
+            draw_panel_card(image, state)
+            box = (0, 0, SEATS_X, PANEL_SPLIT)
+        else:
+            draw_panel_icons(image, state)
+            box = (0, PANEL_SPLIT, SEATS_X, height)
+        return _mapped(image.crop(box), palette)
+
+    shows = (state.top, state.color) if upper else (state.color, state.clockwise, state.draw_pile)
+    return _kept(("panel", upper, shows, height, id(palette)), build)
+
+
+def _seat_row(
+    seat: SeatState, top: int, height: int, size: int, palette: Image.Image
+) -> Image.Image:
+    """A seat's row (right of the panel) on the palette, drawn where the table has it."""
+
+    def build() -> Image.Image:
+        image = Image.new("RGB", (WIDTH, top + height), FELT)
+        draw_seat(image, seat, top, height, size)
+        return _mapped(image.crop((SEATS_X, top, WIDTH, top + height)), palette)
+
+    return _kept(("seat", seat, top, height, size, id(palette)), build)
+
+
+def indexed_table(state: TableState, palette: Image.Image) -> Image.Image:
+    """`table.table_picture(state)` mapped onto `palette` (a "P" image ready to encode),
+    composed from cached sprites."""
+    seats = state.seats[:MAX_SEATS]
+    size = picture_size(len(seats))
+    image = _empty(size, palette)
+    image.paste(_panel_band(state, True, size[1], palette), (0, 0))
+    image.paste(_panel_band(state, False, size[1], palette), (0, PANEL_SPLIT))
+    height = row_height(len(seats))
+    text = name_size(len(seats))
+    top = (size[1] - height * len(seats)) // 2
+    for index, seat in enumerate(seats):
+        row = top + index * height
+        image.paste(_seat_row(seat, row, height, text, palette), (SEATS_X, row))
+    return image
