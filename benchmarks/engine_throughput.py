@@ -29,7 +29,7 @@ from pathlib import Path
 
 from bot.engine import Game, RuleSet
 from bot.engine import actions as A
-from bot.engine import moves as M
+from bot.engine import move_codes as M
 
 HEAVY = RuleSet(
     deck="shuffle112",

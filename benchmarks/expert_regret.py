@@ -25,7 +25,7 @@ from typing import Any
 
 from bot.engine import Game, RuleSet
 from bot.engine import actions as A
-from bot.engine import moves as M
+from bot.engine import move_codes as M
 from bot.engine.ai import HeuristicPlayer, make_player
 from bot.engine.search import ExpertPlayer, _candidates, _with_uno, playout
 from bot.engine.view import view_for

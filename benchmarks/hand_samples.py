@@ -19,7 +19,7 @@ from PIL import Image
 from bot.engine import Card, Color, Decision, Game, RuleSet, parse_cards
 from bot.ui.art.encode import use_shared_palette
 from bot.ui.art.faces import dimmed, face
-from bot.ui.hand import render_hand
+from bot.ui.hand_message import render_hand
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
 HAND7 = "Y3 Y7 R5 G2 B9 W W4"

@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 from bot.engine import Game, RuleSet
 from bot.i18n import t
-from bot.ui.hand import render_hand
-from bot.ui.table import render_table
+from bot.ui.hand_message import render_hand
+from bot.ui.table_message import render_table
 
 LOCALES = ("en", "de", "no", "es-419")
 

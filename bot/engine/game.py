@@ -31,7 +31,7 @@ from .legality import (
     legal_moves,
     playable_faces,
 )
-from .moves import code_of
+from .move_codes import code_of
 from .perform import make_move
 from .rounds import deal_round, end_round, finish_match, unseat
 from .rules import InvalidRules, RuleSet
@@ -220,7 +220,7 @@ class Game(GameState):
         """Everything `player` may do right now; `Leave` is always allowed and not listed."""
         return legal_actions(self, player)
 
-    #: `moves(player)`: `legal_actions` as move codes (moves.py), for simulations; do not mutate
+    #: `moves(player)`: `legal_actions` as move codes (move_codes.py), for simulations; do not mutate
     #: the list. The function itself, not a wrapper: simulations ask it once per move.
     moves = legal_moves
 

@@ -8,7 +8,7 @@ refusals into typed errors (`IllegalAction`, `NotYourTurn`, ...).
 from __future__ import annotations
 
 from . import actions as A
-from . import moves as M
+from . import move_codes as M
 from .cards import COLORS, Color
 from .errors import GameOver, IllegalAction, NotInGame, NotYourTurn
 from .faces import (
@@ -26,7 +26,7 @@ from .faces import (
     faces_of,
 )
 from .hand import Hand
-from .moves import DRAW, KEEP, PASS, PLAY_UNO, action_of, code_of
+from .move_codes import DRAW, KEEP, PASS, PLAY_UNO, action_of, code_of
 from .state import CHOOSE_COLOR, CHOOSE_TARGET, MATCH_OVER, NEXT_ROUND, PLAY, PLAY_DRAWN, GameState
 
 
@@ -138,7 +138,7 @@ def jump_in_mask(g: GameState, player: int) -> int:
 
 
 def legal_moves(g: GameState, player: int) -> tuple[int, ...]:
-    """Everything `player` may do right now, as move codes (moves.py); `Leave` is not listed.
+    """Everything `player` may do right now, as move codes (move_codes.py); `Leave` is not listed.
 
     Remembered until the state changes (`GameState.legal`): a simulation asks for the moves and
     then checks its move against them. The check of that memory is in here rather than in a

@@ -9,12 +9,23 @@ events, or is None on the event-free path of simulations.
 from __future__ import annotations
 
 from . import events as E
-from . import moves as M
+from . import move_codes as M
 from .cards import COLORS
 from .drawing import catch, draw_turn
 from .errors import IllegalAction
 from .legality import legal_moves
-from .moves import ACCEPT, CALL_UNO, CATCH, CHALLENGE, COLOR, DRAW, KEEP, PASS, PLAY_UNO, TARGET
+from .move_codes import (
+    ACCEPT,
+    CALL_UNO,
+    CATCH,
+    CHALLENGE,
+    COLOR,
+    DRAW,
+    KEEP,
+    PASS,
+    PLAY_UNO,
+    TARGET,
+)
 from .resolve import challenge, continue_card, play, someone_out, swap, take_penalty
 from .rounds import blocked_winner, end_round, next_round, note_position
 from .scoring import RoundEnd

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from . import actions as A
-from . import moves as M
+from . import move_codes as M
 from .determinize import sample_game
 from .faces import COLOR_MASK, COLOR_OF, FACES, IS_WILD, NO_COLOR, RANK_OF, SKIP, W4
 from .game import Game

@@ -21,7 +21,7 @@ from bot.engine.record import build_record
 from bot.engine.verify import Mismatch, Replay
 from bot.ui.art.encode import warm_up
 from bot.ui.art.replay import FILENAME_EXTENSION, MAX_BYTES, MAX_FRAMES, encode_gif, plan_frames
-from bot.ui.art.table import TableState
+from bot.ui.art.table_picture import TableState
 from bot.ui.pictures import table_state
 
 __all__ = [

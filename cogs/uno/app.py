@@ -18,8 +18,6 @@ from cogs.uno.boards import PublicBoards
 from cogs.uno.card_emojis import EmojiSync
 from cogs.uno.components import Clicks
 from cogs.uno.config_panel import ConfigPanel
-from cogs.uno.hands import Hands
-from cogs.uno.house import House
 from cogs.uno.live_hands import LiveHands
 from cogs.uno.lobby import Lobby
 from cogs.uno.lobby_rules import LobbyRules
@@ -32,27 +30,29 @@ from cogs.uno.results import Results
 from cogs.uno.round_log import RoundLog
 from cogs.uno.running import RunningGames
 from cogs.uno.saving import Saving
+from cogs.uno.shared import Shared
+from cogs.uno.show_hand import Hands
 from cogs.uno.table_posts import TablePosts
 from cogs.uno.thinking import THINKING
 
 
 class UnoApp:
     def __init__(self, bot: Any, database: Database, settings: Settings) -> None:
-        self.house = house = House(bot, database, settings)
-        self.table_posts = TablePosts(house)
+        self.shared = shared = Shared(bot, database, settings)
+        self.table_posts = TablePosts(shared)
         self.tables = self.table_posts.updater
-        self.live_hands = LiveHands(house)
-        self.pings = TurnPings(house)
+        self.live_hands = LiveHands(shared)
+        self.pings = TurnPings(shared)
         self.games = RunningGames(
-            house, Saving(house), Results(house), self.tables, self.live_hands, self.pings
+            shared, Saving(shared), Results(shared), self.tables, self.live_hands, self.pings
         )
         self.hands = Hands(self.games, self.live_hands)
         self.moves = Moves(self.games, self.live_hands)
-        self.lobby_rules = LobbyRules(house)
-        self.lobby = Lobby(house, self.games, self.tables, self.moves, self.lobby_rules)
-        self.config = ConfigPanel(house, self.lobby_rules.save_lobby_rules)
-        self.rematch = Rematch(house, self.lobby)
-        self.records = Records(house)
+        self.lobby_rules = LobbyRules(shared)
+        self.lobby = Lobby(shared, self.games, self.tables, self.moves, self.lobby_rules)
+        self.config = ConfigPanel(shared, self.lobby_rules.save_lobby_rules)
+        self.rematch = Rematch(shared, self.lobby)
+        self.records = Records(shared)
         self.round_log = RoundLog(self.games)
         self.clicks = Clicks(
             self.hands,
@@ -64,13 +64,13 @@ class UnoApp:
             self.round_log,
         )
         self.handle_click = self.clicks.handle_click  # bot.ui.items.ComponentHandler
-        self.settings_changed = house.settings_changed  # the admin cog's changes
-        self.boards = PublicBoards(house)  # `/uno leaderboard` in public
+        self.settings_changed = shared.settings_changed  # the admin cog's changes
+        self.boards = PublicBoards(shared)  # `/uno leaderboard` in public
         self.card_emojis = EmojiSync(bot)  # started by the cog, in the background
 
     def running_games(self) -> int:
         """How many games this process runs now (the request summaries count per game)."""
-        return len(self.house.live)
+        return len(self.shared.live)
 
     async def stop_clocks(self) -> None:
         """No more timer or computer moves, nor lobby expiry (a shutdown began)."""

@@ -22,8 +22,8 @@ import discord
 from bot.i18n import t
 from bot.store import is_leaderboard_sort
 from bot.ui.stats import render_leaderboard, render_rating_board
-from cogs.uno.deadline import answers_in_time, respond
-from cogs.uno.house import House
+from cogs.uno.answer_in_time import answers_in_time, respond
+from cogs.uno.shared import Shared
 
 #: How long a posted board is refreshed instead of posted again (seconds).
 FRESH_FOR = 300.0
@@ -38,12 +38,12 @@ class PostedBoard:
 class PublicBoards:
     def __init__(
         self,
-        house: House,
+        shared: Shared,
         *,
         fresh_for: float = FRESH_FOR,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.house = house
+        self.shared = shared
         self.fresh_for = fresh_for
         self.clock = clock
         self._posted: dict[tuple[int, str, int], PostedBoard] = {}
@@ -74,13 +74,13 @@ class PublicBoards:
             await self._post(interaction, sort, page)
 
     async def _board(self, guild_id: int, sort: str, page: int) -> discord.Embed:
-        await self.house.load_settings(guild_id)
-        return await self.render(guild_id, sort, page, self.house.public_locale(guild_id))
+        await self.shared.load_settings(guild_id)
+        return await self.render(guild_id, sort, page, self.shared.public_locale(guild_id))
 
     async def render(self, guild_id: int, sort: str, page: int, locale: object) -> discord.Embed:
         """A board: "rating" (the current season's ratings), "season:N" (an ended season's
         final standings) or a totals sort ("points", "wins", ...)."""
-        async with self.house.db.read() as unit:
+        async with self.shared.db.read() as unit:
             if sort == "rating" or sort.startswith("season:"):
                 season = int(sort.split(":")[1]) if ":" in sort else None
                 rated = await unit.ratings.board(guild_id, season=season, page=page)
@@ -114,7 +114,7 @@ class PublicBoards:
         (nothing answered) if that board is gone."""
         channel_id = interaction.channel_id or 0
         embed = await self._board(interaction.guild_id or 0, sort, page)
-        message = self.house.bot.get_partial_messageable(
+        message = self.shared.bot.get_partial_messageable(
             channel_id, guild_id=interaction.guild_id
         ).get_partial_message(posted.message_id)
         try:

@@ -156,17 +156,17 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     @app_commands.command(name=cmd_name("join"), description=cmd_text("cmd.join"))
     async def join(self, interaction: discord.Interaction[Any]) -> None:
-        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        record = await self.app.shared.channel_game(interaction.channel_id or 0)
         await self.app.lobby.join(interaction, record)
 
     @app_commands.command(name=cmd_name("leave"), description=cmd_text("cmd.leave"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
-        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        record = await self.app.shared.channel_game(interaction.channel_id or 0)
         await self.app.lobby.leave(interaction, record)
 
     @app_commands.command(name=cmd_name("start"), description=cmd_text("cmd.start"))
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        record = await self.app.shared.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
         await self.app.lobby.start(interaction, record)
@@ -175,12 +175,12 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.rename(player=cmd_name("option.player"))
     @app_commands.describe(player=cmd_text("cmd.kick.player"))
     async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
-        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        record = await self.app.shared.channel_game(interaction.channel_id or 0)
         await self.app.lobby.kick(interaction, record, player.id)
 
     @app_commands.command(name=cmd_name("end"), description=cmd_text("cmd.end"))
     async def end(self, interaction: discord.Interaction[Any]) -> None:
-        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        record = await self.app.shared.channel_game(interaction.channel_id or 0)
         await self.app.lobby.end(interaction, record)
 
     @app_commands.command(name=cmd_name("addbot"), description=cmd_text("cmd.addbot"))
@@ -189,7 +189,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
         require_choice("level", level, LEVELS)
-        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        record = await self.app.shared.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
         await self.app.lobby.add_computer(interaction, record, level=level)
@@ -223,7 +223,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     # ------------------------------------------------------------------ playing
 
     async def _running(self, interaction: discord.Interaction[Any]) -> int:
-        record = await self.app.house.channel_game(interaction.channel_id or 0)
+        record = await self.app.shared.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.RUNNING:
             raise UserError("error.game_not_started")
         return record.id
@@ -252,7 +252,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         try:
-            record = await self.app.house.channel_game(interaction.channel_id or 0)
+            record = await self.app.shared.channel_game(interaction.channel_id or 0)
             live = (await self.app.games.get(record.id)).live
         except UserError:
             return []
@@ -299,7 +299,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     @app_commands.command(name=cmd_name("rules"), description=cmd_text("cmd.rules"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        db = self.app.house.db
+        db = self.app.shared.db
         async with db.read() as unit:
             record = await unit.games.open_game_in(interaction.channel_id or 0)
             if record is not None:
@@ -339,15 +339,16 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
             require_choice("sort", sort, SORTS)
         require_range("page", page, 1, LEADERBOARD_PAGES)
         guild_id = interaction.guild_id or 0
-        house = self.app.house
-        await house.load_settings(guild_id)
-        locale = interaction.locale if private else house.public_locale(guild_id)
-        async with house.db.read() as unit:
+        shared = self.app.shared
+        await shared.load_settings(guild_id)
+        locale = interaction.locale if private else shared.public_locale(guild_id)
+        async with shared.db.read() as unit:
             seasons_on = (await unit.settings.guild(guild_id)).season_length != "off"
         if seasons_on:  # a monthly or quarterly season may be over: checked at a view
-            await roll_over_if_due(house.db, guild_id)
-            await announce_season_ends(house.db, house.bot, guild_id, house.public_locale(guild_id))
-        async with house.db.read() as unit:
+            await roll_over_if_due(shared.db, guild_id)
+            locale = shared.public_locale(guild_id)
+            await announce_season_ends(shared.db, shared.bot, guild_id, locale)
+        async with shared.db.read() as unit:
             if sort is None and season is None:
                 sort = "rating" if await unit.ratings.has_ratings(guild_id) else "points"
             known = season is None or await unit.ratings.board(guild_id, season=season) is not None
@@ -369,7 +370,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
     ) -> None:
         who = player or interaction.user
-        async with self.app.house.db.read() as unit:
+        async with self.app.shared.db.read() as unit:
             found = await unit.stats.player(interaction.guild_id or 0, who.id)
             practice = await unit.stats.practice_games(interaction.guild_id or 0, who.id)
             rating = await unit.ratings.player(interaction.guild_id or 0, who.id)

@@ -15,14 +15,14 @@ from bot.store import StorageUnavailable
 from bot.ui.errors import UserError
 from bot.ui.help import render_help
 from bot.ui.items import Click
+from cogs.uno.answer_in_time import answers_in_time, reply_error, respond
 from cogs.uno.config_panel import ConfigPanel
-from cogs.uno.deadline import answers_in_time, reply_error, respond
-from cogs.uno.hands import Hands
 from cogs.uno.lobby import Lobby
 from cogs.uno.moves import Moves
 from cogs.uno.records import Records
 from cogs.uno.rematch import Rematch
 from cogs.uno.round_log import RoundLog
+from cogs.uno.show_hand import Hands
 
 
 class Clicks:

@@ -38,8 +38,8 @@ from bot.ui.rule_options import (
 )
 from bot.ui.rules_text import render_rules
 from bot.ui.settings_page import render_settings
-from cogs.uno.deadline import respond
-from cogs.uno.house import House
+from cogs.uno.answer_in_time import respond
+from cogs.uno.shared import Shared
 
 #: Save a lobby's rules (`LobbyRules.save_lobby_rules`): record, change, answer with the result.
 SaveLobbyRules = Callable[
@@ -135,8 +135,8 @@ def lobby_panel(
 
 
 class ConfigPanel:
-    def __init__(self, house: House, save_lobby_rules: SaveLobbyRules) -> None:
-        self.house = house
+    def __init__(self, shared: Shared, save_lobby_rules: SaveLobbyRules) -> None:
+        self.shared = shared
         self.save_lobby_rules = save_lobby_rules  # passed in: the lobby's rules flow imports us
 
     async def handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
@@ -161,7 +161,7 @@ class ConfigPanel:
         guild_id = interaction.guild_id
         if guild_id is None or not interaction.permissions.manage_guild:
             raise UserError("error.no_permission")
-        db = self.house.db
+        db = self.shared.db
         async with db.read() as unit:
             config = await unit.settings.guild(guild_id)
         group, option = self._where(step, choice, set(server_values(config)))
@@ -175,7 +175,7 @@ class ConfigPanel:
             except InvalidRules as exc:
                 notice = "⚠️ " + user_error_text(rules_error(exc), locale)
             else:
-                self.house.settings_changed(guild_id)
+                self.shared.settings_changed(guild_id)
                 notice = t("notice.setting_changed", locale, option=option_label(option, locale))
         kwargs = server_panel(config, locale, notice=notice, group=group, option=option)
         await respond(interaction, edit=True, **kwargs)
@@ -184,8 +184,8 @@ class ConfigPanel:
         self, interaction: discord.Interaction[Any], game_id: int, step: str, choice: str
     ) -> None:
         locale = interaction.locale
-        record = await self.house.record(game_id)
-        self.house.require_channel(interaction, record.channel_id)
+        record = await self.shared.record(game_id)
+        self.shared.require_channel(interaction, record.channel_id)
         if record.status is GameStatus.RUNNING:
             raise UserError("error.already_started")
         if record.status is not GameStatus.LOBBY:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.ui.hand import render_hand
+from bot.ui.hand_message import render_hand
 from cogs.uno.live import LiveGame
 
 

@@ -10,7 +10,7 @@ showed, and edits the changed ones: their turn starts, a penalty or a colour com
 someone else's action changed their cards, the round ended. Without this an open hand kept
 saying "Waiting for Bob" with every card greyed out, and each turn took a Refresh first.
 
-Edits are coalesced per player (latest state wins, one request in flight, like tables.py), run
+Edits are coalesced per player (latest state wins, one request in flight, like table_updater.py), run
 off the acting player's path (after their answer), and never use an expired token: a token is
 used until `hand_token_ttl` seconds after its interaction (Discord: 900 s; the default keeps a
 margin), and forgotten at once when Discord answers 401 or 404 for it (never retried). Hands
@@ -40,11 +40,11 @@ from bot.engine import view_for
 from bot.i18n import t
 from bot.ui.pictures import Picture
 from bot.ui.story import personal_notice
-from cogs.uno.deadline import answer_of
+from cogs.uno.answer_in_time import answer_of
 from cogs.uno.hand_view import hand_kwargs
-from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.pictures import attach, has_picture, images_on, shown_after
+from cogs.uno.shared import Shared
 from cogs.uno.turn_clock import MAX_TIMEOUTS
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ SWEEP_EVERY = 256
 #: Seconds an answer waits at most for an edit of the same hand already on its way (`quiet`).
 QUIET_TIMEOUT = 0.5
 #: Seconds before a failed hand edit is sent again, doubled per failure up to RETRY_MAX (as
-#: tables.py). The time discord.py already spent retrying counts, and the cap keeps a hand at
+#: table_updater.py). The time discord.py already spent retrying counts, and the cap keeps a hand at
 #: most ~RETRY_MAX s behind once Discord recovers.
 RETRY_FIRST = 1.0
 RETRY_MAX = 8.0
@@ -137,9 +137,9 @@ class _Hand:
 
 
 class LiveHands:
-    def __init__(self, house: House) -> None:
-        self.house = house
-        self.ttl = house.settings.hand_token_ttl
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+        self.ttl = shared.settings.hand_token_ttl
         self._games: dict[int, dict[int, _Hand]] = {}  # game id -> player -> live hand
         self._registered = 0
         self._refreshing: dict[int, asyncio.Task[None]] = {}
@@ -331,11 +331,11 @@ class LiveHands:
 
     async def _refresh(self, game_id: int) -> None:
         while (live := self._dirty.pop(game_id, None)) is not None:
-            lock = self.house.lock(live.channel_id)
+            lock = self.shared.lock(live.channel_id)
             while lock.locked():  # a move is being saved: render what it saves, not before
                 async with lock:
                     pass
-            current = self.house.live.get(game_id) or live
+            current = self.shared.live.get(game_id) or live
             self._render_all(current)
         self._refreshing.pop(game_id, None)
 
@@ -375,7 +375,7 @@ class LiveHands:
     def _kwargs(
         self, live: LiveGame, user: int, locale: Any, page: int, notice: str | None = None
     ) -> dict[str, Any]:
-        pictures = images_on(self.house, live.guild_id)
+        pictures = images_on(self.shared, live.guild_id)
         return hand_kwargs(live, user, locale, page=page, pictures=pictures, notice=notice)
 
     def _forget(self, game_id: int, user: int, hand: _Hand, *, busy: bool = True) -> None:
@@ -464,7 +464,7 @@ class LiveHands:
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
                 data = await webhook_request(
-                    self.house.bot,
+                    self.shared.bot,
                     old.session,
                     "POST",
                     "/webhooks/{webhook_id}/{webhook_token}",
@@ -540,7 +540,7 @@ class LiveHands:
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
                 await webhook_request(
-                    self.house.bot,
+                    self.shared.bot,
                     token.session,
                     method,
                     hook + ("@original" if token.followup is None else "{message_id}"),

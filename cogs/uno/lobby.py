@@ -25,11 +25,10 @@ from bot.store import (
 )
 from bot.ui.errors import UserError
 from bot.ui.rule_errors import rules_error
-from bot.ui.table import bold_name, render_table
+from bot.ui.table_message import bold_name, render_table
+from cogs.uno.answer_in_time import answers_in_time, respond
 from cogs.uno.autoplay import computer_name
-from cogs.uno.deadline import answers_in_time, respond
 from cogs.uno.dealing import deal_options
-from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.lobby_view import lobby_kwargs
@@ -37,8 +36,9 @@ from cogs.uno.moves import Moves
 from cogs.uno.pictures import attach, has_picture
 from cogs.uno.running import RunningGames
 from cogs.uno.scheduler import Scheduler
+from cogs.uno.shared import Shared
 from cogs.uno.table_posts import table_kwargs
-from cogs.uno.tables import TableUpdater
+from cogs.uno.table_updater import TableUpdater
 from cogs.uno.turn_clock import next_deadline, now
 
 MIN_SEATS, MAX_SEATS = 2, 10
@@ -55,19 +55,19 @@ def _can_manage(interaction: discord.Interaction[Any]) -> bool:
 class Lobby:
     def __init__(
         self,
-        house: House,
+        shared: Shared,
         games: RunningGames,
         tables: TableUpdater,
         moves: Moves,
         rules: LobbyRules,
     ) -> None:
-        self.house = house
+        self.shared = shared
         self.games = games
         self.tables = tables
         self.moves = moves  # a running game's leave and kick
         self.rules = rules
         self.expiry = Scheduler()  # lobby id -> its closing
-        self.close_after = house.settings.lobby_close_after
+        self.close_after = shared.settings.lobby_close_after
 
     # ------------------------------------------------------------------ expiry
 
@@ -79,10 +79,10 @@ class Lobby:
 
     async def resume_expiry(self) -> None:
         """At start-up: every open lobby of this process's shards closes when it should."""
-        settings = self.house.settings
+        settings = self.shared.settings
         shard_count = settings.shard_count or 1
         shard_ids = settings.shard_ids
-        async with self.house.db.read() as unit:
+        async with self.shared.db.read() as unit:
             lobbies = await unit.games.lobbies()
         for record in lobbies:
             if shard_ids is None or (record.guild_id >> 22) % shard_count in shard_ids:
@@ -97,13 +97,13 @@ class Lobby:
         scoring: str | None,
         target: int | None,
     ) -> None:
-        house = self.house
+        shared = self.shared
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if guild_id is None or channel_id is None:
             raise UserError("error.guild_only")
-        async with house.db.read() as unit:
+        async with shared.db.read() as unit:
             config = await unit.settings.guild(guild_id)
-        house.remember_settings(guild_id, config.language, config.turn_timeout_seconds)
+        shared.remember_settings(guild_id, config.language, config.turn_timeout_seconds)
         rules = RuleSet.preset(preset) if preset else config.rules
         changes: dict[str, Any] = {}
         if scoring:
@@ -117,9 +117,9 @@ class Lobby:
         except InvalidRules as exc:
             raise rules_error(exc) from None
         user = interaction.user
-        async with house.lock(channel_id):
+        async with shared.lock(channel_id):
             try:
-                async with house.db.write() as unit:
+                async with shared.db.write() as unit:
                     record = await unit.games.open_lobby(
                         guild_id=guild_id,
                         channel_id=channel_id,
@@ -129,20 +129,20 @@ class Lobby:
                     )
             except ChannelBusy:
                 raise UserError("error.channel_busy") from None
-            kwargs = lobby_kwargs(house, record)
+            kwargs = lobby_kwargs(shared, record)
             response = await respond(interaction, message=True, **kwargs)
             message_id = getattr(response, "message_id", None)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
-            async with house.db.write() as unit:
+            async with shared.db.write() as unit:
                 await unit.games.set_table_message(record.id, message_id)
         self.arm_expiry(record.id, record.created_at)
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, verb: str
     ) -> None:
-        record = await self.house.record(game_id)
-        self.house.require_channel(interaction, record.channel_id)
+        record = await self.shared.record(game_id)
+        self.shared.require_channel(interaction, record.channel_id)
         if record.status is not GameStatus.LOBBY:
             if record.status is GameStatus.RUNNING:
                 raise UserError("error.already_started")
@@ -173,9 +173,9 @@ class Lobby:
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
         user = interaction.user
-        async with self.house.lock(record.channel_id):
+        async with self.shared.lock(record.channel_id):
             try:
-                async with self.house.db.write() as unit:
+                async with self.shared.db.write() as unit:
                     await unit.games.seat(
                         record.id, user.id, display_name(user), max_seats=MAX_SEATS
                     )
@@ -196,18 +196,18 @@ class Lobby:
         key: str,
         **params: Any,
     ) -> None:
-        house = self.house
+        shared = self.shared
         closed = (
             None
             if record.status is GameStatus.LOBBY
-            else t(key, house.public_locale(record.guild_id), **params)
+            else t(key, shared.public_locale(record.guild_id), **params)
         )
-        kwargs = lobby_kwargs(house, record, closed=closed)
+        kwargs = lobby_kwargs(shared, record, closed=closed)
         if edit:
             await respond(interaction, edit=True, **kwargs)
         else:
             await respond(interaction, content=t(key, interaction.locale, **params), ephemeral=True)
-            await house.edit_public(record.channel_id, record.table_message_id, **kwargs)
+            await shared.edit_public(record.channel_id, record.table_message_id, **kwargs)
 
     @answers_in_time()
     async def leave(
@@ -258,9 +258,9 @@ class Lobby:
         **params: Any,
     ) -> None:
         """`player` leaves the lobby (or is kicked); `refused` if they no longer sit there."""
-        async with self.house.lock(record.channel_id):
+        async with self.shared.lock(record.channel_id):
             try:
-                async with self.house.db.write() as unit:
+                async with self.shared.db.write() as unit:
                     await unit.games.unseat(record.id, player)
                     record = await unit.games.get(record.id)
             except (NotSeated, WrongStatus):
@@ -277,20 +277,20 @@ class Lobby:
         edit: bool = False,
     ) -> None:
         """The host seats an engine AI ("🤖 Ada (hard)") with a negative, never-Discord id."""
-        house = self.house
+        shared = self.shared
         if interaction.user.id != record.host_id:
             raise UserError("error.host_only")
-        async with house.lock(record.channel_id):
-            record = await house.record(record.id)
+        async with shared.lock(record.channel_id):
+            record = await shared.record(record.id)
             if record.status is not GameStatus.LOBBY:
                 raise UserError("error.already_started")
             computers = [s for s in record.seats if s.is_bot]
             player = next_computer_id(s.user_id for s in computers)
             name = computer_name(
-                [s.display_name for s in computers], level, house.public_locale(record.guild_id)
+                [s.display_name for s in computers], level, shared.public_locale(record.guild_id)
             )
             try:
-                async with house.db.write() as unit:
+                async with shared.db.write() as unit:
                     await unit.games.seat(
                         record.id, player, name, is_bot=True, bot_level=level, max_seats=MAX_SEATS
                     )
@@ -307,17 +307,17 @@ class Lobby:
     async def start(
         self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
     ) -> None:
-        house = self.house
+        shared = self.shared
         user = interaction.user.id
         if user != record.host_id:
-            async with house.db.read() as unit:
+            async with shared.db.read() as unit:
                 policy = (await unit.settings.guild(record.guild_id)).start_policy
             if policy is not StartPolicy.ANYONE:
                 raise UserError("error.host_only")
             if record.seat_of(user) is None:
                 raise UserError("error.not_a_player")
-        async with house.lock(record.channel_id):
-            record = await house.record(record.id)
+        async with shared.lock(record.channel_id):
+            record = await shared.record(record.id)
             if record.status is not GameStatus.LOBBY:
                 raise UserError("error.already_started")
             players = [s.user_id for s in record.seats if s.left_at is None]
@@ -326,19 +326,19 @@ class Lobby:
             if all(is_computer(p) for p in players):
                 raise UserError("error.need_human")
             try:
-                options = deal_options(record.channel_id, record.id, players, house.settings)
+                options = deal_options(record.channel_id, record.id, players, shared.settings)
                 rules = record.rules.with_options(**options.pop("rules", {}))
                 game, events = Game.start(players, rules, **options)
             except InvalidRules as exc:
                 raise rules_error(exc) from None
-            await house.load_settings(record.guild_id)
+            await shared.load_settings(record.guild_id)
             live = LiveGame.from_record(record, game)
             live.turn_key = None
             _, deadline = next_deadline(
-                live, game, None, house.turn_seconds, house.settings.uno_test_timer_scale
+                live, game, None, shared.turn_seconds, shared.settings.uno_test_timer_scale
             )
             try:
-                async with house.db.write() as unit:
+                async with shared.db.write() as unit:
                     record = await unit.games.start(
                         record.id,
                         state=game.to_dict(),
@@ -351,9 +351,9 @@ class Lobby:
             running = self.games.hold(record, game)
             self.expiry.cancel(record.id)
             live = running.live
-            locale = house.public_locale(record.guild_id)
+            locale = shared.public_locale(record.guild_id)
             live.log.record(events, live.names, locale)
-            kwargs = table_kwargs(house, live)  # with the first turn's countdown
+            kwargs = table_kwargs(shared, live)  # with the first turn's countdown
         if edit:
             picture = kwargs.get("picture")
             sent = await attach(kwargs, edit=True)
@@ -378,12 +378,12 @@ class Lobby:
         reason: str = "notice.ended",
     ) -> None:
         """Host or Manage Server: the game is abandoned, nothing is counted."""
-        house = self.house
+        shared = self.shared
         user = interaction.user.id
         if user != record.host_id and not _can_manage(interaction):
             raise UserError("error.host_or_manager")
-        async with house.lock(record.channel_id):
-            async with house.db.write() as unit:
+        async with shared.lock(record.channel_id):
+            async with shared.db.write() as unit:
                 done = await unit.games.abandon(record.id)
                 record = await unit.games.get(record.id)
             if not done:
@@ -394,7 +394,7 @@ class Lobby:
             if running is not None:
                 running.stop()  # no clock, no ping, no more moves
                 live = running.live
-            locale = house.public_locale(record.guild_id)
+            locale = shared.public_locale(record.guild_id)
             closed = t(reason, locale, name=bold_name(interaction.user.display_name))
             if live is not None:
                 kwargs = render_table(
@@ -403,7 +403,7 @@ class Lobby:
                 kwargs["attachments"] = []  # a closed table shows no picture
                 message_id = live.table_message_id
             else:
-                kwargs = lobby_kwargs(house, record, closed=closed)
+                kwargs = lobby_kwargs(shared, record, closed=closed)
                 message_id = record.table_message_id
         if live is not None:  # an update of the table in flight must not land after this
             await self.tables.flush(record.id, timeout=5)
@@ -411,23 +411,23 @@ class Lobby:
             await respond(interaction, edit=True, **kwargs)
         else:
             await respond(interaction, content=closed)
-            await house.edit_public(record.channel_id, message_id, **kwargs)
+            await shared.edit_public(record.channel_id, message_id, **kwargs)
 
     async def expire_lobby(self, game_id: int) -> None:
         """A lobby nobody started closes itself."""
-        house = self.house
+        shared = self.shared
         try:
-            record = await house.record(game_id)
+            record = await shared.record(game_id)
         except UserError:
             return
-        async with house.lock(record.channel_id):
-            record = await house.record(game_id)  # it may have started while we waited
+        async with shared.lock(record.channel_id):
+            record = await shared.record(game_id)  # it may have started while we waited
             if record.status is not GameStatus.LOBBY:
                 return
-            async with house.db.write() as unit:
+            async with shared.db.write() as unit:
                 done = await unit.games.abandon(game_id)
                 record = await unit.games.get(game_id)
         if done:
-            closed = t("notice.lobby_expired", house.public_locale(record.guild_id))
-            kwargs = lobby_kwargs(house, record, closed=closed)
-            await house.edit_public(record.channel_id, record.table_message_id, **kwargs)
+            closed = t("notice.lobby_expired", shared.public_locale(record.guild_id))
+            kwargs = lobby_kwargs(shared, record, closed=closed)
+            await shared.edit_public(record.channel_id, record.table_message_id, **kwargs)

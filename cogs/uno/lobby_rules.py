@@ -19,15 +19,15 @@ from bot.ui.ids import LOBBY_TARGETS
 from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import match_target, parse_value, with_match_target
 from bot.ui.rules_text import render_rules
+from cogs.uno.answer_in_time import answers_in_time, respond
 from cogs.uno.config_panel import lobby_panel
-from cogs.uno.deadline import answers_in_time, respond
-from cogs.uno.house import House
 from cogs.uno.lobby_view import lobby_kwargs
+from cogs.uno.shared import Shared
 
 
 class LobbyRules:
-    def __init__(self, house: House) -> None:
-        self.house = house
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
 
     async def show_lobby_rules(
         self, interaction: discord.Interaction[Any], record: GameRecord
@@ -56,24 +56,24 @@ class LobbyRules:
         """Apply `change` to the lobby's stored rules in one atomic write (InvalidRules from it
         stores nothing and propagates), then `answer` the click with the rules as stored, then
         show them in the public lobby (the answer must not wait for that edit)."""
-        house = self.house
-        async with house.lock(record.channel_id):
+        shared = self.shared
+        async with shared.lock(record.channel_id):
             try:
-                async with house.db.write() as unit:
+                async with shared.db.write() as unit:
                     rules = await unit.games.update_rules(record.id, change)
                     record = await unit.games.get(record.id)
             except WrongStatus:
                 raise UserError("error.already_started") from None
             await answer(rules)
-            kwargs = lobby_kwargs(house, record)
-            await house.edit_public(record.channel_id, record.table_message_id, **kwargs)
+            kwargs = lobby_kwargs(shared, record)
+            await shared.edit_public(record.channel_id, record.table_message_id, **kwargs)
 
     @answers_in_time()
     async def set_lobby_rule(
         self, interaction: discord.Interaction[Any], option: str, value: str
     ) -> None:
         """The host changes one rule of this game before Start (validated by the engine)."""
-        record = await self.house.channel_game(interaction.channel_id or 0)
+        record = await self.shared.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
         if interaction.user.id != record.host_id:
@@ -104,10 +104,10 @@ class LobbyRules:
                 value=choice[:50],
                 allowed=", ".join(LOBBY_TARGETS),
             )
-        house = self.house
-        async with house.lock(record.channel_id):
+        shared = self.shared
+        async with shared.lock(record.channel_id):
             try:
-                async with house.db.write() as unit:
+                async with shared.db.write() as unit:
                     await unit.games.update_rules(
                         record.id, lambda rules: with_match_target(rules, choice)
                     )
@@ -116,4 +116,4 @@ class LobbyRules:
                 raise UserError("error.already_started") from None
             except InvalidRules as exc:
                 raise rules_error(exc) from None
-            await respond(interaction, edit=True, **lobby_kwargs(house, record))
+            await respond(interaction, edit=True, **lobby_kwargs(shared, record))

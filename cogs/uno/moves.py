@@ -30,7 +30,7 @@ from bot.store import GameRecord
 from bot.ui.errors import UserError, game_error_text
 from bot.ui.names import literal
 from bot.ui.story import personal_notice
-from cogs.uno.deadline import answers_in_time, reply_error, respond
+from cogs.uno.answer_in_time import answers_in_time, reply_error, respond
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
 from cogs.uno.live_hands import LiveHands
@@ -62,7 +62,7 @@ class _Refused(Exception):
 class Moves:
     def __init__(self, games: RunningGames, live_hands: LiveHands) -> None:
         self.games = games
-        self.house = games.house
+        self.shared = games.shared
         self.live_hands = live_hands  # every answer with a hand becomes the player's live hand
 
     @staticmethod
@@ -90,15 +90,15 @@ class Moves:
         edit: bool = False,
     ) -> None:
         """Apply what a user clicked or typed, save it, then answer with their fresh hand."""
-        house = self.house
+        shared = self.shared
         user = interaction.user.id
         locale = interaction.locale
         if game_id is None:
-            game_id = (await house.channel_game(interaction.channel_id or 0)).id
+            game_id = (await shared.channel_game(interaction.channel_id or 0)).id
         texts = [text] if isinstance(text, str) else list(text)
         running = await self.games.get(game_id)
         live = running.live
-        house.require_channel(interaction, live.channel_id)
+        shared.require_channel(interaction, live.channel_id)
         error: str | None = None
 
         def plan(draft: Game) -> Change:
@@ -122,7 +122,7 @@ class Moves:
             return Change(applied, events, actor=user)
 
         def hand_with(notice: str) -> dict[str, Any]:
-            pictures = images_on(house, live.guild_id)
+            pictures = images_on(shared, live.guild_id)
             return hand_kwargs(live, user, locale, notice=notice, pictures=pictures)
 
         try:

@@ -34,7 +34,7 @@ import discord
 from bot.ui.art.encode import warm_up
 from bot.ui.pictures import Picture
 from bot.ui.replay import ReplayFile, replay_from_parts, warm_up_replays
-from cogs.uno.house import House
+from cogs.uno.shared import Shared
 from cogs.uno.workers import WorkerLate, WorkerProcess
 
 log = logging.getLogger(__name__)
@@ -162,9 +162,9 @@ class Drawing:
 DRAWING = Drawing()
 
 
-def images_on(house: House, guild_id: int) -> bool:
+def images_on(shared: Shared, guild_id: int) -> bool:
     """The server's card pictures setting (on until its settings are read)."""
-    return house.card_images.get(guild_id, True)
+    return shared.card_images.get(guild_id, True)
 
 
 async def picture_file(picture: Picture, *, urgent: bool = False) -> discord.File:

@@ -28,9 +28,9 @@ from bot.engine import Decision
 from bot.engine.ai import is_computer
 from bot.i18n import t
 from bot.request_budget import Priority, priority
-from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.scheduler import Scheduler
+from cogs.uno.shared import Shared
 from cogs.uno.turn_clock import MAX_TIMEOUTS
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,8 @@ TurnKey = tuple[int, int]
 
 
 class TurnPings:
-    def __init__(self, house: House) -> None:
-        self.house = house
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
         self.scheduler = Scheduler()
         self._turns: dict[int, TurnKey | None] = {}  # channel id -> the turn being reminded of
         # channel id -> a counter bumped whenever the pending reminder is called off: a post
@@ -80,10 +80,10 @@ class TurnPings:
             log.exception("could not delete the turn pings left by the last run")
 
     async def _delete_leftovers(self) -> None:
-        settings = self.house.settings
+        settings = self.shared.settings
         shard_count = settings.shard_count or 1
         shard_ids = settings.shard_ids
-        async with self.house.db.read() as unit:
+        async with self.shared.db.read() as unit:
             stored = await unit.games.ping_messages(
                 shard_ids=shard_ids if shard_count > 1 else None, shard_count=shard_count
             )
@@ -101,7 +101,7 @@ class TurnPings:
         """A running game changed: keep, call off or arm the reminder of its channel."""
         channel = live.channel_id
         game = live.game
-        if game.outcome is not None or self.house.live.get(live.game_id) is not live:
+        if game.outcome is not None or self.shared.live.get(live.game_id) is not live:
             self._call_off(channel)
             self._turns.pop(channel, None)
             self._generation.pop(channel, None)
@@ -117,7 +117,7 @@ class TurnPings:
         if key is None or is_computer(key[0]):
             return
         generation = self._generation.get(channel, 0)
-        delays = self.house.turn_pings  # cached per server, forgotten when a setting changes
+        delays = self.shared.turn_pings  # cached per server, forgotten when a setting changes
         if live.guild_id in delays:
             self._arm(live, key, generation, delays[live.guild_id])
         else:
@@ -136,15 +136,15 @@ class TurnPings:
 
     async def _load_and_arm(self, live: LiveGame, key: TurnKey, generation: int) -> None:
         """The server's settings changed since they were read (a game start reads them)."""
-        await self.house.load_settings(live.guild_id)
+        await self.shared.load_settings(live.guild_id)
         if self._generation.get(live.channel_id, 0) == generation:
-            self._arm(live, key, generation, self.house.turn_pings.get(live.guild_id))
+            self._arm(live, key, generation, self.shared.turn_pings.get(live.guild_id))
 
     def _arm(self, live: LiveGame, key: TurnKey, generation: int, delay: int | None) -> None:
         if delay is None:
             return  # the server turned pings off
         job = partial(self._post, live, key, generation)
-        scale = self.house.settings.uno_test_timer_scale
+        scale = self.shared.settings.uno_test_timer_scale
         self.scheduler.at(("ping", live.channel_id), delay * scale, job)
 
     # ------------------------------------------------------------------ the message
@@ -154,7 +154,7 @@ class TurnPings:
         return (
             self._generation.get(channel, 0) == generation
             and self._turns.get(channel) == key
-            and self.house.live.get(live.game_id) is live
+            and self.shared.live.get(live.game_id) is live
         )
 
     async def _post(self, live: LiveGame, key: TurnKey, generation: int) -> None:
@@ -168,7 +168,7 @@ class TurnPings:
             await self._delete(channel, leftover[1], leftover[0])
         if not self._current(live, key, generation):
             return
-        locale = self.house.public_locale(live.guild_id)
+        locale = self.shared.public_locale(live.guild_id)
         if live.deadline is not None:
             when = discord.utils.format_dt(live.deadline, "R")
             text = t("ping.turn_timed", locale, player=f"<@{player}>", when=when)
@@ -180,7 +180,9 @@ class TurnPings:
             users=[discord.Object(id=player)], everyone=False, roles=False, replied_user=False
         )
         with priority(Priority.PING):  # after results and tables when requests must wait
-            message = await self.house.send_public(channel, content=text, allowed_mentions=mentions)
+            message = await self.shared.send_public(
+                channel, content=text, allowed_mentions=mentions
+            )
         if message is None:
             return
         if not self._current(live, key, generation):
@@ -188,7 +190,7 @@ class TurnPings:
             return
         self._posted[channel] = (live.game_id, message.id)
         try:
-            async with self.house.db.write() as unit:
+            async with self.shared.db.write() as unit:
                 await unit.games.set_ping_message(live.game_id, message.id)
         except Exception:
             log.exception("could not store the turn ping of game %s", live.game_id)
@@ -202,7 +204,7 @@ class TurnPings:
         """Whether the message is gone now (deleted, or already gone)."""
         try:
             with priority(Priority.PING):
-                await delete_channel_message(self.house.bot, channel, message_id)
+                await delete_channel_message(self.shared.bot, channel, message_id)
         except discord.NotFound:
             return True
         except discord.HTTPException as exc:
@@ -218,7 +220,7 @@ class TurnPings:
         if not pings:
             return
         try:
-            async with self.house.db.write() as unit:
+            async with self.shared.db.write() as unit:
                 await unit.games.clear_ping_messages(pings)
         except Exception:
             log.exception("could not forget %d turn pings", len(pings))

@@ -24,16 +24,16 @@ from bot.i18n import t
 from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, send_ephemeral
 from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
-from cogs.uno.deadline import answers_in_time, in_time, respond, settle
-from cogs.uno.house import House
+from cogs.uno.answer_in_time import answers_in_time, in_time, respond, settle
 from cogs.uno.pictures import DRAWING, PictureLate
+from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
 
 
 class Records:
-    def __init__(self, house: House) -> None:
-        self.house = house
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
 
     @answers_in_time()
     async def export(
@@ -102,7 +102,7 @@ class Records:
             await send_ephemeral(interaction, text)
             return
         if not private:
-            locale = self.house.public_locale(interaction.guild_id or 0)
+            locale = self.shared.public_locale(interaction.guild_id or 0)
             shared = t(
                 "replay.shared",
                 locale,
@@ -111,7 +111,7 @@ class Records:
                 round=number,
                 turns=made.turns,
             )
-            posted = await self.house.send_public(
+            posted = await self.shared.send_public(
                 interaction.channel_id or 0,
                 content=shared,
                 file=self._file(made, game.id, number, locale),
@@ -145,14 +145,14 @@ class Records:
         if number is None or number not in revealed:
             raise UserError("replay.not_finished", game=game.id, round=number or 1)
         parts["last_round"] = number  # (the rounds after it need not be replayed)
-        await self.house.load_settings(interaction.guild_id or 0)
+        await self.shared.load_settings(interaction.guild_id or 0)
         return game, number, parts
 
     async def _game(
         self, interaction: discord.Interaction[Any], game_id: int | None, *, finished_only: bool
     ) -> GameRecord:
         guild = interaction.guild_id or 0
-        async with self.house.db.read() as unit:
+        async with self.shared.db.read() as unit:
             if game_id is None:
                 found = (
                     None
@@ -180,7 +180,7 @@ class Records:
     async def record_parts(self, game: GameRecord, round_number: int | None) -> dict[str, Any]:
         """What `build_record` makes the record of `game` from (plain data: a worker process
         can build it), read from the store; `UserError` for a round the game does not have."""
-        async with self.house.db.read() as unit:
+        async with self.shared.db.read() as unit:
             actions = await unit.history.actions(game.id)
             rounds = await unit.history.rounds(game.id)
             saved = await unit.games.load(game.id)

@@ -15,26 +15,26 @@ import discord
 from bot.i18n import t
 from bot.store import AlreadySeated, ChannelBusy, GameRecord, GameStatus, TableFull, WrongStatus
 from bot.ui.errors import UserError
-from cogs.uno.deadline import answers_in_time, respond
-from cogs.uno.house import House
+from cogs.uno.answer_in_time import answers_in_time, respond
 from cogs.uno.lobby import MAX_SEATS, Lobby, display_name
 from cogs.uno.lobby_view import lobby_kwargs
+from cogs.uno.shared import Shared
 
 
 class Rematch:
-    def __init__(self, house: House, lobby: Lobby) -> None:
-        self.house = house
+    def __init__(self, shared: Shared, lobby: Lobby) -> None:
+        self.shared = shared
         self.lobby = lobby
 
     @answers_in_time()
     async def rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        house = self.house
-        finished = await house.record(game_id)
-        house.require_channel(interaction, finished.channel_id)
+        shared = self.shared
+        finished = await shared.record(game_id)
+        shared.require_channel(interaction, finished.channel_id)
         if finished.status is not GameStatus.FINISHED:
             raise UserError("error.rematch_not_over")
-        async with house.lock(finished.channel_id):
-            async with house.db.read() as unit:
+        async with shared.lock(finished.channel_id):
+            async with shared.db.read() as unit:
                 current = await unit.games.open_game_in(finished.channel_id)
             if current is None:
                 await self._open(interaction, finished)
@@ -45,11 +45,11 @@ class Rematch:
 
     async def _open(self, interaction: discord.Interaction[Any], finished: GameRecord) -> None:
         """A new lobby hosted by the clicker, posted in the channel (the caller holds its lock)."""
-        house = self.house
+        shared = self.shared
         user = interaction.user
         computers = [s for s in finished.seats if s.is_bot]
         try:
-            async with house.db.write() as unit:
+            async with shared.db.write() as unit:
                 record = await unit.games.open_lobby(
                     guild_id=finished.guild_id,
                     channel_id=finished.channel_id,
@@ -71,9 +71,9 @@ class Rematch:
             raise UserError("error.channel_busy") from None
         except (AlreadySeated, TableFull, WrongStatus):  # cannot happen to a fresh lobby
             raise UserError("error.channel_busy") from None
-        message = await house.send_public(record.channel_id, **lobby_kwargs(house, record))
+        message = await shared.send_public(record.channel_id, **lobby_kwargs(shared, record))
         if message is not None:
-            async with house.db.write() as unit:
+            async with shared.db.write() as unit:
                 await unit.games.set_table_message(record.id, message.id)
         self.lobby.arm_expiry(record.id, record.created_at)
         text = t("notice.rematch_opened", interaction.locale)

@@ -11,15 +11,15 @@ from typing import Any
 
 from bot.engine import events as E
 from bot.store import StoreError
-from bot.ui.table import rematch_view, render_round_result, render_table
-from cogs.uno.house import House
+from bot.ui.table_message import rematch_view, render_round_result, render_table
 from cogs.uno.live import LiveGame
 from cogs.uno.seasons import announce_season_ends
+from cogs.uno.shared import Shared
 
 
 class Results:
-    def __init__(self, house: House) -> None:
-        self.house = house
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
 
     async def announce(
         self, live: LiveGame, events: list[E.Event], note: tuple[int, str] | None = None
@@ -27,8 +27,8 @@ class Results:
         """Log the change (`note`: a clause opening a player's line, e.g. the timer's "ran out
         of time") and post any round's results; whether a new round began (its table is then
         posted anew)."""
-        house = self.house
-        locale = house.public_locale(live.guild_id)
+        shared = self.shared
+        locale = shared.public_locale(live.guild_id)
         if note is not None:
             live.log.note_for(note[0], note[1], live.names, locale)
         live.log.record(events, live.names, locale)
@@ -48,9 +48,9 @@ class Results:
                     ratings=ratings,
                 )
                 extra = {"view": rematch_view(live.game_id, locale)} if match else {}
-                await house.send_public(live.channel_id, embed=embed, **extra)
+                await shared.send_public(live.channel_id, embed=embed, **extra)
                 if match:  # this match may have ended a season (a lazy rollover)
-                    await announce_season_ends(house.db, house.bot, live.guild_id, locale)
+                    await announce_season_ends(shared.db, shared.bot, live.guild_id, locale)
             elif isinstance(e, E.RoundStarted) and e.round_number > 1:
                 new_round = True
         return new_round
@@ -59,14 +59,14 @@ class Results:
         """The match's rating changes, saved with its end; None if it was not rated (or the
         database cannot say now: the results are shown without them)."""
         try:
-            async with self.house.db.read() as unit:
+            async with self.shared.db.read() as unit:
                 return await unit.ratings.changes(game_id) or None
         except StoreError:
             return None
 
     def closed_table(self, live: LiveGame, closed: str) -> dict[str, Any]:
         """The table of a game that ended without a winner, saying why (`closed`)."""
-        locale = self.house.public_locale(live.guild_id)
+        locale = self.shared.public_locale(live.guild_id)
         kwargs = render_table(
             live.game, live.game_id, live.names, locale, log=live.log.lines(), closed=closed
         )

@@ -34,9 +34,9 @@ async def resume_running_games(
 ) -> int:
     """Load the running games this process owns and refresh their tables; how many resumed.
     Their clocks are armed once the gateway is up (`RunningGames.arm_all`)."""
-    house = games.house
+    shared = games.shared
     ids, count = shard_filter(shard_count, shard_ids)
-    async with house.db.read() as unit:
+    async with shared.db.read() as unit:
         saved = await unit.games.running_games(shard_ids=ids, shard_count=count)
     resumed = 0
     for item in saved:
@@ -49,8 +49,8 @@ async def resume_running_games(
         if games.peek(game_id) is not None:  # a click loaded it first: as fresh or newer
             continue
         live = games.hold(item.game, game).live
-        await house.load_settings(live.guild_id)
-        locale = house.public_locale(live.guild_id)
+        await shared.load_settings(live.guild_id)
+        locale = shared.public_locale(live.guild_id)
         live.log.note(t("log.resumed", locale))
         games.tables.request(game_id)  # re-posted instead when old or gone
         resumed += 1

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.ui.table import render_round_log
+from bot.ui.table_message import render_round_log
 from cogs.uno.running import RunningGames
 
 
@@ -24,7 +24,7 @@ class RoundLog:
     async def show(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         running = await self.games.get(game_id)
         live = running.live
-        self.games.house.require_channel(interaction, live.channel_id)
+        self.games.shared.require_channel(interaction, live.channel_id)
         embed, whole = render_round_log(
             live.log.round_lines(), live.game.round_number, interaction.locale
         )

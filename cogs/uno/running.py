@@ -8,7 +8,7 @@ state, saved in one transaction (saving.py), and only then becomes the game's st
 order:
 
   1. the log and any round or match results, in public  (results.py)
-  2. the table                                            (tables.py: edits coalesced)
+  2. the table                                            (table_updater.py: edits coalesced)
   3. the players' live hands                              (live_hands.py)
   4. the turn ping                                        (pings.py)
   5. the clock: the turn timer and the computers' next move, or nothing once it is over
@@ -52,13 +52,13 @@ from bot.store import (
 )
 from bot.ui.errors import UserError
 from cogs.uno.autoplay import apply_computer_move, computer_move, computers_may_act, timeout_moves
-from cogs.uno.house import House
 from cogs.uno.live import LiveGame
 from cogs.uno.live_hands import LiveHands
 from cogs.uno.pings import TurnPings
 from cogs.uno.results import Results
 from cogs.uno.saving import Change, Saving
-from cogs.uno.tables import TableUpdater
+from cogs.uno.shared import Shared
+from cogs.uno.table_updater import TableUpdater
 from cogs.uno.turn_clock import now
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ class RunningGame:
 
     def __init__(self, live: LiveGame, games: RunningGames) -> None:
         self.live = live
-        self.lock = games.house.lock(live.channel_id)  # one per channel: lobby, game, rematch
+        self.lock = games.shared.lock(live.channel_id)  # one per channel: lobby, game, rematch
         self._games = games
         self._outbox: deque[Change] = deque()  # saved, not yet shown
         self._publishing = asyncio.Lock()
@@ -180,21 +180,21 @@ class RunningGame:
     async def _ping_host(self) -> None:
         """With the server's turn timer off nobody may be watching: the host hears once that
         the round is over and when the next one starts by itself."""
-        house, live = self._games.house, self.live
-        if house.turn_seconds.get(live.guild_id, 0) or live.deadline is None:
+        shared, live = self._games.shared, self.live
+        if shared.turn_seconds.get(live.guild_id, 0) or live.deadline is None:
             return  # a timer's table is watched; the countdown on it is enough
         if not live.host_present or is_computer(live.host_id):
             return
         text = t(
             "ping.next_round",
-            house.public_locale(live.guild_id),
+            shared.public_locale(live.guild_id),
             player=f"<@{live.host_id}>",
             when=discord.utils.format_dt(live.deadline, "R"),
         )
         mentions = discord.AllowedMentions(
             users=[discord.Object(id=live.host_id)], everyone=False, roles=False
         )
-        posted = await house.send_public(live.channel_id, content=text, allowed_mentions=mentions)
+        posted = await shared.send_public(live.channel_id, content=text, allowed_mentions=mentions)
         if posted is not None:
             self._host_ping = posted.id
 
@@ -203,7 +203,7 @@ class RunningGame:
         if message_id is not None:
             with contextlib.suppress(discord.HTTPException):
                 await delete_channel_message(
-                    self._games.house.bot, self.live.channel_id, message_id
+                    self._games.shared.bot, self.live.channel_id, message_id
                 )
 
     async def started(self, *, table_shown: bool) -> None:
@@ -233,15 +233,15 @@ class RunningGame:
         async with self.lock:
             if self.closed:
                 return
-            async with games.house.db.write() as unit:
+            async with games.shared.db.write() as unit:
                 done = await unit.games.abandon(self.game_id)
             self.stop()
         if done:
             await games.tables.flush(self.game_id)
-            locale = games.house.public_locale(self.live.guild_id)
+            locale = games.shared.public_locale(self.live.guild_id)
             kwargs = games.results.closed_table(self.live, t("notice.no_humans_left", locale))
             live = self.live
-            await games.house.edit_public(live.channel_id, live.table_message_id, **kwargs)
+            await games.shared.edit_public(live.channel_id, live.table_message_id, **kwargs)
 
     # ------------------------------------------------------------------ the clock
 
@@ -331,7 +331,7 @@ class RunningGame:
     async def _turn_timeout(self, armed: Any) -> None:
         """The current player's time ran out: the timer plays their turn for them."""
         live = self.live
-        locale = self._games.house.public_locale(live.guild_id)
+        locale = self._games.shared.public_locale(live.guild_id)
 
         def plan(draft: Game) -> Change:
             player = draft.current_player
@@ -391,7 +391,7 @@ class RunningGame:
         state in place (the caller holds the lock), or end here if the game is over there."""
         games = self._games
         try:
-            async with games.house.db.read() as unit:
+            async with games.shared.db.read() as unit:
                 saved = await unit.games.load(self.game_id)
         except (GameNotFound, WrongStatus):
             self.stop()
@@ -434,22 +434,22 @@ class RunningGames:
 
     def __init__(
         self,
-        house: House,
+        shared: Shared,
         saving: Saving,
         results: Results,
         tables: TableUpdater,
         live_hands: LiveHands,
         pings: TurnPings,
     ) -> None:
-        self.house = house
+        self.shared = shared
         self.saving = saving
         self.results = results
         self.tables = tables
         self.live_hands = live_hands
         self.pings = pings
         self._games: dict[int, RunningGame] = {}
-        house.live = _States(self._games)  # read by the publishers (tables, hands, pings)
-        settings = house.settings
+        shared.live = _States(self._games)  # read by the publishers (tables, hands, pings)
+        settings = shared.settings
         self.computer_delay = (settings.computer_delay_min, settings.computer_delay_max)
 
     def peek(self, game_id: int) -> RunningGame | None:
@@ -463,7 +463,7 @@ class RunningGames:
         if running is not None:
             return running
         try:
-            async with self.house.db.read() as unit:
+            async with self.shared.db.read() as unit:
                 saved = await unit.games.load(game_id)
         except GameNotFound:
             raise UserError("error.game_not_found") from None
@@ -474,7 +474,7 @@ class RunningGames:
         running = self._games.get(game_id)  # loaded meanwhile by another task
         if running is None:
             running = self.hold(saved.game, Game.from_dict(saved.state))
-            await self.house.load_settings(running.live.guild_id)
+            await self.shared.load_settings(running.live.guild_id)
             running.arm()
         return running
 

@@ -17,8 +17,8 @@ from bot.engine import events as E
 from bot.engine.ai import is_computer
 from bot.engine.standing import finishing_places
 from bot.store import UNCHANGED, ClickSave, NewAction, UnitOfWork
-from cogs.uno.house import House
 from cogs.uno.live import LiveGame, stat_counters
+from cogs.uno.shared import Shared
 from cogs.uno.turn_clock import next_deadline
 
 #: Events whose save also records a result (a round's score, the end of the match).
@@ -56,8 +56,8 @@ class Saved:
 
 
 class Saving:
-    def __init__(self, house: House) -> None:
-        self.house = house
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
 
     async def save(self, live: LiveGame, game: Game, before: int, change: Change) -> Saved:
         """Save `game` (a copy of `live.game` at version `before`, changed by `change`).
@@ -71,8 +71,8 @@ class Saving:
             live,
             game,
             clock_actor,
-            self.house.turn_seconds,
-            self.house.settings.uno_test_timer_scale,
+            self.shared.turn_seconds,
+            self.shared.settings.uno_test_timer_scale,
         )
         records = [
             NewAction(
@@ -99,7 +99,7 @@ class Saving:
         )
         scored = any(isinstance(e, _SCORED) for e in change.events)
         if change.unseat is None and not scored:
-            await self.house.db.save_click(click)
+            await self.shared.db.save_click(click)
         else:
             await self._save_with_results(click, change, game)
         return Saved(deadline, timeouts)
@@ -139,7 +139,7 @@ class Saving:
                         places=finishing_places(game.rules, e.outcome),  # for the ratings
                     )
 
-        await self.house.db.transact(work)
+        await self.shared.db.transact(work)
 
 
 def _player_detail(player: int | None) -> dict[str, int] | None:

@@ -1,6 +1,6 @@
 """The public table of a running game: what it shows, where it is, and `/uno table`.
 
-Updates are coalesced by TableUpdater (tables.py); this module gives it the rendering and
+Updates are coalesced by TableUpdater (table_updater.py); this module gives it the rendering and
 records the message it posted, and re-posts a table (or a lobby) on request.
 """
 
@@ -13,24 +13,24 @@ import discord
 
 from bot.store import GameStatus
 from bot.ui.pictures import table_picture
-from bot.ui.table import render_table
-from cogs.uno.house import House
+from bot.ui.table_message import render_table
 from cogs.uno.live import LiveGame
 from cogs.uno.lobby_view import lobby_kwargs
 from cogs.uno.pictures import attach, has_picture, images_on
 from cogs.uno.running import RunningGames
-from cogs.uno.tables import TableUpdater
+from cogs.uno.shared import Shared
+from cogs.uno.table_updater import TableUpdater
 from cogs.uno.turn_clock import MAX_TIMEOUTS
 
 
-def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
+def table_kwargs(shared: Shared, live: LiveGame) -> dict[str, Any]:
     """The running game's table, with the turn timer's countdown (and warning) when it is on,
     and (card pictures on) its picture under "picture" (see pictures.py)."""
-    locale = house.public_locale(live.guild_id)
+    locale = shared.public_locale(live.guild_id)
     current = live.game.current_player
     lost = live.timeouts.get(current, 0) if current is not None else 0
     picture = (
-        table_picture(live.game, live.names, locale) if images_on(house, live.guild_id) else None
+        table_picture(live.game, live.names, locale) if images_on(shared, live.guild_id) else None
     )
     kwargs = render_table(
         live.game,
@@ -49,49 +49,49 @@ def table_kwargs(house: House, live: LiveGame) -> dict[str, Any]:
 
 
 class TablePosts:
-    def __init__(self, house: House) -> None:
-        self.house = house
-        settings = house.settings
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+        settings = shared.settings
         self.updater = TableUpdater(
-            house.bot,
+            shared.bot,
             self._render_job,
             self._posted,
             interval=settings.table_edit_interval,
             repost_after=settings.table_repost_after,
-            budget=house.bot.request_budget,
+            budget=shared.bot.request_budget,
         )
 
     def _render_job(self, game_id: int) -> Any:
-        live = self.house.live.get(game_id)
+        live = self.shared.live.get(game_id)
         if live is None:
             return None
-        return live.channel_id, live.table_message_id, table_kwargs(self.house, live)
+        return live.channel_id, live.table_message_id, table_kwargs(self.shared, live)
 
     async def _posted(self, game_id: int, message_id: int) -> None:
-        live = self.house.live.get(game_id)
+        live = self.shared.live.get(game_id)
         if live is not None:
             live.table_message_id = message_id
-        async with self.house.db.write() as unit:
+        async with self.shared.db.write() as unit:
             await unit.games.set_table_message(game_id, message_id)
 
     async def repost_table(
         self, interaction: discord.Interaction[Any], games: RunningGames
     ) -> None:
-        house = self.house
-        record = await house.channel_game(interaction.channel_id or 0)
+        shared = self.shared
+        record = await shared.channel_game(interaction.channel_id or 0)
         if record.status is GameStatus.LOBBY:
-            kwargs = lobby_kwargs(house, record)
+            kwargs = lobby_kwargs(shared, record)
             response = await interaction.response.send_message(**kwargs)
             message_id = (
                 getattr(response, "message_id", None) or (await interaction.original_response()).id
             )
-            async with house.db.write() as unit:
+            async with shared.db.write() as unit:
                 await unit.games.set_table_message(record.id, message_id)
-            await house.edit_public(record.channel_id, record.table_message_id, view=None)
+            await shared.edit_public(record.channel_id, record.table_message_id, view=None)
             return
         running = await games.get(record.id)
         live = running.live
-        kwargs = table_kwargs(house, live)  # the saved state: no lock needed to read it
+        kwargs = table_kwargs(shared, live)  # the saved state: no lock needed to read it
         shown_version = live.game.version
         picture = kwargs.get("picture")
         sent = await attach(kwargs, edit=False)  # drawn before the lock is taken
@@ -113,7 +113,7 @@ class TablePosts:
         if old is not None:
             with contextlib.suppress(discord.HTTPException):
                 await (
-                    house.bot.get_partial_messageable(live.channel_id)
+                    shared.bot.get_partial_messageable(live.channel_id)
                     .get_partial_message(old)
                     .delete()
                 )

@@ -13,7 +13,7 @@ import pytest
 
 from bot.engine import Game, RuleSet
 from bot.settings import Settings
-from cogs.uno.deadline import Answer
+from cogs.uno.answer_in_time import Answer
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
 from cogs.uno.live_hands import LiveHands
@@ -21,7 +21,7 @@ from cogs.uno.live_hands import LiveHands
 ALICE, BOB, CAROL = 11, 12, 13
 
 
-class _House:
+class _Shared:
     def __init__(self, live: LiveGame) -> None:
         self.bot = SimpleNamespace()
         self.settings = Settings(_env_file=None)
@@ -89,7 +89,7 @@ async def _settle() -> None:
 @pytest.mark.asyncio
 async def test_edits_are_coalesced_latest_state_last() -> None:
     live = _live()
-    hands = LiveHands(_House(live))
+    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
     hands._request = discord_.request
     for n, user in enumerate((ALICE, BOB, CAROL)):
@@ -114,7 +114,7 @@ async def test_edits_are_coalesced_latest_state_last() -> None:
 @pytest.mark.asyncio
 async def test_spent_or_refused_tokens_are_not_used_again() -> None:
     live = _live()
-    hands = LiveHands(_House(live))
+    hands = LiveHands(_Shared(live))
     discord_ = _Discord(status=404)
     discord_.gate.set()
     hands._request = discord_.request
@@ -130,7 +130,7 @@ async def test_spent_or_refused_tokens_are_not_used_again() -> None:
 @pytest.mark.asyncio
 async def test_only_a_private_answer_becomes_a_live_hand() -> None:
     live = _live()
-    hands = LiveHands(_House(live))
+    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
     discord_.gate.set()
     hands._request = discord_.request
@@ -148,7 +148,7 @@ async def test_a_picture_the_hand_already_shows_is_not_sent_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     live = _live()
-    hands = LiveHands(_House(live))
+    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
     discord_.gate.set()
     hands._request = discord_.request
@@ -178,7 +178,7 @@ async def test_a_failed_edit_is_sent_again_with_the_latest_state(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     live = _live()
-    hands = LiveHands(_House(live))
+    hands = LiveHands(_Shared(live))
     monkeypatch.setattr("cogs.uno.live_hands.RETRY_FIRST", 0.01)
     statuses = [500, 0, 200]  # Discord failing, then the network, then fine
     calls: list[Any] = []
@@ -207,7 +207,7 @@ async def test_a_replaced_hand_is_deleted_only_after_its_edit_in_flight() -> Non
     """A DELETE overtaking the old hand's edit would leave that edit an invalid request (404
     Unknown Message, counted against the bot): the DELETE waits for it."""
     live = _live()
-    hands = LiveHands(_House(live))
+    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
     hands._request = discord_.request
     hands.register(_interaction(ALICE, 0), live, ALICE)
@@ -230,7 +230,7 @@ async def test_a_click_on_a_replaced_hand_does_not_make_it_live_again() -> None:
     goes: that answer's token must not become her live hand, whose edits would all meet a
     deleted message (404 Unknown Message, invalid requests); the second hand stays live."""
     live = _live()
-    hands = LiveHands(_House(live))
+    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
     discord_.gate.set()
     hands._request = discord_.request

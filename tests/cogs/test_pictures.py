@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.engine import Game, RuleSet
 from bot.ui.art.encode import table_palette
-from bot.ui.art.table import picture_size
+from bot.ui.art.table_picture import picture_size
 from bot.ui.pictures import Picture, table_picture
 from cogs.uno import pictures
 from cogs.uno.pictures import Drawing, attach, has_picture

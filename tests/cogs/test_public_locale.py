@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.client import UnoBotMixin
 from bot.settings import Settings
-from cogs.uno.house import House
+from cogs.uno.shared import Shared
 
 GUILD = 42
 
@@ -26,21 +26,21 @@ class _Bot(UnoBotMixin):
         return SimpleNamespace(preferred_locale=SimpleNamespace(value=self._gateway_locale))
 
 
-def _house(bot: Any, language: str | None) -> House:
-    house = House(bot, None, Settings(_env_file=None))
+def _house(bot: Any, language: str | None) -> Shared:
+    shared = Shared(bot, None, Settings(_env_file=None))
     if language is not None:
-        house.remember_settings(GUILD, language, 60)
-    return house
+        shared.remember_settings(GUILD, language, 60)
+    return shared
 
 
 def test_auto_follows_the_servers_interactions() -> None:
     bot = _Bot()
-    house = _house(bot, "auto")
-    assert house.public_locale(GUILD) == "en"  # nothing known yet
+    shared = _house(bot, "auto")
+    assert shared.public_locale(GUILD) == "en"  # nothing known yet
     bot._note_guild_locale({"guild_id": str(GUILD), "guild_locale": "no"})
-    assert house.public_locale(GUILD) == "no"
+    assert shared.public_locale(GUILD) == "no"
     bot._note_guild_locale({"guild_id": str(GUILD), "guild_locale": "de"})
-    assert house.public_locale(GUILD) == "de"
+    assert shared.public_locale(GUILD) == "de"
 
 
 def test_auto_falls_back_to_the_gateways_server() -> None:

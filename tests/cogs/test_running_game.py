@@ -24,9 +24,9 @@ from bot.engine import events as E
 from bot.settings import Settings
 from bot.store import Database, NewAction, create_engine
 from bot.ui.errors import UserError
-from cogs.uno.house import House
 from cogs.uno.running import RunningGame, RunningGames
 from cogs.uno.saving import Change, Saving
+from cogs.uno.shared import Shared
 
 GUILD, CHANNEL = 1_000_000_000_000_000_001, 2_000_000_000_000_000_002
 ALICE, BOB = 3_000_000_000_000_000_003, 4_000_000_000_000_000_004
@@ -64,10 +64,10 @@ async def world(tmp_path: Path) -> AsyncIterator[tuple[RunningGames, _Shown, Pat
     path = tmp_path / "uno.db"
     db = Database(create_engine(f"sqlite+aiosqlite:///{path}"))
     await db.migrate()
-    house = House(SimpleNamespace(), db, Settings(_env_file=None, discord_token=None))
-    house.remember_settings(GUILD, "en", 60)  # a turn timer: no host ping to post
+    shared = Shared(SimpleNamespace(), db, Settings(_env_file=None, discord_token=None))
+    shared.remember_settings(GUILD, "en", 60)  # a turn timer: no host ping to post
     shown = _Shown()
-    games = RunningGames(house, Saving(house), shown, shown, shown, shown)
+    games = RunningGames(shared, Saving(shared), shown, shown, shown, shown)
     try:
         yield games, shown, path
     finally:
@@ -80,7 +80,7 @@ async def _running(games: RunningGames, hands: list[str], starter: str) -> Runni
     rules = RuleSet().with_options(hand_size=len(hands[0].split()))
     deck = [Card.of(c) for c in _deck(hands, starter)]
     game, _ = Game.start([ALICE, BOB], rules, seed=1, dealer=BOB, deck=deck)
-    async with games.house.db.write() as unit:
+    async with games.shared.db.write() as unit:
         lobby = await unit.games.open_lobby(
             guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="Alice", rules=rules
         )
@@ -109,7 +109,7 @@ def _play(user: int, code: str) -> Any:
 
 
 async def _stored(games: RunningGames, game_id: int) -> dict[str, Any]:
-    async with games.house.db.read() as unit:
+    async with games.shared.db.read() as unit:
         return (await unit.games.load(game_id)).state
 
 
@@ -157,7 +157,7 @@ async def test_a_conflicting_save_reloads_the_saved_state_and_asks_to_try_again(
     other = running.live.game.copy()  # another process plays Alice's R1 first
     action = Play(Card.of("R1"))
     other.apply(ALICE, action)
-    async with games.house.db.write() as unit:
+    async with games.shared.db.write() as unit:
         await unit.games.save_action(
             running.game_id,
             expected_version=running.live.game.version,

@@ -1,4 +1,4 @@
-"""The table's picture is uploaded only when what it shows changed (TableUpdater, tables.py)."""
+"""The table's picture is uploaded only when what it shows changed (table_updater.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 from bot.engine import Card, Color
 from bot.ui.art import SeatState, TableState, table_file
 from bot.ui.pictures import TABLE_FILE, Picture
-from cogs.uno import tables
+from cogs.uno import table_updater
 from cogs.uno.pictures import PictureLate
-from cogs.uno.tables import TableUpdater
+from cogs.uno.table_updater import TableUpdater
 
 CHANNEL, GAME = 10, 7
 MESSAGE = discord.utils.time_snowflake(discord.utils.utcnow())  # young: edited, not re-posted
@@ -89,15 +89,15 @@ async def test_a_late_picture_goes_text_only_and_a_later_update_brings_it(
         http=http, allowed_mentions=None, settings=None, get_partial_messageable=lambda c: None
     )
     late = [True]
-    real = tables.picture_file
+    real = table_updater.picture_file
 
     async def drawn_late_once(picture: Picture) -> discord.File:
         if late.pop() if late else False:
             raise PictureLate(picture.filename)
         return await real(picture)
 
-    monkeypatch.setattr(tables, "picture_file", drawn_late_once)
-    monkeypatch.setattr(tables, "PICTURE_RETRY", 0.01)
+    monkeypatch.setattr(table_updater, "picture_file", drawn_late_once)
+    monkeypatch.setattr(table_updater, "PICTURE_RETRY", 0.01)
     kwargs = _kwargs("first", _picture("R7", 3))
     render = lambda game: (CHANNEL, MESSAGE, kwargs)  # noqa: E731
     updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.ui.art.hand import HAND_CARD_WIDTH, TOP_SPACE, grid_size
-from bot.ui.art.table import HEIGHT, WIDTH
+from bot.ui.art.hand_picture import HAND_CARD_WIDTH, TOP_SPACE, grid_size
+from bot.ui.art.table_picture import HEIGHT, WIDTH
 from bot.ui.card_emojis import wanted_emojis
 from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message
 from testing.players import (

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Decision, Game, IllegalAction, RuleSet, legality
-from bot.engine import moves as M
+from bot.engine import move_codes as M
 from tests.conftest import examples
 
 from .test_properties import rule_sets

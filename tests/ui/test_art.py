@@ -36,9 +36,9 @@ from bot.ui.art import (
 )
 from bot.ui.art import faces as faces_module
 from bot.ui.art.encode import hand_palette, table_palette
-from bot.ui.art.hand import TOP_SPACE
+from bot.ui.art.hand_picture import TOP_SPACE
 from bot.ui.art.lettering import TOFU, drawable
-from bot.ui.art.table import NAME_X, WIDTH, picture_size, seat_right
+from bot.ui.art.table_picture import NAME_X, WIDTH, picture_size, seat_right
 
 DECKS = ("classic108", "swap112", "shuffle112")
 WILDS = [c for c in ALL_CARDS if c.is_wild]

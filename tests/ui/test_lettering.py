@@ -15,7 +15,7 @@ from bot.engine import Card, Color, Game, RuleSet
 from bot.ui import pictures
 from bot.ui.art import SeatState, TableState, describe_table, lettering, table_picture
 from bot.ui.art.lettering import TOFU, drawable, has_glyph, name_font
-from bot.ui.art.table import NAME_X, seat_right
+from bot.ui.art.table_picture import NAME_X, seat_right
 
 # Names an ASCII fold would draw alike: each pair must give different pictures.
 LOOK_ALIKES = [

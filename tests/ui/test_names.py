@@ -20,7 +20,7 @@ from bot.ui.names import literal
 from bot.ui.pictures import table_state
 from bot.ui.stats import render_leaderboard, render_stats
 from bot.ui.story import sentence, tell
-from bot.ui.table import render_lobby, render_round_result, render_table
+from bot.ui.table_message import render_lobby, render_round_result, render_table
 from bot.ui.turn_log import TurnLog
 from testing.fakediscord.markdown import markup, shown, unescaped
 

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.engine import Game, RuleSet
-from bot.ui.art.table import picture_size
+from bot.ui.art.table_picture import picture_size
 from bot.ui.pictures import table_picture
-from bot.ui.table import render_table
+from bot.ui.table_message import render_table
 from bot.ui.turn_log import TurnLog
 from tests.ui.phone import BODY_CHARS, phone_height
 

@@ -8,7 +8,7 @@ from collections import Counter
 from bot.engine import Card, Color, Game, RuleSet, build_deck
 from bot.ui.art import PAGE_SIZE
 from bot.ui.card_emojis import CARD_EMOJIS, NAME, button_emoji, color_emoji, wanted_emojis
-from bot.ui.hand import hand_layout, render_hand
+from bot.ui.hand_message import hand_layout, render_hand
 from bot.ui.pictures import HAND_FILE, TABLE_FILE, table_picture
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}

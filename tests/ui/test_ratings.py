@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.store.rating_model import RatingBoard, RatingEntry
 from bot.ui.stats import render_rating_board, render_season_end, trend_text
-from bot.ui.table import rating_changes_line
+from bot.ui.table_message import rating_changes_line
 
 NAMES = {1: "Ana", 2: "Ben", 3: "Cy"}
 ENTRIES = (RatingEntry(1, "Ana", 1130, 3, 1), RatingEntry(2, "Ben", 980, 3, 2))

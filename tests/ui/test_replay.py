@@ -29,7 +29,7 @@ from bot.ui.art.replay import (
     plan_frames,
     turn_ms,
 )
-from bot.ui.art.table import SeatState, TableState
+from bot.ui.art.table_picture import SeatState, TableState
 from bot.ui.replay import replay_file, replay_from_parts, round_states
 
 PLAYERS = [(11, "Ada"), (22, "Bo"), (33, "Cy")]

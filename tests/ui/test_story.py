@@ -9,7 +9,7 @@ from bot.engine import actions as A
 from bot.engine import events as E
 from bot.ui.cards import hand_summary
 from bot.ui.story import personal_notice
-from bot.ui.table import TABLE_LOG_LINES, _log_lines
+from bot.ui.table_message import TABLE_LOG_LINES, _log_lines
 from bot.ui.turn_log import LOG_TURNS, TurnLog
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}

@@ -16,7 +16,7 @@ from bot.ui.help import HELP_TOPICS, render_help
 from bot.ui.ids import MAX_CUSTOM_ID, matches_exactly_one
 from bot.ui.rules_text import difference_lines, render_rules, rules_in_words, rules_summary
 from bot.ui.stats import render_leaderboard, render_stats
-from bot.ui.table import (
+from bot.ui.table_message import (
     TABLE_LOG_CHARS,
     render_lobby,
     render_round_log,

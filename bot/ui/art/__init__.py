@@ -7,8 +7,8 @@ Everything here is pure and thread-safe, so the bot can compose and encode in a 
 from bot.ui.art.alt import describe_hand, describe_hand_page, describe_table
 from bot.ui.art.encode import CONTENT_TYPE, EXTENSION, encode, hand_file, table_file
 from bot.ui.art.faces import BASE_HEIGHT, BASE_WIDTH, back, face, swatch
-from bot.ui.art.hand import PAGE_SIZE, deck_faces, deck_sheet, hand_picture, pages
-from bot.ui.art.table import SeatState, TableState, table_picture
+from bot.ui.art.hand_picture import PAGE_SIZE, deck_faces, deck_sheet, hand_picture, pages
+from bot.ui.art.table_picture import SeatState, TableState, table_picture
 
 __all__ = [
     "BASE_HEIGHT",

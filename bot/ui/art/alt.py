@@ -7,8 +7,8 @@ from typing import Final
 
 from bot.engine import Card, Color
 from bot.i18n import t
-from bot.ui.art.hand import page_cards, pages
-from bot.ui.art.table import SeatState, TableState
+from bot.ui.art.hand_picture import page_cards, pages
+from bot.ui.art.table_picture import SeatState, TableState
 
 MAX_ALT: Final = 1024  # Discord's limit on an attachment's description
 

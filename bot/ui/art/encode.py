@@ -29,10 +29,10 @@ from PIL import Image
 
 from bot.engine import COLORS, Card, Color
 from bot.ui.art.faces import face
-from bot.ui.art.hand import deck_faces, deck_sheet, hand_picture
+from bot.ui.art.hand_picture import deck_faces, deck_sheet, hand_picture
 from bot.ui.art.indexed import indexed_hand, indexed_table, warm_hand_sprites
 from bot.ui.art.lettering import font_path
-from bot.ui.art.table import SeatState, TableState, table_picture
+from bot.ui.art.table_picture import SeatState, TableState, table_picture
 
 EXTENSION: Final = "png"
 CONTENT_TYPE: Final = "image/png"

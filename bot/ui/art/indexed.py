@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine import Card, Color
 from bot.ui.art.faces import FADE_UNPLAYABLE, FADE_WAITING, dimmed, face, face_size, memo
-from bot.ui.art.hand import (
+from bot.ui.art.hand_picture import (
     HAND_CARD_WIDTH,
     RING,
     TOP_CARD_WIDTH,
@@ -38,7 +38,7 @@ from bot.ui.art.hand import (
     top_card_layout,
 )
 from bot.ui.art.palette import FELT, FELT_LIGHT, HIGHLIGHT
-from bot.ui.art.table import (
+from bot.ui.art.table_picture import (
     MAX_SEATS,
     PANEL_SPLIT,
     SEATS_X,

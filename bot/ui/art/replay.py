@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from bot.ui.art.encode import table_palette
 from bot.ui.art.palette import HIGHLIGHT
-from bot.ui.art.table import TableState, picture_size, table_picture
+from bot.ui.art.table_picture import TableState, picture_size, table_picture
 
 FILENAME_EXTENSION: Final = "gif"
 #: A turn on screen: long enough to read the table on a phone, short enough to keep watching.

@@ -25,7 +25,7 @@ from cogs.uno.live import LiveGame
 log = logging.getLogger(__name__)
 
 
-class House:
+class Shared:
     def __init__(self, bot: Any, database: Database, settings: Settings) -> None:
         self.bot = bot
         self.db = database

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 
 from bot.ui.errors import UserError
-from cogs.uno.deadline import respond
+from cogs.uno.answer_in_time import respond
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live_hands import LiveHands
 from cogs.uno.pictures import images_on
@@ -31,13 +31,13 @@ class Hands:
     ) -> None:
         running = await self.games.get(game_id)
         live = running.live
-        self.games.house.require_channel(interaction, live.channel_id)
+        self.games.shared.require_channel(interaction, live.channel_id)
         user = interaction.user.id
         if user not in live.game.players:
             raise UserError("error.not_a_player")
         if user in live.game.left:
             raise UserError("error.you_left")
-        pictures = images_on(self.games.house, live.guild_id)
+        pictures = images_on(self.games.shared, live.guild_id)
         kwargs = hand_kwargs(
             live, user, interaction.locale, page=page, notice=notice, pictures=pictures
         )
