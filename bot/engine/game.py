@@ -220,8 +220,8 @@ class Game(GameState):
         """Everything `player` may do right now; `Leave` is always allowed and not listed."""
         return legal_actions(self, player)
 
-    #: `moves(player)`: `legal_actions` as move codes (move_codes.py), for simulations; do not mutate
-    #: the list. The function itself, not a wrapper: simulations ask it once per move.
+    #: `moves(player)`: `legal_actions` as move codes (move_codes.py), for simulations; do not
+    #: mutate the list. The function itself, not a wrapper: simulations ask it once per move.
     moves = legal_moves
 
     def is_legal(self, player: int, action: A.Action) -> bool:

@@ -4,7 +4,8 @@ Who owns what at run time (docs/architecture.md draws it):
   running.py      RunningGames: every running game of this process; a RunningGame owns one:
                   its state as last saved (live.py), its lock, its clock (turn timer, computer
                   moves, retries) and `commit` + `publish`, the one way a game changes and is
-                  shown. publish: results.py -> table_updater.py -> live_hands.py -> pings.py -> clock.
+                  shown. publish: results.py -> table_updater.py -> live_hands.py -> pings.py
+                  -> clock.
 A click's path: components.py (router, re-checks) -> moves.py (plan) -> running.py `commit`
 (lock, copy, engine, saving.py, adopt) -> the answer (answer_in_time.py, callback.py, pictures.py)
 -> live_hands.py `register` -> running.py `publish`.
