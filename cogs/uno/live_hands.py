@@ -13,12 +13,12 @@ saying "Waiting for Bob" with every card greyed out, and each turn took a Refres
 Edits are coalesced per player (latest state wins, one request in flight, like
 table_updater.py), run off the acting player's path (after their answer), and never use an
 expired token: a token is used until `hand_token_ttl` seconds after its interaction (Discord:
-900 s; the default keeps a margin), and forgotten at once when Discord answers 401 or 404 for it (never retried). Hands
-heal like tables: an edit that fails otherwise (5xx, network, 429) is sent again with the
-then-latest state after a pause (RETRY_FIRST doubling to RETRY_MAX) while the token lives.
-Only a private answer is a live hand: `answer_in_time.respond` notes where it answered, and a
-deferred update of the public table (whose answer follows up privately) registers the
-follow-up, reached by its id, never the table.
+900 s; the default keeps a margin), and forgotten at once when Discord answers 401 or 404 for it
+(never retried). Hands heal like tables: an edit that fails otherwise (5xx, network, 429) is
+sent again with the then-latest state after a pause (RETRY_FIRST doubling to RETRY_MAX) while
+the token lives. Only a private answer is a live hand: `answer_in_time.respond` notes where it
+answered, and a deferred update of the public table (whose answer follows up privately)
+registers the follow-up, reached by its id, never the table.
 Kept in memory only: after a restart nobody's hand is live until they click once.
 """
 
