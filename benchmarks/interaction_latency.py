@@ -135,6 +135,8 @@ async def _play_turns(
                 return done
         if think:
             await asyncio.sleep(random.uniform(0.5 * think, 1.5 * think))
+            if not my_turn(hand):  # edited meanwhile (the turn timer played it): look again
+                continue
         hand = await take_turn(emu, by_id[current], hand)
         if moved is not None:
             moved.append(time.monotonic())

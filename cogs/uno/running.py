@@ -168,7 +168,11 @@ class RunningGame:
                 else:
                     ended[change.unseat] = "notice.left"
             games.live_hands.refresh(live, change.events, timed_out=timed_out, ended=ended)
-        over = live.game.outcome is not None
+        # The game's state may already be a later change's (a commit can land while this one
+        # is still being shown, e.g. while the request budget holds its requests back): only
+        # the last change to show retires a finished game, so the final one still reaches the
+        # table (its render needs the game held).
+        over = live.game.outcome is not None and not self._outbox
         if over:
             await games.tables.flush(self.game_id)  # its last state, while it still renders
             self._retire()
