@@ -15,7 +15,7 @@ from bot.ui.replay import replay_from_parts
 from cogs.uno import pictures
 from cogs.uno.pictures import Drawing, PictureLate
 from cogs.uno.workers import WorkerLate, WorkerProcess
-from tests.ui.test_replay import recorded_match
+from tests.engine.matches import recorded_match
 
 
 @pytest.mark.asyncio

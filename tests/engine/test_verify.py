@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,53 +12,15 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Game, RuleSet
-from bot.engine import actions as A
-from bot.engine import events as E
+from bot.engine import RuleSet
 from bot.engine.record import build_record, dealt_deck
 from bot.engine.verify import main, verify
-
-PLAYERS = [(11, "Ada"), (22, "Bo"), (33, "Cy")]
+from tests.engine.matches import recorded_match
 
 
 def played_match(seed: int = 2, rules: RuleSet | None = None) -> dict[str, Any]:
     """A whole match of random legal moves, recorded the way the bot stores it."""
-    rng = random.Random(seed)
-    game, events = Game.start([p for p, _ in PLAYERS], rules or RuleSet(target=300))
-    first_dealer = game.dealer
-    actions: list[tuple[int, str]] = []
-    commitments: dict[int, str] = {}
-    revealed: dict[int, str] = {}
-    results: dict[int, dict[str, Any]] = {}
-
-    def note(evs: list[E.Event]) -> None:
-        for e in evs:
-            if isinstance(e, E.RoundStarted):
-                commitments[e.round_number] = e.commitment
-            elif isinstance(e, E.RoundEnded):
-                revealed[e.outcome.round_number] = e.seed
-                results[e.outcome.round_number] = {
-                    "winner": e.outcome.winner,
-                    "points": dict(e.outcome.points),
-                }
-
-    note(events)
-    while game.outcome is None:
-        player = game.current_player if not game.round_over else game.players[0]
-        legal = [a for a in game.legal_actions(player) if not isinstance(a, A.Catch)]
-        action = rng.choice(legal)
-        note(game.apply(player, action))
-        actions.append((player, action.code))
-    return build_record(
-        rules=game.rules.to_dict(),
-        players=PLAYERS,
-        first_dealer=first_dealer,
-        actions=actions,
-        commitments=commitments,
-        revealed=revealed,
-        results=results,
-        totals=game.totals,
-    )
+    return build_record(**recorded_match(seed, rules or RuleSet(target=300)))
 
 
 @pytest.fixture(scope="module")
