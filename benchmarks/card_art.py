@@ -90,8 +90,8 @@ def main() -> None:
     cases: dict[str, tuple[Callable[[], Image.Image], Callable[[], Image.Image]]] = {
         "table 4 seats": (lambda: table_picture(_table(4)), table_palette),
         "table 10 seats": (lambda: table_picture(_table(10)), table_palette),
-        "hand 7 cards": (lambda: hand_picture(deck[:7], set(deck[:3])), hand_palette),
-        "hand 25 cards": (lambda: hand_picture(deck[:25], set(deck[:6])), hand_palette),
+        "hand 7 cards": (lambda: hand_picture(deck[:7]), hand_palette),
+        "hand 27 cards": (lambda: hand_picture(deck[:27]), hand_palette),
     }
     table_palette(), hand_palette()  # computed once per process, as in the bot's workers
     for name, (compose, own_palette) in cases.items():

@@ -4,7 +4,7 @@
 
 Writes table.png (4 seats), table10.png (10 seats, awkward names), table_scripts.png (10 seats,
 names in our players' alphabets: Norwegian, German, Polish, Cyrillic, Greek, CJK), hand7.png,
-hand30_page1.png, deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png and
+hand27.png, deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png and
 faces120.png (every face 48 and 120 px wide, the back, the chosen-colour wilds and the swatches)
 and a greyscale copy of each. Its table.png is the README's picture, docs/table.png.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.engine import ALL_CARDS, COLORS, Card, Color, Rank, build_deck, parse_cards
+from bot.engine import ALL_CARDS, COLORS, Card, Color, build_deck, parse_cards
 from bot.ui.art import (
     SeatState,
     TableState,
@@ -93,16 +93,14 @@ def main(out: Path) -> None:
     use_shared_palette()  # as the bot's picture workers encode
     deck = build_deck("classic108")
     random.Random(7).shuffle(deck)
-    hand7 = parse_cards("R7 Y3 GS BD W4 R0 B9")
-    playable7 = {c for c in hand7 if c.color is Color.RED or c.is_wild}
-    hand30 = sorted(deck[:30])
-    playable30 = {c for c in hand30 if c.is_wild or c.color is Color.RED or c.rank is Rank.FIVE}
+    hand7 = sorted(parse_cards("R7 Y3 GS BD W4 R0 B9"))
+    hand27 = sorted(deck[:27])
     pictures = {
         "table": table_picture(sample_table(4)),
         "table10": table_picture(sample_table(10)),
         "table_scripts": table_picture(sample_table(10, SCRIPT_NAMES)),
-        "hand7": hand_picture(hand7, playable7),
-        "hand30_page1": hand_picture(hand30, playable30, 0),
+        "hand7": hand_picture(hand7),
+        "hand27": hand_picture(hand27),
         "deck_classic108": deck_sheet("classic108"),
         "deck_swap112": deck_sheet("swap112"),
         "deck_shuffle112": deck_sheet("shuffle112"),

@@ -1,9 +1,12 @@
-"""Card emojis for the buttons: application emojis drawn from the same art as the pictures.
+"""Card emojis: application emojis drawn from the same art as the pictures.
 
-Each face of every deck and each colour choice gets one application emoji named
-`uno_<key>_<digest>`, where the digest is of the image itself: art that changes gets a new name
-(so it is uploaded), art that did not keeps its name (so a restart uploads nothing). Until the
-emojis are known (start-up, Discord refusing them) `button_emoji` gives today's Unicode emoji.
+Each face of every deck, each wild in each colour it can be given and each colour choice gets
+one application emoji named `uno_<key>_<digest>`, where the digest is of the image itself: art
+that changes gets a new name (so it is uploaded), art that did not keeps its name (so a restart
+uploads nothing). Until the emojis are known (start-up, Discord refusing them) `button_emoji`
+gives today's Unicode emoji. The buttons wear them, and the hand message shows the card to
+match as its thumbnail from the emoji's image on Discord's CDN (`card_image_url`): uploaded
+once at start-up, never again with a message.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ DECKS: Final = ("classic108", "swap112", "shuffle112")
 PREFIX: Final = "uno_"
 SIZE: Final = 128  # Discord shows emojis at most 48 px high (96 on a hi-dpi screen)
 MAX_BYTES: Final = 256 * 1024  # Discord's limit for an emoji image
+#: Where Discord serves emoji images (`discord.Asset.BASE`): `{CDN}/emojis/{id}.png`.
+CDN: Final = "https://cdn.discordapp.com"
 NAME: Final = re.compile(r"^uno_([A-Za-z0-9]+)_([0-9a-f]{8})$")
 
 #: An emoji as a component's `emoji` field: {"id": ..., "name": ...} or {"name": "🟥"}.
@@ -47,6 +52,13 @@ def color_key(color: Color) -> str:
     return f"c{color.value}"
 
 
+def card_key(card: Card, chosen: Color | None = None) -> str:
+    """A card's emoji key: its code, and for a wild given a colour, that colour ("W4cR")."""
+    if card.is_wild and chosen is not None:
+        return f"{card.code}{color_key(chosen)}"
+    return card.code
+
+
 def _png(picture: Image.Image) -> bytes:
     """`picture` centred on a transparent square (emojis are shown square), as a PNG."""
     canvas = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
@@ -62,6 +74,12 @@ def wanted_emojis() -> list[EmojiArt]:
     cards = dict.fromkeys(c for deck in DECKS for c in deck_faces(deck))
     width = SIZE * 2 // 3  # the card's height fills the square
     art = [EmojiArt(card.code, _png(face(card, width))) for card in cards]
+    art += [
+        EmojiArt(card_key(card, color), _png(face(card, width, color)))
+        for card in cards
+        if card.is_wild
+        for color in COLORS
+    ]
     art += [EmojiArt(color_key(color), _png(swatch(color, SIZE - 16))) for color in COLORS]
     return art
 
@@ -96,6 +114,13 @@ def button_emoji(card: Card, custom: bool) -> EmojiJson | str:
     """A card button's emoji: the card's own (`custom` and known) or today's coloured square."""
     found = CARD_EMOJIS.get(card.code) if custom else None
     return found if found is not None else card_emoji(card)
+
+
+def card_image_url(card: Card, chosen: Color | None = None) -> str | None:
+    """The image of `card` (a wild in its `chosen` colour) on Discord's CDN, from its
+    application emoji; None until the emojis are known."""
+    found = CARD_EMOJIS.get(card_key(card, chosen)) or CARD_EMOJIS.get(card.code)
+    return None if found is None else f"{CDN}/emojis/{found['id']}.png"
 
 
 def color_emoji(color: Color, custom: bool) -> EmojiJson | str:

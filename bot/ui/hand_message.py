@@ -41,7 +41,7 @@ from bot.engine import (
     view_for,
 )
 from bot.i18n import t
-from bot.ui.card_emojis import EmojiJson, button_emoji, color_emoji
+from bot.ui.card_emojis import EmojiJson, button_emoji, card_image_url, color_emoji
 from bot.ui.cards import (
     COLOR_STYLE,
     EMBED_COLOUR,
@@ -70,7 +70,7 @@ class Slot:
     style: discord.ButtonStyle = discord.ButtonStyle.secondary
     emoji: EmojiJson | str | None = None
     disabled: bool = False
-    card: Card | None = None  # the card a card button plays (pictured once per page)
+    card: Card | None = None  # the card a card button plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,7 +396,8 @@ def render_hand(
     pictures: bool = False,
 ) -> dict[str, Any]:
     """Keyword arguments for send_message/edit_message: the viewer's hand. `pictures` (the
-    server's card pictures setting): card emojis on the buttons, and under "picture" the hand's
+    server's card pictures setting): card emojis on the buttons, the card to match as the
+    embed's thumbnail (its emoji, once the emojis are known), and under "picture" the hand's
     picture (a `Picture` to render and attach; the embed already points at it)."""
     seen = view_for(game, viewer)  # once for the layout and the embed
     layout = hand_layout(
@@ -415,17 +416,14 @@ def render_hand(
         "view": hand_view(game_id, game.version, layout, locale),
     }
     if pictures:
-        picture = hand_picture(
-            seen, _page_cards(layout), locale, page=layout.page, pages=layout.pages
-        )
+        if seen.top_card is not None:
+            # The card to match, from its application emoji on Discord's CDN (uploaded once):
+            # never inside the hand's own picture, which would then change at every turn.
+            url = card_image_url(seen.top_card, seen.color)
+            if url is not None:
+                embed.set_thumbnail(url=url)
+        picture = hand_picture(seen, locale)
         if picture is not None:
             picture.point(embed)
             kwargs["picture"] = picture
     return kwargs
-
-
-def _page_cards(layout: HandLayout) -> list[Card]:
-    """The cards of this page's card buttons, in order, each once (a Wild's colour buttons are
-    one card; the "play and call UNO" ones repeat a card already there)."""
-    cards = (s.card for s in layout.cards if s.card is not None and ":uno" not in s.action)
-    return list(dict.fromkeys(cards))

@@ -16,12 +16,12 @@ from typing import Final
 
 import discord
 
-from bot.engine import Card, Game, Play, PlayerView, view_for
+from bot.engine import Card, Game, PlayerView, view_for
 from bot.ui.art import (
-    PAGE_SIZE,
+    EVERY_COPY,
     SeatState,
     TableState,
-    describe_hand_page,
+    describe_hand,
     describe_table,
     hand_file,
     table_file,
@@ -76,35 +76,18 @@ def table_picture(game: Game, names: Mapping[int, str], locale: object) -> Pictu
 
 def _expanded(distinct: list[Card], counts: Counter[Card]) -> tuple[Card, ...]:
     """Every copy of each card, in the given order; the distinct cards alone when the copies
-    would not fit one picture (a huge hand), so no kind of card is ever left out."""
+    would make a huge picture (a huge hand), so no kind of card is ever left out."""
     every = tuple(c for c in distinct for _ in range(counts[c]))
-    return every if len(every) <= PAGE_SIZE else tuple(distinct[:PAGE_SIZE])
+    return every if len(every) <= EVERY_COPY else tuple(distinct)
 
 
-def hand_picture(
-    view: PlayerView, page_cards: list[Card], locale: object, *, page: int = 0, pages: int = 1
-) -> Picture | None:
-    """The hand as its buttons show it: `page_cards` (this page's card buttons, in order), each
-    copy drawn; the playable ones highlighted; the card to match beside them. No card buttons
-    (a colour to choose, a drawn card to play or keep): the whole hand, so the player still
-    sees it. None without cards.
-    `page` of `pages`: the buttons' page, which the description names."""
+def hand_picture(view: PlayerView, locale: object) -> Picture | None:
+    """The viewer's whole hand, every copy drawn, in the order of its buttons (whatever page
+    they are on); None without cards. Drawn from the cards alone, so it changes only when the
+    hand does (bot/ui/art/hand_picture.py says why): its key is the cards."""
     counts = Counter(view.hand)
     if not counts:
         return None
-    shown = _expanded(page_cards or sorted(counts), counts)
-    playable = frozenset(c for c in counts if Play(c) in view.legal)
-    lit = playable & frozenset(shown)
-    top, color = view.top_card, view.color
-    render = partial(hand_file, shown, lit, 0, top, color)
-    description = describe_hand_page(
-        shown,
-        playable,
-        total=len(view.hand),
-        page=page,
-        pages=pages,
-        locale=locale,
-        top=top,
-        color=color,
-    )
-    return Picture(HAND_FILE, (shown, lit, top, color), description, render)
+    shown = _expanded(sorted(counts), counts)
+    description = describe_hand(shown, total=len(view.hand), locale=locale)
+    return Picture(HAND_FILE, ("hand", shown), description, partial(hand_file, shown))

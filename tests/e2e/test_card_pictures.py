@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.ui.art.hand_picture import HAND_CARD_WIDTH, TOP_SPACE, grid_size
+from bot.engine import Card
+from bot.ui.art.hand_picture import HAND_CARD_WIDTH, grid_size
 from bot.ui.art.table_picture import HEIGHT, WIDTH
-from bot.ui.card_emojis import wanted_emojis
+from bot.ui.card_emojis import NAME, wanted_emojis
+from bot.ui.cards import card_text
 from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message
 from testing.players import (
     actions,
@@ -63,15 +65,13 @@ async def test_the_table_and_the_hand_carry_their_pictures(s: Any) -> None:
         hand = await answer(await emu.click(host, hand, actions(hand)["color:R"]))
     picture = _picture(emu, hand, "hand.png")
     assert any(enabled for _, enabled in card_buttons(hand))
-    # The picture shows the buttons' cards, in their order, every copy, the playable marked.
+    # The picture shows the buttons' cards, in their order, every copy, and nothing else.
     expected = []
-    for label, enabled in card_buttons(hand):
+    for label, _ in card_buttons(hand):
         name, _, copies = label.partition(" ×")
-        expected += [f"{name} (playable)" if enabled else name] * int(copies or 1)
-    assert picture.info["alt"].endswith(": " + ", ".join(expected) + ".")
-    width, height = grid_size(len(expected), HAND_CARD_WIDTH)
-    assert picture.size == (TOP_SPACE + width, height)  # the card to match at the left
-    assert picture.info["alt"].startswith("Top card: ")
+        expected += [name] * int(copies or 1)
+    assert picture.info["alt"] == f"Your hand, {len(expected)} cards: {', '.join(expected)}."
+    assert picture.size == grid_size(len(expected), HAND_CARD_WIDTH)
 
 
 async def test_hand_buttons_wear_the_card_emojis_uploaded_at_start_up(s: Any) -> None:
@@ -91,6 +91,14 @@ async def test_hand_buttons_wear_the_card_emojis_uploaded_at_start_up(s: Any) ->
         assert emoji is not None and emoji.get("id"), button
         assert emu.app_emojis[int(emoji["id"])]["name"] == emoji["name"]
         assert emoji["name"].startswith(f"uno_{code}_")
+    # The card to match is the hand's thumbnail: its emoji's image on Discord's CDN.
+    thumbnail = hand.embeds[0]["thumbnail"]["url"]
+    found = re.fullmatch(r"https://cdn\.discordapp\.com/emojis/(\d+)\.png", thumbnail)
+    assert found is not None, thumbnail
+    key = NAME.fullmatch(emu.app_emojis[int(found[1])]["name"])
+    assert key is not None
+    code = re.sub(r"c[RYGB]$", "", key[1]) if key[1].startswith("W") else key[1]
+    assert f"Top card: {card_text(Card.of(code))}" in hand.embeds[0]["description"]
 
 
 async def test_card_images_off_gives_text_only(s: Any) -> None:

@@ -10,7 +10,8 @@ from collections import Counter
 
 import pytest
 
-from testing.players import open_game, play_match
+from testing.fakediscord import Message
+from testing.players import actions, answer, deal, open_game, play_match, show_hand
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -30,3 +31,33 @@ async def test_a_match_uploads_no_picture_its_message_already_shows(s) -> None:
     again = [u for u in emu.identical_uploads[since:] if u[0] == channel]
     routes = Counter((name, route) for _, name, _, route in again)
     assert again == [], f"{len(again)} pictures uploaded again: {dict(routes)}"
+
+
+async def test_a_waiting_players_hand_keeps_its_picture_while_the_others_play(s) -> None:
+    """The hand picture shows the cards alone: the others' moves edit a waiting player's hand
+    (whose turn, the card to match, the buttons) and keep its file; a move of one's own that
+    changes the hand uploads the new hand."""
+    emu = s.emu
+    channel = s.channel()
+    alice, bob, carol = s.users("alice", "bob", "carol")
+    hands = ["R1 R2 G3 G4 Y5 Y6 B7", "R3 R4 G5 G6 Y7 Y8 B9", "R6 R7 G7 G8 Y9 B1 B2"]
+    s.fix_deal(channel, {"deck": deal(hands, "R5"), "dealer_seat": 2})
+    table = await open_game(emu, channel, alice, [bob, carol])
+    a_hand = await show_hand(emu, alice, table)
+    b_hand = await show_hand(emu, bob, table)
+    c_hand = await show_hand(emu, carol, table)
+
+    def picture_id(hand: Message) -> str:
+        (attachment,) = hand.attachments
+        assert attachment["filename"] == "hand.png"
+        return str(attachment["id"])
+
+    carols, bobs = picture_id(c_hand), picture_id(b_hand)
+    await answer(await emu.click(alice, a_hand, actions(a_hand)["play:R1"]))
+    await emu.wait_for(lambda: "Waiting for **Bob" in c_hand.text, 5, what="carol's hand")
+    await emu.wait_for(lambda: "Your turn" in b_hand.text, 5, what="bob's turn in his hand")
+    assert picture_id(b_hand) == bobs  # his turn came: his cards did not change
+    b_hand = await answer(await emu.click(bob, b_hand, actions(b_hand)["play:R3"]))
+    assert picture_id(b_hand) != bobs  # he played a card: his new hand
+    await emu.wait_for(lambda: "Your turn" in c_hand.text, 5, what="carol's turn in her hand")
+    assert picture_id(c_hand) == carols and "R6" in " ".join(actions(c_hand))

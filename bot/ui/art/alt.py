@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from bot.engine import Card, Color
 from bot.i18n import t
-from bot.ui.art.hand_picture import page_cards, pages
 from bot.ui.art.table_picture import SeatState, TableState
 
 MAX_ALT: Final = 1024  # Discord's limit on an attachment's description
@@ -57,48 +56,14 @@ def describe_table(state: TableState, locale: object = None) -> str:
     )
 
 
-def describe_hand(
-    cards: Sequence[Card], playable: Collection[Card] = (), page: int = 0, locale: object = None
-) -> str:
-    """The cards of one page of the hand picture in order, the playable ones marked."""
-    page = max(0, min(page, pages(len(cards)) - 1))
-    return describe_hand_page(
-        page_cards(cards, page),
-        playable,
-        total=len(cards),
-        page=page,
-        pages=pages(len(cards)),
-        locale=locale,
-    )
-
-
-def describe_hand_page(
-    shown: Sequence[Card],
-    playable: Collection[Card],
-    *,
-    total: int,
-    page: int,
-    pages: int,
-    locale: object = None,
-    top: Card | None = None,
-    color: Color | None = None,
-) -> str:
-    """The cards a hand message pictures (`shown`, one page of its buttons), the playable ones
-    marked, with the whole hand's size and the buttons' page, then the card to match (`top`,
-    in `color`) that the picture shows beside them."""
-    names = [
-        t("hand.alt_playable", locale, card=_card(c, locale)) if c in playable else _card(c, locale)
-        for c in shown
-    ]
+def describe_hand(shown: Sequence[Card], *, total: int, locale: object = None) -> str:
+    """The cards a hand picture shows, in order, with the whole hand's size (a huge hand is
+    pictured one card of each kind)."""
+    names = [_card(c, locale) for c in shown]
     text = t(
         "hand.alt",
         locale,
-        page=page + 1,
-        pages=pages,
         count=total,
         cards=", ".join(names) if names else t("hand.empty", locale),
     )
-    if top is not None:  # first, so that clipping a huge hand never cuts it off
-        match = t("hand.alt_match", locale, card=_card(top, locale), color=_color(color, locale))
-        text = f"{match} {text}"
     return _clip(text)

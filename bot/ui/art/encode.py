@@ -14,20 +14,21 @@ the same look. Computing it draws every face, so a process opts in (`use_shared_
 bot's picture workers at start-up); until then each picture gets its own octree palette. The
 table and the hand have palettes of their own, fewer colours computed the same way
 (`table_palette`, `hand_palette`): a quarter fewer bytes for the same look.
-The table is encoded at zlib level 6 (`TABLE_LEVEL`), the hand at level 3: measurements in
-docs/benchmarks.md (issue 23).
+Both are encoded at zlib level 3: level 6 saves a sixth of the bytes at twice the time, and the
+bytes are well inside their budget since a hand is uploaded only when it changes (measurements
+in docs/benchmarks.md, issue 23).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
 from PIL import Image
 
-from bot.engine import COLORS, Card, Color
+from bot.engine import COLORS, Card
 from bot.ui.art.faces import face
 from bot.ui.art.hand_picture import deck_faces, deck_sheet, hand_picture
 from bot.ui.art.indexed import indexed_hand, indexed_table, warm_hand_sprites
@@ -41,11 +42,10 @@ CONTENT_TYPE: Final = "image/png"
 @lru_cache(maxsize=1)
 def shared_palette() -> Image.Image:
     """256 colours for every picture, from a sample of everything the pictures show: each deck's
-    faces and the back, a hand with faded and highlighted cards, tables in each colour."""
+    faces and the back, hands, tables in each colour."""
     sample = [deck_sheet(deck) for deck in ("classic108", "swap112", "shuffle112")]
     cards = deck_faces("shuffle112") + deck_faces("swap112")[-3:]
-    sample += [hand_picture(cards[k : k + 25], cards[k : k + 25 : 2]) for k in (0, 25, 50)]
-    sample += [hand_picture(cards[k : k + 25], (), 0, cards[k], COLORS[k % 4]) for k in (0, 50)]
+    sample += [hand_picture(cards[k : k + 25]) for k in (0, 25, 50)]
     names = ("Ann", "Benedikt the Magnificent", "Zoe", "Dan", "Anna", "Emo", "Eve", "Fay")
     for k, color in enumerate(COLORS):
         top = cards[k * 13 + 7] if k % 2 else Card.of("W4")
@@ -97,22 +97,17 @@ def table_palette() -> Image.Image:
     return canvas.quantize(TABLE_COLOURS, method=Image.Quantize.FASTOCTREE)
 
 
-#: Colours of the hand picture's own palette: 64 look the same as 256 (48 show a little banding
-#: on the faded cards); the sizes measured: docs/benchmarks.md, "Card pictures".
+#: Colours of the hand picture's own palette: 64 look the same as 256; the sizes measured:
+#: docs/benchmarks.md, "Card pictures".
 HAND_COLOURS: Final = 64
 
 
 @lru_cache(maxsize=1)
 def hand_palette() -> Image.Image:
     """HAND_COLOURS colours for every hand picture, from a sample of hands: every face of every
-    deck, playable (highlighted) and not (faded), beside a card to match of each colour."""
+    deck."""
     cards = sorted({*deck_faces("shuffle112"), *deck_faces("swap112")}, key=lambda c: c.code)
-    sample = []
-    for k in range(0, len(cards), 7):
-        shown = cards[k : k + 7]
-        top = cards[(k * 5) % len(cards)]
-        color = top.color or COLORS[(k // 7) % 4]
-        sample.append(hand_picture(shown, shown[k % 2 :: 2], 0, top, color).convert("RGB"))
+    sample = [hand_picture(cards[k : k + 7]) for k in range(0, len(cards), 7)]
     canvas = Image.new("RGB", (max(i.width for i in sample), sum(i.height for i in sample)))
     y = 0
     for image in sample:
@@ -144,9 +139,8 @@ def warm_up() -> int:
     return len(cards)
 
 
-#: zlib levels: the hand's (and every other picture's), and the table's (measured above).
+#: zlib's level for every picture (measured above).
 LEVEL: Final = 3
-TABLE_LEVEL: Final = 6
 
 
 def png(image: Image.Image, level: int = LEVEL) -> bytes:
@@ -175,29 +169,16 @@ def table_file(state: TableState) -> bytes:
     """The encoded table picture, on the table's own palette; cached, as the same table is
     often shown twice (edit, repost)."""
     # Composed on the palette from cached sprites (indexed.py), as the hand is.
-    return png(indexed_table(state, table_palette()), TABLE_LEVEL)
+    return png(indexed_table(state, table_palette()))
 
 
-def hand_file(
-    cards: Sequence[Card],
-    playable: Collection[Card] = (),
-    page: int = 0,
-    top: Card | None = None,
-    color: Color | None = None,
-) -> bytes:
-    """The encoded page of a hand (with `top`, the card to match, in `color`); cached by what
-    is shown, which recurs as players page."""
-    return _hand_file(tuple(cards), frozenset(playable), page, top, color)
+def hand_file(cards: Sequence[Card]) -> bytes:
+    """The encoded hand picture of `cards`."""
+    return _hand_file(tuple(cards))
 
 
-@lru_cache(maxsize=128)  # a hand page's file each
-def _hand_file(
-    cards: tuple[Card, ...],
-    playable: frozenset[Card],
-    page: int,
-    top: Card | None,
-    color: Color | None,
-) -> bytes:
+@lru_cache(maxsize=128)  # a hand's file each
+def _hand_file(cards: tuple[Card, ...]) -> bytes:
     # Composed on the palette from cached sprites: the pixels of
-    # `encode(hand_picture(...), hand_palette())` at a fraction of the work (indexed.py).
-    return png(indexed_hand(cards, playable, page, top, color, hand_palette()))
+    # `encode(hand_picture(cards), hand_palette())` at a fraction of the work (indexed.py).
+    return png(indexed_hand(cards, hand_palette()))

@@ -248,27 +248,6 @@ def back(width: int = BASE_WIDTH) -> Image.Image:
     return face(None, width)
 
 
-#: How far a card is faded towards the table (veil opacity of 255): a card that cannot be
-#: played while others can, and every card while nothing can be played (waiting for your turn),
-#: which only needs to look "not now" and stay easy to read (benchmarks/hand_samples.py
-#: measures the contrast of ink against paper; docs/benchmarks.md, "Card pictures").
-FADE_UNPLAYABLE: Final = 120
-FADE_WAITING: Final = 75
-
-
-def dimmed(card: Card, width: int, fade: int = FADE_UNPLAYABLE) -> Image.Image:
-    """A face faded towards the table by `fade` (0-255): a card that cannot be played now."""
-
-    def build() -> Image.Image:
-        image = face(card, width).copy()
-        veil = Image.new("RGBA", image.size, (26, 40, 34, fade))
-        veil.putalpha(ImageChops.multiply(veil.getchannel("A"), image.getchannel("A")))
-        image.alpha_composite(veil)
-        return image
-
-    return memo(("dimmed", card.code, width, fade), build)
-
-
 def swatch(color: Color, size: int = SWATCH_SIZE) -> Image.Image:
     """The picture of a colour choice, e.g. for a colour button's application emoji."""
     full = memo(("swatch", color), lambda: _draw_swatch(color))
