@@ -34,13 +34,19 @@ HAND_FILE: Final = f"hand.{EXTENSION}"
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """An image to attach: its file name, what it shows (`key`), its alt text and how to draw it
-    (`render`: pure and thread-safe, returns the encoded file)."""
+    """An image to attach: its file name, what it shows (`key`), how to word its alt text
+    (`describe`) and how to draw it (`render`: pure and thread-safe, returns the encoded file).
+    The alt text is worded only for an upload: most edits keep the picture they have."""
 
     filename: str
     key: Hashable
-    description: str
+    describe: Callable[[], str]
     render: Callable[[], bytes]
+
+    @property
+    def description(self) -> str:
+        """The alt text."""
+        return self.describe()
 
     def point(self, embed: discord.Embed) -> None:
         """Show this picture as the embed's image."""
@@ -71,7 +77,8 @@ def table_picture(game: Game, names: Mapping[int, str], locale: object) -> Pictu
     state = table_state(game, names)
     if state is None:
         return None
-    return Picture(TABLE_FILE, state, describe_table(state, locale), partial(table_file, state))
+    describe = partial(describe_table, state, locale)
+    return Picture(TABLE_FILE, state, describe, partial(table_file, state))
 
 
 def _expanded(distinct: list[Card], counts: Counter[Card]) -> tuple[Card, ...]:
@@ -89,5 +96,5 @@ def hand_picture(view: PlayerView, locale: object) -> Picture | None:
     if not counts:
         return None
     shown = _expanded(sorted(counts), counts)
-    description = describe_hand(shown, total=len(view.hand), locale=locale)
-    return Picture(HAND_FILE, ("hand", shown), description, partial(hand_file, shown))
+    describe = partial(describe_hand, shown, total=len(view.hand), locale=locale)
+    return Picture(HAND_FILE, ("hand", shown), describe, partial(hand_file, shown))

@@ -26,7 +26,7 @@ def _counting(picture: Picture, calls: list[str]) -> Picture:
         calls.append(threading.current_thread().name)
         return picture.render()
 
-    return Picture(picture.filename, picture.key, picture.description, render)
+    return Picture(picture.filename, picture.key, picture.describe, render)
 
 
 @pytest.mark.asyncio
@@ -92,7 +92,7 @@ def _slow(picture: Picture, seconds: float) -> Picture:
         time.sleep(seconds)
         return picture.render()
 
-    return Picture(picture.filename, picture.key, picture.description, render)
+    return Picture(picture.filename, picture.key, picture.describe, render)
 
 
 @pytest.mark.asyncio

@@ -38,7 +38,7 @@ def _picture(top: str, cards: int) -> Picture:
     state = TableState(
         Card.of(top), Color.RED, True, (SeatState("Ann", cards, True), SeatState("Ben", 5)), 40
     )
-    return Picture(TABLE_FILE, state, "a table", lambda: table_file(state))
+    return Picture(TABLE_FILE, state, lambda: "a table", lambda: table_file(state))
 
 
 def _kwargs(text: str, picture: Picture | None) -> dict[str, Any]:

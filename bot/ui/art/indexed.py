@@ -52,19 +52,18 @@ def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
-def _felt_pixel(palette: Image.Image) -> Image.Image:
-    """A pixel of felt on the palette (its index fills an empty picture)."""
-    pixel = Image.new("RGB", (1, 1), FELT)
-    return memo(("indexed felt", id(palette)), lambda: _mapped(pixel, palette))
-
-
 def _empty(size: tuple[int, int], palette: Image.Image) -> Image.Image:
-    """A picture of bare felt on `palette`."""
-    index = _felt_pixel(palette).getpixel((0, 0))
-    assert isinstance(index, int)
-    image = Image.new("P", size, index)
-    image.putpalette(palette.getpalette() or [])
-    return image
+    """A picture of bare felt on `palette`: a copy of one kept per size (a copy is a memory
+    copy; making one anew maps the felt and sets the palette, a sixth of a hand's time)."""
+
+    def build() -> Image.Image:
+        felt = _mapped(Image.new("RGB", (1, 1), FELT), palette).getpixel((0, 0))
+        assert isinstance(felt, int)
+        image = Image.new("P", size, felt)
+        image.putpalette(palette.getpalette() or [])
+        return image
+
+    return memo(("indexed felt", size, id(palette)), build).copy()
 
 
 def _card(card: Card, palette: Image.Image) -> Image.Image:
@@ -132,12 +131,17 @@ def _seat_row(
 ) -> Image.Image:
     """A seat's row (right of the panel) on the palette, drawn where the table has it."""
 
-    def build() -> Image.Image:
-        image = Image.new("RGB", (WIDTH, top + height), FELT)
-        draw_seat(image, seat, top, height, size)
-        return _mapped(image.crop((SEATS_X, top, WIDTH, top + height)), palette)
+    # Drawn on a canvas of the row's height (a fraction of the picture's), at 0 or 1 px from
+    # its top: the same pixels as at `top`, as every coordinate moves by an even number (the
+    # drawing rounds halves to even), and one sprite for the rows of that parity.
+    parity = top % 2
 
-    return _kept(("seat", seat, top, height, size, id(palette)), build)
+    def build() -> Image.Image:
+        image = Image.new("RGB", (WIDTH, parity + height), FELT)
+        draw_seat(image, seat, parity, height, size)
+        return _mapped(image.crop((SEATS_X, parity, WIDTH, parity + height)), palette)
+
+    return _kept(("seat", seat, parity, height, size, id(palette)), build)
 
 
 def indexed_table(state: TableState, palette: Image.Image) -> Image.Image:
