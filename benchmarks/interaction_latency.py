@@ -11,7 +11,7 @@ the bot's latency.
 
 Prints, per run: p50/p99/max from the emulator dispatching an interaction to the bot's answer,
 errors (failed interactions and Discord-rule violations), table edits, the bot's CPU time per
-interaction (table edits included; its worker processes' share, pictures and computer players,
+interaction (table edits included; its worker processes' share, computer players and replays,
 printed apart), the card pictures uploaded (bytes per interaction, and per
 table and hand picture), and its resident memory before the games, with them open, and after
 they were played. Asserts nothing. `--images on off` runs each configuration with the server's
@@ -330,7 +330,7 @@ async def run(
             "interactions": len(latencies),
             "seconds": elapsed,
             "cpu_ms_per_interaction": 1000 * cpu / max(1, len(latencies)),
-            # of which its worker processes (pictures, computer players), the rest its own
+            # of which its worker processes (computer players, replays), the rest its own
             "worker_cpu_ms_per_interaction": 1000 * workers_cpu / max(1, len(latencies)),
             "cpu_share": cpu / elapsed,
             "harness_share": harness / elapsed,

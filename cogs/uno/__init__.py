@@ -32,6 +32,7 @@ records.py      /uno export, /uno verify and the results' Game record button (do
 boards.py       public leaderboards, refreshed in place;  seasons.py: rating seasons' ends
 answer_in_time.py     answers within Discord's 3 s (defer when slow);  callback.py: answers sent raw
 pictures.py     card pictures rendered off the loop and attached; card_emojis.py: emoji upload
+drawing_thread.py     the threads that draw the pictures, a stuck one replaced
 workers.py      a worker process with a thread as fallback; thinking.py: computers think there
 scheduler.py    delayed jobs by key (lobby expiry); inputs.py: typed card names
 """

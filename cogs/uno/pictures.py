@@ -1,23 +1,21 @@
-"""Card pictures on the way out: drawn in a worker process and attached to a message.
+"""Card pictures on the way out: drawn in a thread and attached to a message.
 
 A message's keyword arguments carry the picture to show under "picture" (a `Picture` from
 bot/ui/pictures.py; the embed already points at it); `attach` turns it into the file discord.py
 sends: `files` for a new message, `attachments` for an edit, which replaces what the message had
 (an edit without a picture removes the old one; `keep=True` leaves the one it has).
 
-Drawing and encoding take milliseconds of Python and Pillow (docs/benchmarks.md, "Card
-pictures"), so worker processes draw (workers.py,
-`Drawing`): one for the pictures an answer waits for (a hand, after a click), one for those drawn
-in the background (the table, hands edited as the game goes on), so an answer never queues
-behind a table. Until they are up, and whenever one fails, a thread draws. Files
-already drawn are kept by what they show (`Picture.key`): the same picture is never drawn twice
-while it is in the cache, and a cached one costs no round trip.
+Drawing and encoding take about half a millisecond, nearly all of it Pillow's C code, which
+releases the interpreter lock, so threads of the bot draw (drawing_thread.py, which says why
+not a worker process): one for the pictures an answer waits for (a hand, after a click), one
+for those drawn in the background (the table, hands edited as the game goes on), so an answer
+never queues behind a table. Files already drawn are kept by what they show (`Picture.key`):
+the same picture is never drawn twice while it is in the cache.
 
 A picture has a deadline (`URGENT_DEADLINE`, `BACKGROUND_DEADLINE`); a late one is left out
 (`PictureLate`): `attach` sends the message text-only, its embed pointing at no image, and the
-next edit brings the picture (a stuck process is replaced meanwhile, see workers.py). While no
-process is up a thread draws, as before the first one starts: a picture is a few milliseconds of
-holding the interpreter lock, cheaper for everyone than answers without their picture.
+next edit brings the picture (a stuck thread is replaced meanwhile). Replays, seconds of
+drawing, have a worker process of their own (workers.py).
 """
 
 from __future__ import annotations
@@ -34,14 +32,15 @@ import discord
 from bot.ui.art.encode import warm_up
 from bot.ui.pictures import Picture
 from bot.ui.replay import ReplayFile, replay_from_parts, warm_up_replays
+from cogs.uno.drawing_thread import DrawingLate, DrawingThread
 from cogs.uno.shared import Shared
-from cogs.uno.workers import WorkerLate, WorkerProcess
+from cogs.uno.workers import START_DEADLINE, WorkerLate, WorkerProcess
 
 log = logging.getLogger(__name__)
 
 #: Encoded pictures kept by what they show (their sizes: docs/benchmarks.md, "Card pictures").
 CACHE_SIZE = 512
-#: Seconds an answer waits for its picture. Drawing takes milliseconds, so a second is a process
+#: Seconds an answer waits for its picture. Drawing takes milliseconds, so a second is a thread
 #: that is stuck, not busy; and Discord wants the answer within 3 s of the click, of which the save
 #: and the upload need their share.
 URGENT_DEADLINE = 1.0
@@ -63,15 +62,16 @@ class PictureLate(Exception):
 
 
 class Drawing:
-    """Draws pictures off the event loop (worker processes), with a cache of recent files."""
+    """Draws pictures off the event loop (drawing threads), with a cache of recent files."""
 
     def __init__(self) -> None:
-        # One process for the pictures an answer waits for, one for those drawn in the
+        # One thread for the pictures an answer waits for, one for those drawn in the
         # background: an answer never queues behind a table.
-        self._workers = {
-            urgent: WorkerProcess("picture" if urgent else "background picture", warm_up)
+        self._threads = {
+            urgent: DrawingThread("picture" if urgent else "background picture")
             for urgent in (True, False)
         }
+        self._warming: asyncio.Task[None] | None = None
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
         # Replays get a process of their own, started at the first one: a second of drawing
         # would otherwise hold up every table and hand queued behind it. Never a thread: that
@@ -82,38 +82,50 @@ class Drawing:
         self.misses = 0  # pictures drawn
 
     def start(self) -> None:
-        """Start the worker processes in the background (the bot answers meanwhile)."""
-        for worker in self._workers.values():
-            worker.start()
+        """Warm up in the background: every face and palette drawn once, so the first
+        pictures are as quick as the rest (the bot answers meanwhile, pictures included)."""
+        if self._warming is None:
+            self._warming = asyncio.create_task(self._warm_up(), name="uno-pictures-warm-up")
+
+    async def _warm_up(self) -> None:
+        try:
+            faces = await self._threads[False].run(warm_up, deadline=START_DEADLINE)
+        except Exception:
+            log.warning("pictures not warmed up (drawn cold instead)", exc_info=True)
+            return
+        log.info("pictures ready (%s faces drawn)", faces)
 
     async def wait_ready(self) -> bool:
-        """Wait for the processes' start (tests and benchmarks); whether both are up."""
-        return all([await worker.wait_ready() for worker in self._workers.values()])
+        """Wait for the warm-up (tests and benchmarks); whether it was done."""
+        if self._warming is None:
+            return False
+        await asyncio.gather(self._warming, return_exceptions=True)
+        return True
 
     async def close(self) -> None:
         if self.hits or self.misses:
             log.info("pictures: %d drawn, %d from the cache", self.misses, self.hits)
-        for worker in self._workers.values():
-            await worker.close()
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
+            await asyncio.gather(self._warming, return_exceptions=True)
+        for thread in self._threads.values():
+            thread.close()
         await self._replays.close()
 
     async def render(self, picture: Picture, *, urgent: bool = False) -> bytes:
-        """The encoded picture: from the cache, else drawn in a worker (or a thread);
-        `urgent`: an answer waits for it. `PictureLate` past its deadline."""
+        """The encoded picture: from the cache, else drawn in a drawing thread; `urgent`: an
+        answer waits for it. `PictureLate` past its deadline."""
         cached = self._cache.get(picture.key)
         if cached is not None:
             self._cache.move_to_end(picture.key)
             self.hits += 1
             return cached
         self.misses += 1
-        worker = self._workers[urgent]
-        if not worker.ready and self._workers[not urgent].ready:
-            worker = self._workers[not urgent]
         try:
-            data = await worker.run(
+            data = await self._threads[urgent].run(
                 picture.render, deadline=URGENT_DEADLINE if urgent else BACKGROUND_DEADLINE
             )
-        except WorkerLate as exc:
+        except DrawingLate as exc:
             raise PictureLate(picture.filename) from exc
         self._cache[picture.key] = data
         if len(self._cache) > CACHE_SIZE:

@@ -19,7 +19,7 @@ The table's picture (kwargs "picture", see pictures.py) is uploaded only when wh
 changed: an edit that leaves it as it was sends no file and no `attachments` field, which
 keeps the message's attachment (Discord changes only the fields an edit names; an edit that
 names `attachments` drops those it does not list), and the embed's `attachment://table.png`
-still points at it. It is drawn in a worker process; a picture not
+still points at it. It is drawn in a thread (pictures.py); a picture not
 drawn in time (pictures.py, `PictureLate`) is left out: the table goes text-only, its picture
 is marked unknown, and another update `PICTURE_RETRY` seconds later brings it.
 """
@@ -51,7 +51,7 @@ RETRY_MAX = 30.0
 #: How long `flush` waits for a failing table before leaving it to heal in the background.
 FLUSH_TIMEOUT = 30.0
 #: Seconds after a table went out without its (late) picture until an update brings it: time
-#: for a stuck picture process to be replaced (a fresh one is up in about a second).
+#: for a stuck drawing thread to be replaced (at once, by the picture that found it stuck).
 PICTURE_RETRY = 2.0
 
 #: A table as rendered: (channel id, message id or None, send/edit kwargs).

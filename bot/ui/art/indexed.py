@@ -19,6 +19,7 @@ The table's sprites are kept in bounded caches: names and counts are endless.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Sequence
 
@@ -95,17 +96,22 @@ def warm_hand_sprites(cards: Collection[Card], palette: Image.Image) -> None:
 
 
 _table_sprites: OrderedDict[Hashable, Image.Image] = OrderedDict()
+_sprites_lock = threading.Lock()  # pictures are drawn in more than one thread
 
 
 def _kept(key: Hashable, build: Callable[[], Image.Image]) -> Image.Image:
-    """A table sprite from the bounded cache, built on a miss."""
-    found = _table_sprites.get(key)
-    if found is not None:
-        _table_sprites.move_to_end(key)
-        return found
-    found = _table_sprites[key] = build()
-    if len(_table_sprites) > TABLE_SPRITES:
-        _table_sprites.popitem(last=False)
+    """A table sprite from the bounded cache, built on a miss (outside the lock: two threads
+    may build the same sprite once each, never corrupt the cache)."""
+    with _sprites_lock:
+        found = _table_sprites.get(key)
+        if found is not None:
+            _table_sprites.move_to_end(key)
+            return found
+    found = build()
+    with _sprites_lock:
+        _table_sprites[key] = found
+        if len(_table_sprites) > TABLE_SPRITES:
+            _table_sprites.popitem(last=False)
     return found
 
 
