@@ -1,5 +1,5 @@
-"""Work kept off the event loop in a worker process: card pictures (pictures.py) and computer
-players that think (thinking.py).
+"""Work kept off the event loop in a worker process: replays (pictures.py) and computer players
+that think (thinking.py), long stretches of Python that would hold the interpreter lock.
 
 Pure Python work in a thread holds the interpreter lock against the event loop, so every answer
 waiting for the loop would wait for it too. A worker process does the work instead, and the loop
