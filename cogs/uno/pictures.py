@@ -72,6 +72,7 @@ class Drawing:
             for urgent in (True, False)
         }
         self._warming: asyncio.Task[None] | None = None
+        self._warmed = False
         self._cache: OrderedDict[Hashable, bytes] = OrderedDict()
         # Replays get a process of their own, started at the first one: a second of drawing
         # would otherwise hold up every table and hand queued behind it. Never a thread: that
@@ -93,14 +94,14 @@ class Drawing:
         except Exception:
             log.warning("pictures not warmed up (drawn cold instead)", exc_info=True)
             return
+        self._warmed = True
         log.info("pictures ready (%s faces drawn)", faces)
 
     async def wait_ready(self) -> bool:
         """Wait for the warm-up (tests and benchmarks); whether it was done."""
-        if self._warming is None:
-            return False
-        await asyncio.gather(self._warming, return_exceptions=True)
-        return True
+        if self._warming is not None:
+            await asyncio.gather(self._warming, return_exceptions=True)
+        return self._warmed
 
     async def close(self) -> None:
         if self.hits or self.misses:
