@@ -68,11 +68,16 @@ def test_a_game_deals_its_round_from_the_round_seed() -> None:
     assert game.secret_rounds and len(game.round_seed) == 32
     started = next(e for e in events if isinstance(e, E.RoundStarted))
     assert started.commitment == game.commitment == seeds.commitment(game.round_seed)
-    # The deal, replayed from the seed alone: hands in seat order, then the starter.
+    # The deal, replayed from the seed alone: hands in seat order, then the starter. A Draw Two
+    # turned as starter makes the first player draw two more (the seed is secret and random, so
+    # any starter can come up: the check must hold for every one of them).
     deck = deck_faces(game.rules.deck)
     seeds.shuffle_in_place(deck, game.round_seed, 0)
     for i, p in enumerate(game.seats):
-        assert sorted(game.held[p].faces()) == sorted(deck[7 * i : 7 * i + 7])
+        drawn = [
+            c.face for e in events if isinstance(e, E.CardsDrawn) and e.player == p for c in e.cards
+        ]
+        assert sorted(game.held[p].faces()) == sorted(deck[7 * i : 7 * i + 7] + drawn)
 
 
 def test_rounds_have_independent_seeds_and_a_fixed_match_seed_derives_them() -> None:
