@@ -51,15 +51,22 @@ class Settings(BaseSettings):
     # A lobby nobody starts closes itself this many seconds after it was opened.
     lobby_close_after: float = Field(default=1800, gt=0)
 
-    # Test hooks, never set in production (cogs/uno/dealing.py, turn_clock.py): the game's id
-    # is added to this seed for its deals; a JSON file of fixed deals by channel id; turn
-    # timers run this many times their length.
+    # Test hooks, never set in production (cogs/uno/dealing.py, turn_clock.py, pictures.py):
+    # the game's id is added to this seed for its deals; a JSON file of fixed deals by channel
+    # id; turn timers run this many times their length; a drawing thread that starts a picture
+    # while this file exists is stuck for good.
     uno_test_seed: int | None = None
     uno_test_decks: Path | None = None
     uno_test_timer_scale: float = Field(default=1.0, gt=0)
+    uno_test_stuck_pictures: Path | None = None
 
     @field_validator(
-        "dev_guild_id", "shard_count", "uno_test_seed", "uno_test_decks", mode="before"
+        "dev_guild_id",
+        "shard_count",
+        "uno_test_seed",
+        "uno_test_decks",
+        "uno_test_stuck_pictures",
+        mode="before",
     )
     @classmethod
     def _empty_is_none(cls, value: object) -> object:

@@ -56,7 +56,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     async def cog_load(self) -> None:
         self.bot.uno = self.app
         self.app.card_emojis.start()  # in the background: the bot answers meanwhile
-        DRAWING.start()  # the pictures' warm-up, likewise
+        DRAWING.start(stuck_while=self.bot.settings.uno_test_stuck_pictures)  # warm-up, likewise
         self._old_on_error = self.bot.tree.on_error
         self.bot.tree.on_error = self.on_app_command_error
         settings = self.bot.settings

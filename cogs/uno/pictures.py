@@ -23,8 +23,10 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -81,10 +83,14 @@ class Drawing:
         self._replay_cache: OrderedDict[Hashable, ReplayFile] = OrderedDict()
         self.hits = 0  # pictures answered from the cache
         self.misses = 0  # pictures drawn
+        self._stuck_while: Path | None = None  # the test hook UNO_TEST_STUCK_PICTURES
 
-    def start(self) -> None:
+    def start(self, *, stuck_while: Path | None = None) -> None:
         """Warm up in the background: every face and palette drawn once, so the first
-        pictures are as quick as the rest (the bot answers meanwhile, pictures included)."""
+        pictures are as quick as the rest (the bot answers meanwhile, pictures included).
+        `stuck_while` (a test hook, never in production): a drawing thread that starts a
+        picture while this file exists never finishes it, as if Pillow hung."""
+        self._stuck_while = stuck_while
         if self._warming is None:
             self._warming = asyncio.create_task(self._warm_up(), name="uno-pictures-warm-up")
 
@@ -122,9 +128,12 @@ class Drawing:
             self.hits += 1
             return cached
         self.misses += 1
+        draw: Callable[[], bytes] = picture.render
+        if self._stuck_while is not None:
+            draw = _stuck_while_exists(self._stuck_while, draw)
         try:
             data = await self._threads[urgent].run(
-                picture.render, deadline=URGENT_DEADLINE if urgent else BACKGROUND_DEADLINE
+                draw, deadline=URGENT_DEADLINE if urgent else BACKGROUND_DEADLINE
             )
         except DrawingLate as exc:
             raise PictureLate(picture.filename) from exc
@@ -169,6 +178,18 @@ class Drawing:
         while sum(len(r.data) for r in self._replay_cache.values()) > REPLAY_CACHE_BYTES:
             self._replay_cache.popitem(last=False)
         return made
+
+
+def _stuck_while_exists(path: Path, draw: Callable[[], bytes]) -> Callable[[], bytes]:
+    """`draw`, except that it never returns if `path` exists when it starts (the test hook)."""
+
+    def drawn_or_stuck() -> bytes:
+        if path.exists():
+            log.warning("test hook: this drawing thread is stuck for good (%s exists)", path)
+            threading.Event().wait()
+        return draw()
+
+    return drawn_or_stuck
 
 
 #: The bot's one drawing worker (started by the cog: `DRAWING.start()`).

@@ -1,11 +1,15 @@
-"""A stuck worker process does not stall the bot: with the thinking process stopped (SIGSTOP),
-an expert computer plays on (its late decision is `hard`'s), and SIGTERM still ends the bot
-within 10 s. (Pictures are drawn in threads of the bot, whose stuck case is
-tests/cogs/test_drawing_thread.py; the replay process's is test_replay_stuck.py.)
+"""A stuck worker does not stall the bot.
 
-The workers are found as the bot process's children started by multiprocessing's "spawn"
-(/proc/<pid>/task/*/children and their command lines). Run with `-s` to see the bot's lines
-about them.
+- The thinking process stopped (SIGSTOP): an expert computer plays on (its late decision is
+  `hard`'s), and SIGTERM still ends the bot within 10 s.
+- Both drawing threads stuck (the test hook UNO_TEST_STUCK_PICTURES: a thread that starts a
+  picture while its file exists never finishes it): a click is answered in time without its
+  picture, the table goes on text-only, each stuck thread is replaced, the next edits bring the
+  pictures back, and SIGTERM still ends the bot within 10 s.
+
+(The replay process's stuck case is test_replay_stuck.py.) The workers are found as the bot
+process's children started by multiprocessing's "spawn" (/proc/<pid>/task/*/children and their
+command lines). Run with `-s` to see the bot's lines about them.
 """
 
 from __future__ import annotations
@@ -20,12 +24,14 @@ from pathlib import Path
 import pytest
 
 from testing.bot_env import bot_env
-from testing.fakediscord import FakeDiscord, User
+from testing.fakediscord import FakeDiscord, Message, User
 from testing.fakediscord.process import BotProcess
 from testing.players import (
     Table,
     actions,
     answer,
+    deal,
+    open_game,
     show_hand,
     table_with,
     take_turn,
@@ -65,10 +71,10 @@ def _running(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[0] != "Z"
 
 
-async def _started_bot(emu: FakeDiscord, tmp_path: Path) -> tuple[int, BotProcess]:
+async def _started_bot(emu: FakeDiscord, tmp_path: Path, **env: str) -> tuple[int, BotProcess]:
     """A bot process of its own (it gets SIGTERM), its pictures warmed up: (guild, bot)."""
     guild = emu.add_guild("Stuck")
-    bot = emu.bot_process(env=bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id)))
+    bot = emu.bot_process(env=bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id), **env))
     await bot.start()
     await emu.wait_for_bot(timeout=30)
     await emu.wait_for_commands(guild, timeout=30)
@@ -150,6 +156,86 @@ async def test_a_stopped_thinking_process_leaves_the_expert_playing(tmp_path: Pa
         for pid in stopped:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+        if bot is not None:
+            await bot.stop()
+        await emu.stop()
+
+
+def _picture(msg: Message | None) -> str | None:
+    """The file name of the message's one picture, None when it has none; a message's embed
+    never points at a picture it does not have."""
+    assert msg is not None
+    files = [a["filename"] for a in msg.attachments]
+    # (Discord, and the emulator, turn an embed's "attachment://x.png" into the file's URL.)
+    images = [(e.get("image") or {}).get("url") for e in msg.embeds]
+    pointed = [u.rpartition("/")[2] for u in images if u]
+    assert pointed == files, (files, images)
+    return files[0] if files else None
+
+
+async def test_stuck_drawing_threads_leave_the_game_playing_and_are_replaced(
+    tmp_path: Path,
+) -> None:
+    emu = FakeDiscord()
+    await emu.start()
+    stuck = tmp_path / "stuck-pictures"
+    bot: BotProcess | None = None
+    try:
+        guild, bot = await _started_bot(emu, tmp_path, UNO_TEST_STUCK_PICTURES=str(stuck))
+        channel = emu.add_channel(guild, "stuck")
+        alice, bob = emu.add_user("alice", guild), emu.add_user("bob", guild)
+        hands = ["R1 R2 G3 G4 Y5 Y6 B7", "R3 R4 G5 G6 Y7 Y8 B9"]
+        deal_spec = {"deck": deal(hands, "R5"), "dealer_seat": 1}
+        (tmp_path / "decks.json").write_text(json.dumps({str(channel): deal_spec}))
+        table = Table(emu, channel)
+        await open_game(emu, channel, alice, [bob])
+        a_hand = await show_hand(emu, alice, table.message())
+        b_hand = await show_hand(emu, bob, table.message())
+        assert _picture(a_hand) == "hand.png" and _picture(table.message()) == "table.png"
+
+        # Every picture drawn from now on sticks its thread: Alice's play is answered within
+        # Discord's 3 s (the emulator enforces it) without a picture, and the game moves on.
+        stuck.touch()
+        loop = asyncio.get_running_loop()
+        clicked = loop.time()
+        a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["play:R1"]))
+        answered = loop.time() - clicked
+        assert "R1" not in " ".join(actions(a_hand, enabled_only=False)), a_hand.buttons
+        assert _picture(a_hand) is None
+        await emu.wait_for(
+            lambda: "Your turn" in b_hand.text and "play:R3" in actions(b_hand),
+            10,
+            what="bob's turn",
+        )
+        for thread in ("picture", "background picture"):
+            await emu.wait_for(
+                lambda t=thread: f"the {t} thread drew nothing" in bot.output,
+                10,
+                what=f"the {thread} thread replaced",
+            )
+        await emu.wait_for(lambda: _picture(table.message()) is None, 10, what="a text table")
+        assert "Bob" in table.message().text
+
+        # New threads draw from now on: the next edits bring the pictures back.
+        stuck.unlink()
+        b_hand = await answer(await emu.click(bob, b_hand, actions(b_hand)["play:R3"]))
+        assert _picture(b_hand) == "hand.png"
+        await emu.wait_for(lambda: "Your turn" in a_hand.text, 10, what="alice's turn")
+        await emu.wait_for(lambda: _picture(a_hand) == "hand.png", 10, what="alice's picture")
+        await emu.wait_for(lambda: _picture(table.message()) == "table.png", 10, what="table")
+        a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["play:R2"]))
+        assert _picture(a_hand) == "hand.png"
+
+        started = loop.time()
+        code = await bot.stop(timeout=15)
+        seconds = loop.time() - started
+        lines = [ln for ln in bot.lines if "picture" in ln]
+        print(
+            "\n".join(lines), f"\nanswered in {answered:.1f} s; exit {code} after {seconds:.1f} s"
+        )
+        assert seconds < 10 and code == 0, bot.output[-3000:]
+        assert not emu.violations, [str(v) for v in emu.violations]
+    finally:
         if bot is not None:
             await bot.stop()
         await emu.stop()
