@@ -142,9 +142,7 @@ def test_no_private_discord_name_outside_the_module() -> None:
                 elif (
                     isinstance(node, ast.Attribute)
                     and node.attr in private_attributes | {"http"}
-                    and not (
-                        isinstance(node.value, ast.Name) and node.value.id == "self"
-                    )
+                    and not (isinstance(node.value, ast.Name) and node.value.id == "self")
                 ):
                     wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}")
     assert wrong == []

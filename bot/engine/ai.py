@@ -33,6 +33,8 @@ def is_computer(player: int) -> bool:
 def next_computer_id(seated: Iterable[int]) -> int:
     """The id for one more computer player at a table where `seated` sit: below every other."""
     return min((p for p in seated if is_computer(p)), default=0) - 1
+
+
 # How often a level forgets to call UNO / misses a catch it could make.
 _FORGET = {"easy": 0.35, "normal": 0.12, "hard": 0.0}
 _MISS_CATCH = {"easy": 0.6, "normal": 0.25, "hard": 0.0}

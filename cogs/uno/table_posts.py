@@ -104,8 +104,7 @@ class TablePosts:
                 self.updater.showing(live.game_id, picture.key if picture else None)
             old = live.table_message_id
             message_id = (
-                getattr(response, "message_id", None)
-                or (await interaction.original_response()).id
+                getattr(response, "message_id", None) or (await interaction.original_response()).id
             )
             await self._posted(live.game_id, message_id)
         if live.game.version != shown_version:  # a move came while it was drawn: show it

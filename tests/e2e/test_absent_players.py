@@ -58,6 +58,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Round
     async with running_world(RoundWorld, tmp, "Rounds", UNO_TEST_TIMER_SCALE="0.05") as world:
         yield world
 
+
 def _pings_for(emu: FakeDiscord, channel: int, user: Any) -> list[Any]:
     return [m for m in emu.channel_messages(channel) if f"<@{user.id}>" in (m.content or "")]
 
@@ -123,9 +124,7 @@ async def test_a_player_whose_time_runs_out_is_told_warned_and_removed(world: Ro
         if lost == 2:
             assert "If your next turn runs out too, you leave the game." in alice_hand.text
         # Bob plays his turn at once (his hand follows the game), so Alice's turn comes back.
-        await emu.wait_for(
-            lambda h=bob_hand: "play:" in " ".join(actions(h)), 5, what="Bob's turn"
-        )
+        await emu.wait_for(lambda h=bob_hand: "play:" in " ".join(actions(h)), 5, what="Bob's turn")
         bob_hand = await take_turn(emu, bob, bob_hand)
     # Her third turn: the ping she gets carries the warning, not only the table.
     ping = await emu.wait_for(

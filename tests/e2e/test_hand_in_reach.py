@@ -32,16 +32,17 @@ async def test_round_two_hands_come_down_below_the_results_and_the_table(s) -> N
     # Anyone at the table starts round 2 (a table button, not Show my hand).
     await answer(await emu.click(users[1], msg, actions(msg)["next"]))
     new_table = await emu.wait_for(
-        lambda: (m := table.message()) is not None and "round 2" in m.text and m, 5,
+        lambda: (m := table.message()) is not None and "round 2" in m.text and m,
+        5,
         what="round 2's table",
     )
     results = [m for m in emu.channel_messages(channel) if "results" in m.text.lower()]
     assert results, "no round results posted"
     for user in users:
         lowest = await emu.wait_for(
-            lambda u=user: (h := newest_hand(emu, channel, u)) is not None
-            and h.id > new_table.id
-            and h,
+            lambda u=user: (
+                (h := newest_hand(emu, channel, u)) is not None and h.id > new_table.id and h
+            ),
             10,
             what=f"{user.username}'s hand below round 2's table",
         )

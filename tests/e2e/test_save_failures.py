@@ -81,6 +81,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Fault
     ) as world:
         yield world
 
+
 async def _logged(world: FaultWorld, text: str, since: int, timeout: float) -> None:
     await world.emu.wait_for(
         lambda: text in world.bot_log()[since:], timeout, what=f"{text!r} in the bot's log"
@@ -114,16 +115,20 @@ async def test_a_computer_whose_move_failed_to_save_moves_once_saving_works(
         await _logged(world, "injected fault", since, 15)
     # Saving works again: the computer moves by itself, nobody has to click.
     await emu.wait_for(
-        lambda: world.query(
-            "SELECT count(*) FROM game_actions WHERE game_id = ? AND actor_id < 0", game_id
-        )[0]
-        > 0,
+        lambda: (
+            world.query(
+                "SELECT count(*) FROM game_actions WHERE game_id = ? AND actor_id < 0", game_id
+            )[0]
+            > 0
+        ),
         20,
         what="the computer's move saved after the fault",
     )
     await emu.wait_for(
-        lambda: (m := Table(emu, channel).message()) is not None
-        and Table(emu, channel).current_player(m) == alice.id,
+        lambda: (
+            (m := Table(emu, channel).message()) is not None
+            and Table(emu, channel).current_player(m) == alice.id
+        ),
         10,
         what="Alice's turn again on the table",
     )
