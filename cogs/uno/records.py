@@ -13,6 +13,8 @@ import contextlib
 import io
 import json
 import logging
+import time
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -30,10 +32,18 @@ from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
 
+#: Seconds between two replays a member of a server posts in its channels: a replay is up to a
+#: megabyte, and a few in a row would flood the channel. Private ones are not limited but to one
+#: at a time (the replay process is every server's).
+SHARE_EVERY = 20.0
+
 
 class Records:
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
+        self._replaying: set[tuple[int, int]] = set()  # (server, member): one at a time
+        # (server, member) -> when they may post their next replay (time.monotonic()).
+        self._next_share: dict[tuple[int, int], float] = {}
 
     @answers_in_time()
     async def export(
@@ -84,7 +94,46 @@ class Records:
         nothing a player of the round did not see. Drawn in the replay process, while the
         asker watches a private "thinking" message: private, so that a replay that cannot be
         drawn in time is told to the asker alone (the first follow-up of a deferral fills it,
-        and takes its visibility), and a public replay is a message of the channel's own."""
+        and takes its visibility), and a public replay is a message of the channel's own.
+        A member gets one replay at a time, and posts one in SHARE_EVERY seconds at most."""
+        asker = (interaction.guild_id or 0, interaction.user.id)
+        if asker in self._replaying:
+            raise UserError("replay.busy")
+        if not private:
+            self._check_share_allowed(asker)
+        self._replaying.add(asker)
+        try:
+            posted = await self._replay(interaction, game_id, round_number, private=private)
+        finally:
+            self._replaying.discard(asker)
+        if posted:  # (one refused, not drawn in time or sent privately does not count)
+            self._next_share[asker] = time.monotonic() + SHARE_EVERY
+            # The asker sees the post: their "thinking" goes (once the limits above are set,
+            # so whoever sees it gone may ask again and meet them).
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+
+    def _check_share_allowed(self, asker: tuple[int, int]) -> None:
+        """`UserError` when the member posted a replay under SHARE_EVERY seconds ago (old
+        entries are forgotten on the way: the dict holds the last SHARE_EVERY seconds)."""
+        now = time.monotonic()
+        for key in [k for k, until in self._next_share.items() if until <= now]:
+            del self._next_share[key]
+        until = self._next_share.get(asker)
+        if until is not None:
+            # (a second more: "in 0 seconds" would read as "now" while it is still refused)
+            when = discord.utils.utcnow() + timedelta(seconds=until - now + 1)
+            raise UserError("replay.wait", when=discord.utils.format_dt(when, "R"))
+
+    async def _replay(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int | None,
+        round_number: int | None,
+        *,
+        private: bool,
+    ) -> bool:
+        """The replay itself (see `replay`): whether it was posted in the channel."""
         reading = self._replay_parts(interaction, game_id, round_number)
         game, number, parts = await in_time(interaction, reading)
         await settle(interaction)  # (a click's watch defers no more: this answer takes over)
@@ -95,12 +144,12 @@ class Records:
         except PictureLate:
             log.warning("replay of game %s round %s not drawn in time", game.id, number)
             await send_ephemeral(interaction, t("replay.late", interaction.locale))
-            return
+            return False
         except Mismatch as exc:  # (a stored game that does not replay: a bug worth a log line)
             log.error("game %s round %s does not replay: %s", game.id, number, exc)
             text = t("record.mismatch", interaction.locale, game=game.id, detail=str(exc))
             await send_ephemeral(interaction, text)
-            return
+            return False
         if not private:
             locale = self.shared.public_locale(interaction.guild_id or 0)
             shared = t(
@@ -118,14 +167,13 @@ class Records:
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if posted is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.delete_original_response()  # (the asker sees the post)
-                return
+                return True  # (`replay` takes the asker's "thinking" away)
             # (the bot may not post here: the asker gets it privately rather than nothing)
         own_locale = interaction.locale
         text = t("replay.shown", own_locale, game=game.id, round=number, turns=made.turns)
         file = self._file(made, game.id, number, own_locale)
         await interaction.followup.send(content=text, file=file, ephemeral=True)
+        return False
 
     @staticmethod
     def _file(made: ReplayFile, game_id: int, number: int, locale: object) -> discord.File:

@@ -1,13 +1,16 @@
 """`/uno replay`, end to end: a round played through the real bot comes back as an animated GIF
 with one frame per turn of the round's record (the deal, then each action), posted in the
 channel unless asked privately; the Replay button under the match's results gives it to the
-clicker; a round that is not over, not there, or a game not of this server is refused privately.
+clicker; a round that is not over, not there, or a game not of this server is refused privately;
+a member posts one replay in 20 seconds at most (told when the next may be shared), and may watch
+one privately meanwhile.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from PIL import Image
@@ -84,3 +87,34 @@ async def test_a_round_or_game_that_is_not_there_is_refused_privately(s) -> None
     no_game = await answer(await emu.slash(alice, channel, "uno replay", game=987654321))
     assert no_game.ephemeral and "no such game" in no_game.text
     assert Table(emu, channel).message() is not None
+
+
+async def test_a_member_shares_one_replay_in_twenty_seconds_and_watches_privately_meanwhile(
+    s,
+) -> None:
+    emu = s.emu
+    channel = s.channel()
+    alice, bob = s.users("alice", "bob")
+    await open_game(emu, channel, alice, [bob], scoring="none")
+    await play_round(emu, channel, {alice.id: alice, bob.id: bob})
+    asked = await emu.slash(alice, channel, "uno replay")
+    await emu.wait_for(
+        lambda: _post(emu, channel, "shares game"), FIRST_REPLAY_WITHIN, what="the shared replay"
+    )
+    thinking = asked.message  # gone once the replay is done with (what a player sees)
+    await emu.wait_for(lambda: thinking.deleted, 5, what="the thinking message gone")
+
+    def shared() -> list[str]:
+        return [m.text for m in emu.channel_messages(channel) if "shares game" in m.text]
+
+    again = await answer(await emu.slash(alice, channel, "uno replay"))
+    assert again.ephemeral and "You just shared a replay" in again.text, again.text
+    assert re.search(r"<t:\d+:R>", again.text) and "/uno replay private" in again.text
+    assert not again.attachments and len(shared()) == 1
+
+    mine = await (await emu.slash(alice, channel, "uno replay", private=True)).settled(10)
+    assert mine.ephemeral and mine.attachments  # private: at once
+    await emu.slash(bob, channel, "uno replay")  # another member: shared
+    await emu.wait_for(lambda: len(shared()) == 2, 10, what="bob's shared replay")
+    assert f"<@{bob.id}> shares" in shared()[1]
+    emu.assert_clean()

@@ -4,7 +4,8 @@ in another channel is answered as usual; and the process is replaced, so the nex
 
 A bot process of its own, its replay process found as test_stuck_workers.py finds the workers:
 the one spawned child that appears with the first replay. The test waits the replay's deadline
-(REPLAY_DEADLINE) once.
+(REPLAY_DEADLINE) once. Meanwhile the asker asking again is told it is still being drawn (one
+replay at a time); the late one does not count against sharing the next.
 """
 
 from __future__ import annotations
@@ -63,12 +64,15 @@ async def test_a_stopped_replay_process_is_answered_privately_and_replaced(
         # Meanwhile the other channel's game is answered as usual.
         hand = await asyncio.wait_for(show_hand(emu, dana, other_table), 10)
         assert hand.ephemeral
+        # And Bob, asking again, is told his replay is still being drawn (one at a time).
+        twice = await answer(await emu.slash(bob, first, "uno replay", game=earlier))
+        assert twice.ephemeral and "wird noch gezeichnet" in twice.text, twice.text
         refused = await asked.settled(REPLAY_DEADLINE + 15)
         assert refused.ephemeral and "Wiederholung" in refused.text, refused.text
         assert loop.time() - began < REPLAY_DEADLINE + 15
 
         # The stuck process was replaced: the next replay comes.
-        await emu.slash(bob, first, "uno replay", game=earlier)
+        shared = await emu.slash(bob, first, "uno replay", game=earlier)
         again = await emu.wait_for(
             lambda: next(
                 (m for m in emu.channel_messages(first) if f"game #{earlier}," in m.text), None
@@ -79,6 +83,11 @@ async def test_a_stopped_replay_process_is_answered_privately_and_replaced(
         (attachment,) = again.attachments
         gif = Image.open(io.BytesIO(emu.attachment_blobs[int(attachment["id"])]))
         assert gif.format == "GIF"
+        # He shared it: the next one he may share later, and is told when, in German.
+        thinking = shared.message
+        await emu.wait_for(lambda: thinking.deleted, 5, what="the thinking message gone")
+        later = await answer(await emu.slash(bob, first, "uno replay", game=earlier))
+        assert later.ephemeral and "Wiederholung geteilt" in later.text, later.text
         assert not emu.violations, [str(v) for v in emu.violations]
     finally:
         for pid in stopped:
