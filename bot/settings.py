@@ -53,8 +53,8 @@ class Settings(BaseSettings):
 
     # Test hooks, never set in production (cogs/uno/dealing.py, turn_clock.py, pictures.py):
     # the game's id is added to this seed for its deals; a JSON file of fixed deals by channel
-    # id; turn timers run this many times their length; a drawing thread that starts a picture
-    # while this file exists is stuck for good.
+    # id; turn timers run this many times their length; while this file exists, the first
+    # drawing thread of each kind to start a picture is stuck for good.
     uno_test_seed: int | None = None
     uno_test_decks: Path | None = None
     uno_test_timer_scale: float = Field(default=1.0, gt=0)

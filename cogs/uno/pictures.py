@@ -88,8 +88,9 @@ class Drawing:
     def start(self, *, stuck_while: Path | None = None) -> None:
         """Warm up in the background: every face and palette drawn once, so the first
         pictures are as quick as the rest (the bot answers meanwhile, pictures included).
-        `stuck_while` (a test hook, never in production): a drawing thread that starts a
-        picture while this file exists never finishes it, as if Pillow hung."""
+        `stuck_while` (a test hook, never in production): the first drawing thread of each
+        kind that starts a picture while this file exists never finishes it, as if Pillow
+        hung."""
         self._stuck_while = stuck_while
         if self._warming is None:
             self._warming = asyncio.create_task(self._warm_up(), name="uno-pictures-warm-up")
@@ -181,15 +182,23 @@ class Drawing:
 
 
 def _stuck_while_exists(path: Path, draw: Callable[[], bytes]) -> Callable[[], bytes]:
-    """`draw`, except that it never returns if `path` exists when it starts (the test hook)."""
+    """`draw`, except that the first drawing thread of each kind ("picture", "background
+    picture") to start it while `path` exists never returns (the test hook): the thread that
+    replaces it draws, as after a real hang."""
 
     def drawn_or_stuck() -> bytes:
-        if path.exists():
-            log.warning("test hook: this drawing thread is stuck for good (%s exists)", path)
+        name = threading.current_thread().name
+        if path.exists() and name not in _STUCK_THREADS:
+            _STUCK_THREADS.add(name)
+            log.warning("test hook: the %s thread is stuck for good (%s exists)", name, path)
             threading.Event().wait()
         return draw()
 
     return drawn_or_stuck
+
+
+#: The kinds of drawing thread the test hook has stuck (one thread of each, at most).
+_STUCK_THREADS: set[str] = set()
 
 
 #: The bot's one drawing worker (started by the cog: `DRAWING.start()`).

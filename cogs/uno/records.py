@@ -103,54 +103,17 @@ class Records:
             self._check_share_allowed(asker)
         self._replaying.add(asker)
         try:
-            posted = await self._replay(interaction, game_id, round_number, private=private)
+            game, number, made = await self._drawn(interaction, game_id, round_number)
         finally:
+            # Free before any answer: whoever sees one may ask again at once.
             self._replaying.discard(asker)
-        if posted:  # (one refused, not drawn in time or sent privately does not count)
-            self._next_share[asker] = time.monotonic() + SHARE_EVERY
-            # The asker sees the post: their "thinking" goes (once the limits above are set,
-            # so whoever sees it gone may ask again and meet them).
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-
-    def _check_share_allowed(self, asker: tuple[int, int]) -> None:
-        """`UserError` when the member posted a replay under SHARE_EVERY seconds ago (old
-        entries are forgotten on the way: the dict holds the last SHARE_EVERY seconds)."""
-        now = time.monotonic()
-        for key in [k for k, until in self._next_share.items() if until <= now]:
-            del self._next_share[key]
-        until = self._next_share.get(asker)
-        if until is not None:
-            # (a second more: "in 0 seconds" would read as "now" while it is still refused)
-            when = discord.utils.utcnow() + timedelta(seconds=until - now + 1)
-            raise UserError("replay.wait", when=discord.utils.format_dt(when, "R"))
-
-    async def _replay(
-        self,
-        interaction: discord.Interaction[Any],
-        game_id: int | None,
-        round_number: int | None,
-        *,
-        private: bool,
-    ) -> bool:
-        """The replay itself (see `replay`): whether it was posted in the channel."""
-        reading = self._replay_parts(interaction, game_id, round_number)
-        game, number, parts = await in_time(interaction, reading)
-        await settle(interaction)  # (a click's watch defers no more: this answer takes over)
-        if not interaction.response.is_done():  # (a slow store may have deferred it already)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            made = await DRAWING.replay((game.id, number), parts, number)
-        except PictureLate:
-            log.warning("replay of game %s round %s not drawn in time", game.id, number)
-            await send_ephemeral(interaction, t("replay.late", interaction.locale))
-            return False
-        except Mismatch as exc:  # (a stored game that does not replay: a bug worth a log line)
-            log.error("game %s round %s does not replay: %s", game.id, number, exc)
-            text = t("record.mismatch", interaction.locale, game=game.id, detail=str(exc))
-            await send_ephemeral(interaction, text)
-            return False
+        if isinstance(made, str):  # (not drawn: the asker is told why)
+            await send_ephemeral(interaction, made)
+            return
         if not private:
+            # Counted before the post (so that no second one slips in while it uploads), and
+            # undone if the bot may not post here.
+            self._next_share[asker] = time.monotonic() + SHARE_EVERY
             locale = self.shared.public_locale(interaction.guild_id or 0)
             shared = t(
                 "replay.shared",
@@ -167,13 +130,51 @@ class Records:
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             if posted is not None:
-                return True  # (`replay` takes the asker's "thinking" away)
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()  # (the asker sees the post)
+                return
+            del self._next_share[asker]
             # (the bot may not post here: the asker gets it privately rather than nothing)
         own_locale = interaction.locale
         text = t("replay.shown", own_locale, game=game.id, round=number, turns=made.turns)
         file = self._file(made, game.id, number, own_locale)
         await interaction.followup.send(content=text, file=file, ephemeral=True)
-        return False
+
+    def _check_share_allowed(self, asker: tuple[int, int]) -> None:
+        """`UserError` when the member posted a replay under SHARE_EVERY seconds ago (old
+        entries are forgotten on the way: the dict holds the last SHARE_EVERY seconds)."""
+        now = time.monotonic()
+        for key in [k for k, until in self._next_share.items() if until <= now]:
+            del self._next_share[key]
+        until = self._next_share.get(asker)
+        if until is not None:
+            # (a second more: "in 0 seconds" would read as "now" while it is still refused)
+            when = discord.utils.utcnow() + timedelta(seconds=until - now + 1)
+            raise UserError("replay.wait", when=discord.utils.format_dt(when, "R"))
+
+    async def _drawn(
+        self, interaction: discord.Interaction[Any], game_id: int | None, round_number: int | None
+    ) -> tuple[GameRecord, int, ReplayFile | str]:
+        """The game, the round and its replay drawn (see `replay`), or the text that tells the
+        asker why it was not; the asker watches "thinking" meanwhile. `UserError` for a round
+        there is nothing to replay of."""
+        reading = self._replay_parts(interaction, game_id, round_number)
+        game, number, parts = await in_time(interaction, reading)
+        await settle(interaction)  # (a click's watch defers no more: this answer takes over)
+        if not interaction.response.is_done():  # (a slow store may have deferred it already)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            return game, number, await DRAWING.replay((game.id, number), parts, number)
+        except PictureLate:
+            log.warning("replay of game %s round %s not drawn in time", game.id, number)
+            return game, number, t("replay.late", interaction.locale)
+        except Mismatch as exc:  # (a stored game that does not replay: a bug worth a log line)
+            log.error("game %s round %s does not replay: %s", game.id, number, exc)
+            return (
+                game,
+                number,
+                t("record.mismatch", interaction.locale, game=game.id, detail=str(exc)),
+            )
 
     @staticmethod
     def _file(made: ReplayFile, game_id: int, number: int, locale: object) -> discord.File:

@@ -2,10 +2,10 @@
 
 - The thinking process stopped (SIGSTOP): an expert computer plays on (its late decision is
   `hard`'s), and SIGTERM still ends the bot within 10 s.
-- Both drawing threads stuck (the test hook UNO_TEST_STUCK_PICTURES: a thread that starts a
-  picture while its file exists never finishes it): a click is answered in time without its
-  picture, the table goes on text-only, each stuck thread is replaced, the next edits bring the
-  pictures back, and SIGTERM still ends the bot within 10 s.
+- Both drawing threads stuck (the test hook UNO_TEST_STUCK_PICTURES: while its file exists,
+  the first thread of each kind to start a picture never finishes it): a click is answered in
+  time without its picture, the table goes on text-only, each stuck thread is replaced, the
+  next edits bring the pictures back, and SIGTERM still ends the bot within 10 s.
 
 (The replay process's stuck case is test_replay_stuck.py.) The workers are found as the bot
 process's children started by multiprocessing's "spawn" (/proc/<pid>/task/*/children and their
@@ -162,15 +162,17 @@ async def test_a_stopped_thinking_process_leaves_the_expert_playing(tmp_path: Pa
 
 
 def _picture(msg: Message | None) -> str | None:
-    """The file name of the message's one picture, None when it has none; a message's embed
-    never points at a picture it does not have."""
-    assert msg is not None
-    files = [a["filename"] for a in msg.attachments]
-    # (Discord, and the emulator, turn an embed's "attachment://x.png" into the file's URL.)
-    images = [(e.get("image") or {}).get("url") for e in msg.embeds]
-    pointed = [u.rpartition("/")[2] for u in images if u]
-    assert pointed == files, (files, images)
+    """The file name of the message's one picture, None when it has none (or no message)."""
+    files = [a["filename"] for a in msg.attachments] if msg is not None else []
     return files[0] if files else None
+
+
+def _points_at_its_own_picture(msg: Message) -> bool:
+    """Whether the message's embeds show exactly the pictures it has: a message sent without its
+    picture never points at one. (Discord, and the emulator, turn an embed's
+    "attachment://x.png" into the file's URL.)"""
+    images = [(e.get("image") or {}).get("url") for e in msg.embeds]
+    return [u.rpartition("/")[2] for u in images if u] == [a["filename"] for a in msg.attachments]
 
 
 async def test_stuck_drawing_threads_leave_the_game_playing_and_are_replaced(
@@ -191,17 +193,21 @@ async def test_stuck_drawing_threads_leave_the_game_playing_and_are_replaced(
         await open_game(emu, channel, alice, [bob])
         a_hand = await show_hand(emu, alice, table.message())
         b_hand = await show_hand(emu, bob, table.message())
-        assert _picture(a_hand) == "hand.png" and _picture(table.message()) == "table.png"
+        shown = table.message()
+        assert shown is not None and _picture(shown) == "table.png"
+        assert _picture(a_hand) == "hand.png" and _points_at_its_own_picture(a_hand)
+        edits_before = len(shown.history)
 
-        # Every picture drawn from now on sticks its thread: Alice's play is answered within
-        # Discord's 3 s (the emulator enforces it) without a picture, and the game moves on.
+        # The next picture each drawing thread starts sticks it for good (the test hook):
+        # Alice's play is answered within Discord's 3 s (the emulator enforces it) without a
+        # picture, and the game moves on.
         stuck.touch()
         loop = asyncio.get_running_loop()
         clicked = loop.time()
         a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["play:R1"]))
         answered = loop.time() - clicked
         assert "R1" not in " ".join(actions(a_hand, enabled_only=False)), a_hand.buttons
-        assert _picture(a_hand) is None
+        assert _picture(a_hand) is None and _points_at_its_own_picture(a_hand)
         await emu.wait_for(
             lambda: "Your turn" in b_hand.text and "play:R3" in actions(b_hand),
             10,
@@ -213,18 +219,36 @@ async def test_stuck_drawing_threads_leave_the_game_playing_and_are_replaced(
                 10,
                 what=f"the {thread} thread replaced",
             )
-        await emu.wait_for(lambda: _picture(table.message()) is None, 10, what="a text table")
-        assert "Bob" in table.message().text
-
-        # New threads draw from now on: the next edits bring the pictures back.
         stuck.unlink()
+        # Meanwhile the table showed Alice's move without its picture (a later retry may have
+        # brought the picture back already: every edit since the click is looked at).
+        await emu.wait_for(
+            lambda: any(
+                not v["attachments"] for v in [*shown.history[edits_before:], shown.snapshot()]
+            ),
+            10,
+            what="the table shown text-only",
+        )
+
+        # The new threads draw: the next edits bring the pictures back.
         b_hand = await answer(await emu.click(bob, b_hand, actions(b_hand)["play:R3"]))
-        assert _picture(b_hand) == "hand.png"
-        await emu.wait_for(lambda: "Your turn" in a_hand.text, 10, what="alice's turn")
-        await emu.wait_for(lambda: _picture(a_hand) == "hand.png", 10, what="alice's picture")
-        await emu.wait_for(lambda: _picture(table.message()) == "table.png", 10, what="table")
+        assert _picture(b_hand) == "hand.png" and _points_at_its_own_picture(b_hand)
+        await emu.wait_for(
+            lambda: "Your turn" in a_hand.text and _picture(a_hand) == "hand.png",
+            10,
+            what="alice's turn, with her picture",
+        )
+        await emu.wait_for(
+            lambda: (
+                (m := table.message()) is not None
+                and table.current_player(m) == alice.id
+                and _picture(m) == "table.png"
+            ),
+            10,
+            what="the table at alice's turn, with its picture",
+        )
         a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["play:R2"]))
-        assert _picture(a_hand) == "hand.png"
+        assert _picture(a_hand) == "hand.png" and _points_at_its_own_picture(a_hand)
 
         started = loop.time()
         code = await bot.stop(timeout=15)

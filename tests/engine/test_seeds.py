@@ -7,9 +7,14 @@ from __future__ import annotations
 import hashlib
 import random
 
-from bot.engine import Game, RuleSet, seeds
+from bot.engine import Game, RuleSet, seeds, state
 from bot.engine import events as E
 from bot.engine.faces import CODES, deck_faces
+
+# The real sources of secret seeds, taken before tests/conftest.py stands in for them in each test
+# (with a generator seeded by the test's id, so that every run deals the same cards).
+OS_ROUND_SEED = seeds.new_round_seed
+OS_MATCH_SEED = state.new_seed
 
 #: The known-answer vector: seed = bytes 0x00, 0x01, ..., 0x1f.
 VECTOR_SEED = bytes(range(32))
@@ -21,6 +26,14 @@ VECTOR_DEAL = (
     "G0 R1 R4 B7 RS Y5 B4 YR Y8 W4 Y2 Y7 RS BR GR R9 R1 B7"
 )
 VECTOR_RESHUFFLE_1 = [3, 7, 5, 8, 0, 1, 6, 4, 9, 2]  # list(range(10)), shuffle "reshuffle-1"
+
+
+def test_secret_seeds_come_from_the_operating_system() -> None:
+    assert OS_ROUND_SEED.__module__ == "bot.engine.seeds"  # (not the tests' stand-in)
+    round_seeds = {OS_ROUND_SEED() for _ in range(20)}
+    assert len(round_seeds) == 20 and {len(seed) for seed in round_seeds} == {seeds.SEED_BYTES}
+    match_seeds = {OS_MATCH_SEED() for _ in range(20)}
+    assert len(match_seeds) == 20 and all(0 <= m < 2**state.SEED_BITS for m in match_seeds)
 
 
 def test_the_commitment_is_sha256_of_the_seed_and_a_table_shows_its_first_16_digits() -> None:
