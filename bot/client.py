@@ -24,6 +24,7 @@ from bot.i18n.translator import CatalogueTranslator
 from bot.request_budget import RequestBudget, RequestCounter, log_summaries, trace_config
 from bot.settings import Settings
 from bot.store import Database
+from bot.ui.errors import ANSWER_WINDOW
 from bot.ui.items import DYNAMIC_ITEMS, Click
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,16 @@ COMMAND_KEYS = (
 SHUTDOWN_INTERACTIONS_GRACE = 6.0
 SHUTDOWN_TABLES_GRACE = 2.0
 SHUTDOWN_GRACE = 8.0
+
+
+def interaction_age(data: Any) -> float:
+    """Seconds since Discord created the raw interaction `data` (its id is a snowflake, whose
+    time is Discord's clock); 0 for an id that is not one."""
+    try:
+        created = discord.utils.snowflake_time(int(data["id"]))
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return 0.0
+    return (discord.utils.utcnow() - created).total_seconds()
 
 
 class GameService(Protocol):
@@ -108,6 +119,11 @@ class UnoBotMixin(_BotBase):
         every task it starts (the command, button or modal callback) kept as in flight."""
         if not self.accepting_interactions:
             log.info("shutting down: interaction %s ignored", data.get("id"))
+            return
+        age = interaction_age(data)
+        if age >= ANSWER_WINDOW:
+            # Discord has told its user it failed: applied now, it would be "failed" and done.
+            log.info("interaction %s arrived %.1f s late: not applied", data.get("id"), age)
             return
         self._note_guild_locale(data)
         loop = asyncio.get_running_loop()

@@ -50,6 +50,10 @@ def user_error_text(error: UserError, locale: object = None) -> str:
     return t(error.key, locale, **error.params)
 
 
+#: Seconds Discord waits for an interaction's first answer (or deferral) before it tells its user
+#: that it failed; an answer after that is refused (10062 Unknown interaction).
+ANSWER_WINDOW = 3.0
+
 #: Discord's answers to a dead interaction token: unknown interaction (not acknowledged within
 #: 3 s), unknown webhook, invalid webhook token (older than 15 min).
 DEAD_TOKEN_CODES = frozenset({10062, 10015, 50027})

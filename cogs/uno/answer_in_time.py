@@ -23,12 +23,19 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 
+from bot.ui.errors import ANSWER_WINDOW
 from cogs.uno import callback
 
 log = logging.getLogger(__name__)
 
 #: Seconds after the interaction's creation by which it is answered or deferred (Discord: 3 s).
 ANSWER_BUDGET = 2.0
+
+#: Seconds a follow-up or an edit of a deferred answer may take, discord.py's retries included.
+FOLLOWUP_TIMEOUT = 10.0
+#: Seconds the first answer is given at least, however late it starts (Discord's clock may be
+#: a little behind ours).
+MIN_ANSWER_TIME = 0.5
 
 _WATCH = "uno_deadline"  # key of the watch in interaction.extras
 _ANSWER = "uno_answer"  # key of the answer's Answer in interaction.extras
@@ -83,6 +90,18 @@ def budget_left(interaction: discord.Interaction[Any], budget: float = ANSWER_BU
     return min(budget, max(0.0, budget - age))
 
 
+def past_window(interaction: discord.Interaction[Any]) -> bool:
+    """Whether Discord has already told the user this interaction failed: neither answered nor
+    deferred (nor a deferral on its way) within its window. A change it asks for must not be
+    applied then: the player would see "failed" and find it done."""
+    if interaction.response.is_done():
+        return False
+    watch: _Watch | None = interaction.extras.get(_WATCH)
+    if watch is not None and watch.deferral is not None and not watch.deferral.done():
+        return False
+    return budget_left(interaction, ANSWER_WINDOW) <= 0
+
+
 async def in_time(
     interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool = True
 ) -> T:
@@ -93,7 +112,8 @@ async def in_time(
     task = asyncio.ensure_future(work)
     try:
         done, _ = await asyncio.wait({task}, timeout=budget_left(interaction))
-        if not done and not watch.answering and not interaction.response.is_done():
+        waiting = not done and not watch.answering and not interaction.response.is_done()
+        if waiting and not past_window(interaction):  # (too late: a deferral would be refused)
             watch.deferral = asyncio.create_task(_defer(interaction, ephemeral))
         return await task
     except asyncio.CancelledError:
@@ -168,6 +188,20 @@ async def respond(
         interaction.extras[_ANSWER] = Answer(_clicked_ephemeral(interaction))
     else:
         interaction.extras[_ANSWER] = Answer(bool(kwargs.get("ephemeral")))
+    # An answer is worth sending only while Discord takes it: the first one within its window
+    # (discord.py would otherwise retry a 5xx for 25 s, long after the player saw "failed"),
+    # a follow-up or edit within FOLLOWUP_TIMEOUT. Past that it raises TimeoutError.
+    if interaction.response.is_done():
+        limit = FOLLOWUP_TIMEOUT
+    else:
+        limit = max(MIN_ANSWER_TIME, budget_left(interaction, ANSWER_WINDOW))
+    async with asyncio.timeout(limit):
+        return await _send_answer(interaction, edit=edit, message=message, **kwargs)
+
+
+async def _send_answer(
+    interaction: discord.Interaction[Any], *, edit: bool, message: bool, **kwargs: Any
+) -> Any:
     if not message and callback.can_answer(interaction, edit=edit, **kwargs):
         return await callback.answer(interaction, edit=edit, **kwargs)
     if not interaction.response.is_done():

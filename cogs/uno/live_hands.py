@@ -225,6 +225,17 @@ class LiveHands:
             sent = await attach(kwargs, edit=edit, keep=keep, existing=existing)
             await self.quiet(game_id, user)
             yield sent, shown_after(picture, sent, kept=keep)
+        except discord.NotFound:
+            raise  # the clicked hand is gone: the caller answers with a new one
+        except BaseException:
+            # The answer did not reach the player (the edits drawn meanwhile were dropped for
+            # it): their live hand is shown the game as it is now instead.
+            if hand is not None and self._games.get(game_id, {}).get(user) is hand:
+                hand.shown = None
+                live = self.shared.live.get(game_id)
+                if live is not None:
+                    self.refresh(live)
+            raise
         finally:
             if hand is not None:
                 hand.answering -= 1

@@ -8,7 +8,8 @@ Leave, committed alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -30,13 +31,18 @@ from bot.store import GameRecord
 from bot.ui.errors import UserError, game_error_text
 from bot.ui.names import literal
 from bot.ui.story import personal_notice
-from cogs.uno.answer_in_time import answers_in_time, reply_error, respond
+from cogs.uno.answer_in_time import answers_in_time, past_window, reply_error, respond
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
 from cogs.uno.live_hands import LiveHands
 from cogs.uno.pictures import images_on
 from cogs.uno.running import RunningGame, RunningGames
 from cogs.uno.saving import Change
+
+log = logging.getLogger(__name__)
+
+#: Discord's code for a message that is gone (here: a hand deleted while its click was answered).
+UNKNOWN_MESSAGE = 10008
 
 
 def play_texts(code: str, color: str | None) -> list[str]:
@@ -49,6 +55,10 @@ def play_texts(code: str, color: str | None) -> list[str]:
 
 class _Stale(Exception):
     """The click was rendered before the clicker's own last action: answered with a fresh hand."""
+
+
+class _TooLate(Exception):
+    """The click reached its move after Discord had told the player it failed: not applied."""
 
 
 class _Refused(Exception):
@@ -105,6 +115,8 @@ class Moves:
             nonlocal error
             if user not in draft.players:
                 raise UserError("error.not_a_player")
+            if past_window(interaction):  # (checked under the lock, right before the save)
+                raise _TooLate
             if version is not None and live.is_stale(user, version):
                 raise _Stale
             applied: list[Action] = []
@@ -126,21 +138,52 @@ class Moves:
             return hand_kwargs(live, user, locale, notice=notice, pictures=pictures)
 
         try:
-            change = await running.commit(plan)
+            async with running.change(plan) as change:  # shown by the owner, whatever follows
+                notice = personal_notice(change.events, user, live.names, locale)
+                if error:
+                    notice += f"\n⚠️ {error}"
+                await self._answer_move(interaction, hand_with, notice, edit, running)
+        except _TooLate:
+            log.info("game %s: a click of %s came too late to answer; not applied", game_id, user)
         except _Stale:
             await self._answer(interaction, hand_with(t("notice.stale", locale)), edit, running)
-            return
         except _Refused as refused:
             if edit:
                 await self._answer(interaction, hand_with(f"⚠️ {refused.text}"), True, running)
             else:
                 await reply_error(interaction, refused.text)
-            return
-        notice = personal_notice(change.events, user, live.names, locale)
-        if error:
-            notice += f"\n⚠️ {error}"
-        await self._answer(interaction, hand_with(notice), edit, running)
-        await running.publish()
+
+    async def _answer_move(
+        self,
+        interaction: discord.Interaction[Any],
+        hand_with: Callable[[str], dict[str, Any]],
+        notice: str,
+        edit: bool,
+        running: RunningGame,
+    ) -> None:
+        """Answer a saved move with the player's fresh hand. The move stands whatever becomes of
+        this answer, so its failure is logged once, without a traceback, and never raised: a
+        clicked hand that was replaced meanwhile (404 Unknown Message: the player opened a new
+        one while this click was on its way) is answered with a new hand instead."""
+        try:
+            try:
+                await self._answer(interaction, hand_with(notice), edit, running)
+            except discord.NotFound as gone:
+                if not edit or gone.code != UNKNOWN_MESSAGE:
+                    raise
+                log.info(
+                    "game %s: the hand %s clicked is gone; answered with a new one",
+                    running.game_id,
+                    interaction.user.id,
+                )
+                await self._answer(interaction, hand_with(notice), False, running)
+        except (discord.HTTPException, TimeoutError, OSError) as exc:
+            log.warning(
+                "game %s: the answer to %s's saved move failed (%s); the game goes on",
+                running.game_id,
+                interaction.user.id,
+                exc,
+            )
 
     async def _answer(
         self,
@@ -192,11 +235,10 @@ class Moves:
                 players=[player],
             )
 
-        await running.commit(plan)
-        key = "notice.kicked" if kicked else "notice.you_left"
-        await respond(
-            interaction,
-            content=t(key, interaction.locale, name=literal(running.live.names.get(player, "?"))),
-            ephemeral=True,
-        )
-        await running.publish()
+        async with running.change(plan):  # shown by the owner, whatever becomes of the answer
+            key = "notice.kicked" if kicked else "notice.you_left"
+            text = t(key, interaction.locale, name=literal(running.live.names.get(player, "?")))
+            try:
+                await respond(interaction, content=text, ephemeral=True)
+            except (discord.HTTPException, TimeoutError, OSError) as exc:
+                log.warning("game %s: the answer to a leave failed (%s)", record.id, exc)

@@ -3,9 +3,12 @@ by which a change is saved and then shown.
 
 Every change of a running game (a click, a command, the turn timer, a computer's move, a player
 leaving) is a `commit`: under the game's lock, the change is worked out on a copy of the saved
-state, saved in one transaction (saving.py), and only then becomes the game's state. Then
-`publish` shows what was saved, change by change in the order they were saved, always in this
-order:
+state, saved in one transaction (saving.py), and only then becomes the game's state. From then
+on the change is the owner's: its own publishing task shows what was saved, change by change in
+the order they were saved, and re-arms the clock, whatever happens to the answer to whoever
+made the change (that answer is one output among the others, and its failure skips none of them:
+a click answered with Discord's 5xx, or on a hand deleted meanwhile, still moves the game on).
+`change` lets that answer go first (`ANSWER_HEADSTART`). A change is shown always in this order:
 
   1. the log and any round or match results, in public  (results.py)
   2. the table                                            (table_updater.py: edits coalesced)
@@ -31,7 +34,7 @@ import contextlib
 import logging
 import random
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
 from typing import Any
 
 import discord
@@ -72,6 +75,11 @@ RETRY_MAX = 30.0
 #: again below it (a failing table heals on its own; the hands do not wait for that).
 HAND_WAITS_FOR_TABLE = 5.0
 
+#: Seconds a change's publication lets the answer to the person who made it go first (their
+#: fresh hand before the table and the others' hands); past it, whatever holds the answer up
+#: (discord.py retrying Discord's 5xx for up to 25 s), the game is shown and moves on.
+ANSWER_HEADSTART = 1.0
+
 #: The store's answers that mean "another save changed this game first": reload, try again.
 _CONFLICTS = (StaleVersion, WrongStatus, GameNotFound, NotSeated)
 
@@ -96,6 +104,7 @@ class RunningGame:
         self._games = games
         self._outbox: deque[Change] = deque()  # saved, not yet shown
         self._publishing = asyncio.Lock()
+        self._publisher: asyncio.Task[None] | None = None  # shows the outbox, in its own task
         self._clock: dict[str, asyncio.Task[None]] = {}  # "timer"/"computer"/"reload" -> job
         self._failures = 0  # automatic moves that failed to save, in a row
         self._host_ping: int | None = None  # "the round is over" told to the host, while shown
@@ -108,8 +117,9 @@ class RunningGame:
 
     # ------------------------------------------------------------------ the one way to change
 
-    async def commit(self, plan: Plan) -> Change:
-        """Work `plan` out on a copy of the saved game, save it, and make it the game's state.
+    async def commit(self, plan: Plan, *, after: asyncio.Future[None] | None = None) -> Change:
+        """Work `plan` out on a copy of the saved game, save it, and make it the game's state;
+        the owner then shows it in its own task (after `after` is done, or ANSWER_HEADSTART s).
         Raises what `plan` raises, UserError("error.conflict") if another save came first, or
         the store's error; in every case the game is left exactly as last saved."""
         async with self.lock:
@@ -135,13 +145,52 @@ class RunningGame:
                 live.baseline = draft.version
             self._failures = 0
             self._outbox.append(change)
+            self._publish_soon(after)
         return change
 
+    @contextlib.asynccontextmanager
+    async def change(self, plan: Plan) -> AsyncIterator[Change]:
+        """`commit(plan)`, whose body answers the person who made the change: their answer goes
+        first, and the change is shown by the owner however the body ends (an answer that
+        raised, or a click's task cancelled)."""
+        answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        try:
+            yield await self.commit(plan, after=answered)
+        finally:
+            if not answered.done():
+                answered.set_result(None)
+
+    def _publish_soon(self, after: asyncio.Future[None] | None) -> None:
+        """Make sure the owner's publishing task runs (it shows every change left in the
+        outbox before it ends, so one already running takes this change too)."""
+        task = self._publisher
+        if task is None or task.done():
+            self._publisher = asyncio.create_task(
+                self._publish_after(after), name=f"uno-publish-{self.game_id}"
+            )
+
+    async def _publish_after(self, after: asyncio.Future[None] | None) -> None:
+        if after is not None and not after.done():
+            await asyncio.wait({after}, timeout=ANSWER_HEADSTART)
+        await self.publish()
+
     async def publish(self) -> None:
-        """Show every saved change not shown yet, in the order they were saved."""
+        """Show every saved change not shown yet, in the order they were saved. A change whose
+        showing failed is logged and left (the next change shows the game's newest state); the
+        clock is re-armed whatever happened, so the game never waits on a failed post."""
         async with self._publishing:
             while self._outbox:
-                await self._show(self._outbox.popleft())
+                change = self._outbox.popleft()
+                try:
+                    await self._show(change)
+                except Exception:
+                    log.exception("game %s: showing a saved change failed", self.game_id)
+                    self.arm()
+
+    async def shown(self) -> None:
+        """Wait until every change saved so far has been shown (tests, shutdown)."""
+        while (task := self._publisher) is not None and not task.done():
+            await asyncio.shield(task)
 
     async def _show(self, change: Change) -> None:
         games, live = self._games, self.live
@@ -330,7 +379,7 @@ class RunningGame:
             log.exception("game %s: an automatic move could not be saved", self.game_id)
             self._retry_later()
             return
-        await self.publish()
+        await self.shown()  # (shown by the owner's publishing task: this job ends after it)
 
     async def _turn_timeout(self, armed: Any) -> None:
         """The current player's time ran out: the timer plays their turn for them."""
