@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator, Hashable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -158,6 +159,11 @@ class LiveHands:
         self._gone_originals: dict[int, datetime] = {}
         self._followups: dict[int, datetime] = {}
         self._in_flight: dict[tuple[int, int], asyncio.Future[None]] = {}  # (game, player)
+        # Hand messages (by id, and by the interaction that created them) that a click's answer
+        # is editing now -> how many; and what a DELETE of one of them waits for: deleted under
+        # that answer, its edit would meet a gone message (404, an invalid request).
+        self._answers_on: Counter[int] = Counter()
+        self._answers_done: dict[int, asyncio.Future[None]] = {}
 
     def register(
         self,
@@ -214,6 +220,8 @@ class LiveHands:
         hand = self._games.get(game_id, {}).get(user)
         if hand is not None:
             hand.answering += 1
+        edited = _keys_of(interaction.message) if edit else ()
+        self._answers_on.update(edited)  # (before any await: see `replaced`)
         try:
             await self.quiet(game_id, user)
             picture: Picture | None = kwargs.get("picture")
@@ -239,6 +247,26 @@ class LiveHands:
         finally:
             if hand is not None:
                 hand.answering -= 1
+            self._answers_on.subtract(edited)
+            for key in edited:
+                if self._answers_on[key] <= 0:
+                    del self._answers_on[key]
+                    done = self._answers_done.pop(key, None)
+                    if done is not None and not done.done():
+                        done.set_result(None)
+
+    def replaced(self, message: discord.Message | None) -> bool:
+        """Whether `message` (a clicked hand) is one this process deleted or is deleting (its
+        player opened a newer one): its click is answered with a new hand, not an edit of it.
+        Checked right before `answer` with nothing awaited in between, so a hand is never
+        deleted under an answer that edits it (the DELETE waits for that answer)."""
+        if message is None:
+            return False
+        if message.id in self._gone_messages:
+            return True
+        meta = message.interaction_metadata
+        origin = meta.id if meta is not None else message.id
+        return message.id not in self._followups and origin in self._gone_originals
 
     def _shows(self, game_id: int, user: int, message: discord.Message, key: Hashable) -> bool:
         """Whether `message` (a clicked hand) is `user`'s live hand, its picture shows `key`
@@ -534,6 +562,11 @@ class LiveHands:
     async def _delete_after(self, token: _Token, after: asyncio.Future[None] | None) -> None:
         if after is not None and not after.done():
             await asyncio.shield(after)
+        loop = asyncio.get_running_loop()
+        for key in (token.followup or token.message, token.origin):
+            if key is not None and self._answers_on[key] > 0:  # a click's answer edits it now
+                done = self._answers_done.setdefault(key, loop.create_future())
+                await asyncio.shield(done)
         await self._request("DELETE", token)
 
     async def _request(
@@ -577,6 +610,14 @@ class LiveHands:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._games.clear()
+
+
+def _keys_of(message: discord.Message | None) -> tuple[int, ...]:
+    """How a hand message is known here: its id, and the interaction whose answer it is."""
+    if message is None:
+        return ()
+    meta = message.interaction_metadata
+    return (message.id,) if meta is None or meta.id == message.id else (message.id, meta.id)
 
 
 def _edited_clicked(interaction: discord.Interaction[Any]) -> bool:

@@ -195,6 +195,8 @@ class Moves:
         """Answer with the player's hand (no lock held: its picture may take a while), which
         then becomes their live hand, unless they are no longer in the game."""
         user = interaction.user.id
+        if edit and self.live_hands.replaced(interaction.message):
+            edit = False  # the player opened a newer hand: this one is going; answer anew
         async with self.live_hands.answer(
             interaction, running.game_id, user, kwargs, edit=edit
         ) as (kwargs, shown):

@@ -41,6 +41,8 @@ class Hands:
         kwargs = hand_kwargs(
             live, user, interaction.locale, page=page, notice=notice, pictures=pictures
         )
+        if edit and self.live_hands.replaced(interaction.message):
+            edit = False  # the player opened a newer hand: this one is going; answer anew
         async with self.live_hands.answer(interaction, live.game_id, user, kwargs, edit=edit) as (
             kwargs,
             shown,
