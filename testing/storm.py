@@ -18,6 +18,7 @@ import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import text
@@ -25,9 +26,9 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.engine import Game, view_for
 from testing.clicks import newest_hand
-from testing.fakediscord import FakeDiscord, Message, User
+from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Guild, Message, User
 from testing.fakediscord.driver import DriverError
-from testing.players import Table, actions, version_of
+from testing.players import Table, actions, answer, version_of
 
 #: A round's results message, by its title ("🏁 Round 2 results", the server speaking English).
 _RESULTS = re.compile(r"Round (\d+) results")
@@ -67,6 +68,60 @@ async def stored_game(url: str, game_id: int) -> tuple[int, Game | None, str]:
     if isinstance(state, str):  # (SQLite hands JSON back as text to a raw query)
         state = json.loads(state)
     return int(version), (Game.from_dict(state) if state else None), str(status)
+
+
+async def open_full_table(
+    emu: FakeDiscord, guild: Guild, channel: int, decks: Path, name: str = "p"
+) -> tuple[list[User], int]:
+    """Seven people and three easy computers at one table in `channel`, the server's turn timer
+    30 s (1.5 s at UNO_TEST_TIMER_SCALE=0.05), one card each so that rounds end often (the deal
+    hook file `decks`, UNO_TEST_DECKS). The people (the host first), and the game's id."""
+    admin = emu.add_user(f"{name}-admin", guild, permissions=MANAGE_GUILD)
+    done = await answer(
+        await emu.slash(admin, channel, "uno-admin set", option="turn_timer", value="30")
+    )
+    assert "changed" in done.text, done.text
+    hooks = json.loads(decks.read_text()) if decks.exists() else {}
+    hooks[str(channel)] = {"rules": {"hand_size": 1}}
+    decks.write_text(json.dumps(hooks))
+    people = [emu.add_user(f"{name}{i}", guild) for i in range(7)]
+    host = people[0]
+    lobby = await answer(await emu.slash(host, channel, "uno new"))
+    for user in people[1:]:
+        lobby = await answer(await emu.click(user, lobby, label="Join"))
+    for _ in range(3):
+        await answer(await emu.slash(host, channel, "uno addbot", level="easy"))
+
+    def seated() -> Message | None:
+        shown = Table(emu, channel).message()
+        return shown if shown is not None and shown.text.count("Bot") >= 3 else None
+
+    lobby = await emu.wait_for(seated, 5, what="the lobby with its three computers")
+    table = await answer(await emu.click(host, lobby, label="Start"))
+    assert "UNO — round 1" in table.text, table.text
+    return people, Table(emu, channel).game_id
+
+
+async def check_after_storm(
+    emu: FakeDiscord, channel: int, game_id: int, people: list[User], url: str, bot_output: str
+) -> str:
+    """Everything the storm must leave behind (AssertionError otherwise): screens as the
+    database is, each ended round's results exactly once, no ERROR logged. A line saying so."""
+    version, _ = await settled_like_the_database(emu, channel, game_id, people, url)
+    _, game, status = await stored_game(url, game_id)
+    assert game is not None
+    ended = game.round_number - 1 + (1 if game.round_over else 0)
+    assert ended >= 1, "a storm this long ends rounds"
+    table = Table(emu, channel).message()
+    assert table is not None
+    posted = results_per_round(emu, channel, table.id)
+    assert posted == Counter(dict.fromkeys(range(1, ended + 1), 1)), (ended, posted)
+    errors = [line for line in bot_output.splitlines() if " ERROR " in line or "[ERROR" in line]
+    assert not errors, errors[:5]
+    return (
+        f"game {status.lower()} at version {version}, {ended} rounds ended, each with its "
+        "results once"
+    )
 
 
 def _move(hand: Message, rng: random.Random) -> str | None:
@@ -144,14 +199,18 @@ def _hand_button(table: Message) -> str:
 
 
 async def settled_like_the_database(
-    emu: FakeDiscord, channel: int, people: list[User], url: str, timeout: float = 20.0
+    emu: FakeDiscord,
+    channel: int,
+    game_id: int,
+    people: list[User],
+    url: str,
+    timeout: float = 20.0,
 ) -> tuple[int, list[str]]:
     """Wait until, at one moment, the table shows the database's version and every seated
     person's newest hand shows their cards and whose turn it is as the database has them (a
     hand is edited only when what it shows changes, so its version may be older). Returns the
     version, or raises TimeoutError naming what still disagreed."""
     table = Table(emu, channel)
-    game_id = table.game_id
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     problems: list[str] = []
