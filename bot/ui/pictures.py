@@ -16,7 +16,7 @@ from typing import Final
 
 import discord
 
-from bot.engine import Card, Game, PlayerView, view_for
+from bot.engine import Card, Game, Play, PlayerView, view_for
 from bot.ui.art import (
     EVERY_COPY,
     SeatState,
@@ -88,13 +88,24 @@ def _expanded(distinct: list[Card], counts: Counter[Card]) -> tuple[Card, ...]:
     return every if len(every) <= EVERY_COPY else tuple(distinct)
 
 
+def playable(view: PlayerView) -> frozenset[Card]:
+    """The cards the viewer may play now: none but on their own turn."""
+    if not view.my_turn:
+        return frozenset()
+    return frozenset(a.card for a in view.legal if isinstance(a, Play))
+
+
 def hand_picture(view: PlayerView, locale: object) -> Picture | None:
     """The viewer's whole hand, every copy drawn, in the order of its buttons (whatever page
-    they are on); None without cards. Drawn from the cards alone, so it changes only when the
-    hand does (bot/ui/art/hand_picture.py says why): its key is the cards."""
+    they are on), the cards they may play standing up on their turn; None without cards. It
+    changes when the hand does and when their turn begins or ends, never at another player's
+    move (bot/ui/art/hand_picture.py says why): its key is the cards and the raised ones."""
     counts = Counter(view.hand)
     if not counts:
         return None
     shown = _expanded(sorted(counts), counts)
+    may = playable(view)
+    lifted = tuple(i for i, card in enumerate(shown) if card in may)
     describe = partial(describe_hand, shown, total=len(view.hand), locale=locale)
-    return Picture(HAND_FILE, ("hand", shown), describe, partial(hand_file, shown))
+    render = partial(hand_file, shown, lifted)
+    return Picture(HAND_FILE, ("hand", shown, lifted), describe, render)

@@ -68,20 +68,33 @@ def embed_height(embed: discord.Embed, image: tuple[int, int] | None) -> int:
     return height
 
 
-def buttons_height(view: discord.ui.View | None) -> int:
-    if view is None or not view.children:
-        return 0
-    rows: dict[int, list[Any]] = {}
-    for k, item in enumerate(view.children):
+def _rows(view: Any) -> list[list[tuple[str, bool]]]:
+    """A view's rows as (label, has an emoji) per button: a discord.ui.View, or a PlainView
+    (bot/ui/plain_view.py) whose rows are Discord's JSON (a select counts as one wide button)."""
+    if isinstance(getattr(view, "rows", None), list):
+        return [
+            [(c.get("label") or c.get("placeholder") or "", "emoji" in c) for c in row]
+            for row in view.rows
+            if row
+        ]
+    rows: dict[int, list[tuple[str, bool]]] = {}
+    for k, item in enumerate(getattr(view, "children", [])):
         inner = getattr(item, "item", item)
         row = inner.row if inner.row is not None else k // 5
-        rows.setdefault(row, []).append(inner)
+        rows.setdefault(row, []).append((inner.label or "", bool(inner.emoji)))
+    return list(rows.values())
+
+
+def buttons_height(view: Any) -> int:
+    rows = _rows(view) if view is not None else []
+    if not rows:
+        return 0
     count = 0
-    for items in rows.values():
+    for items in rows:
         used = None
-        for button in items:
-            width = BUTTON_PAD + len(button.label or "") * BUTTON_CHAR
-            width += BUTTON_EMOJI if button.emoji else 0
+        for label, emoji in items:
+            width = BUTTON_PAD + len(label) * BUTTON_CHAR
+            width += BUTTON_EMOJI if emoji else 0
             if used is None or used + BUTTON_GAP + width > TEXT_WIDTH:
                 count += 1
                 used = width

@@ -159,27 +159,31 @@ def test_hand_picture_sizes_and_budget() -> None:
     random.Random(5).shuffle(deck)
     # 56-px cards: a phone shows a hand scaled to its ~300 px anyway (the same look, 36% fewer
     # pixels to encode and send); a short hand, shown 1:1, stays readable
-    assert hand_picture(deck[:7]).size == (464, 108)
-    assert hand_picture(deck[:27]).size == (592, 292)
-    assert hand_picture([]).size == (80, 108)
+    # (each row has 16 px above it for a card standing up on its player's turn)
+    assert hand_picture(deck[:7]).size == (464, 124)
+    assert hand_picture(deck[:27]).size == (592, 340)
+    assert hand_picture([]).size == (80, 124)
     assert len(hand_file(deck[:27])) <= 80_000
     kinds = sorted(set(deck))  # the most a hand picture shows: one card of each kind
-    assert len(kinds) == 56 and hand_picture(kinds).size == (592, 660)
+    assert len(kinds) == 56 and hand_picture(kinds).size == (592, 772)
     assert len(hand_file(kinds)) <= 80_000
 
 
 def test_a_hand_picture_shows_only_the_cards_in_full_colour() -> None:
-    """No highlight, no fade, no card to match: the same cards give the same picture whatever
-    the turn, and each card is its own face (so the picture changes only with the hand)."""
+    """No fade, no card to match: each card is its own face, a playable one (on its player's
+    turn) standing 16 px above the others, and nothing else changes."""
     cards = [Card.of("R7"), Card.of("B2")]
-    picture = hand_picture(cards)
-    for index, held in enumerate(cards):
-        x, y = 12 + index * 64, 12
-        w, h = face(held, 56).size
-        shown = picture.crop((x, y, x + w, y + h))
-        alone = Image.new("RGB", (w, h), FELT)
-        alone.paste(face(held, 56), (0, 0), face(held, 56))
-        assert ImageChops.difference(shown, alone).getbbox() is None
+    assert hand_picture(cards, lifted=[1]).size == hand_picture(cards).size
+    for lifted in ((), (1,)):
+        picture = hand_picture(cards, lifted)
+        for index, held in enumerate(cards):
+            x, y = 12 + index * 64, 28 - (16 if index in lifted else 0)
+            w, h = face(held, 56).size
+            shown = picture.crop((x, y, x + w, y + h))
+            alone = Image.new("RGB", (w, h), FELT)
+            alone.paste(face(held, 56), (0, 0), face(held, 56))
+            assert ImageChops.difference(shown, alone).getbbox() is None
+
     assert _digest(hand_picture(cards)) != _digest(hand_picture(cards[::-1]))
 
 

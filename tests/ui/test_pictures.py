@@ -43,14 +43,15 @@ def test_the_hand_picture_is_the_whole_hand_on_every_page_every_copy_in_button_o
         assert pages > 1 or size == 12
         for page in range(pages):
             kwargs = render_hand(game, 9, 1, NAMES, page=page, pictures=True)
-            _, shown = kwargs["picture"].key
+            _, shown, _ = kwargs["picture"].key
             assert kwargs["embed"].image.url == f"attachment://{HAND_FILE}"
             assert list(shown) == (every if len(every) <= EVERY_COPY else sorted(counts))
 
 
-def test_the_hand_picture_changes_only_when_the_hand_does() -> None:
-    """Other players' moves change the card to match and whose turn it is, never the picture:
-    so an edit of a waiting player's hand keeps its file (issue 23)."""
+def test_the_hand_picture_changes_only_when_the_hand_or_the_turn_does() -> None:
+    """Other players' moves change the card to match, never a waiting player's picture: so an
+    edit of a waiting player's hand keeps its file (issue 23). It changes with the hand, and
+    as the player's turn begins or ends (the cards they may play stand up)."""
     rng = random.Random(3)
     game = Game.new([1, 2, 3], RuleSet(), seed=7, dealer=3)
     pictures = {p: render_hand(game, 9, p, NAMES, pictures=True)["picture"] for p in (1, 2, 3)}
@@ -65,7 +66,11 @@ def test_the_hand_picture_changes_only_when_the_hand_does() -> None:
             if now is None:  # an empty hand: the round is over
                 continue
             same_hand = sorted(game.hands[p]) == sorted(hands[p])
-            assert (now.key == pictures[p].key) == same_hand
+            waiting = p != player and p != game.current_player  # not their turn, before or after
+            if waiting:
+                assert (now.key == pictures[p].key) == same_hand
+            elif not same_hand:
+                assert now.key != pictures[p].key
             pictures[p] = now
 
 

@@ -22,7 +22,7 @@ in docs/benchmarks.md, issue 23).
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -172,13 +172,13 @@ def table_file(state: TableState) -> bytes:
     return png(indexed_table(state, table_palette()))
 
 
-def hand_file(cards: Sequence[Card]) -> bytes:
-    """The encoded hand picture of `cards`."""
-    return _hand_file(tuple(cards))
+def hand_file(cards: Sequence[Card], lifted: Collection[int] = ()) -> bytes:
+    """The encoded hand picture of `cards`, those at the indices `lifted` standing up."""
+    return _hand_file(tuple(cards), tuple(sorted(lifted)))
 
 
 @lru_cache(maxsize=128)  # a hand's file each
-def _hand_file(cards: tuple[Card, ...]) -> bytes:
+def _hand_file(cards: tuple[Card, ...], lifted: tuple[int, ...]) -> bytes:
     # Composed on the palette from cached sprites: the pixels of
-    # `encode(hand_picture(cards), hand_palette())` at a fraction of the work (indexed.py).
-    return png(indexed_hand(cards, hand_palette()))
+    # `encode(hand_picture(cards, lifted), hand_palette())` at a fraction of the work.
+    return png(indexed_hand(cards, hand_palette(), lifted))

@@ -1,17 +1,17 @@
 """Pictures of many cards: a player's hand and a whole deck's faces.
 
 The hand is drawn as the player holds it: every card in full colour, in the hand's buttons'
-order, and nothing else. It shows neither the card to match nor which cards are playable:
-those change at every turn of every player, and a picture that changes is uploaded again and
-reloads on the player's screen. Drawn from the cards alone, the picture changes only when the
-hand does (a card played or drawn), and every other edit of the hand keeps the file it has
-(issue 23: half the hand pictures). The card to match is the hand message's thumbnail, its
-application emoji (bot/ui/card_emojis.py), and the buttons tell what can be played.
+order, and on the player's turn the cards they may play stand up from the others (`LIFT`), as
+at a real table. It never shows the card to match, and the cards stand up only on the player's
+own turn: a picture that changes is uploaded again and reloads on the player's screen, so it
+changes when the hand does (a card played or drawn) and when the player's turn begins and ends,
+not at every other player's move (issue 23: half the hand pictures). The card to match is the
+hand message's thumbnail, its application emoji (bot/ui/card_emojis.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Final
 
 from PIL import Image
@@ -31,6 +31,9 @@ SHEET_CARD_WIDTH: Final = 72
 _COLUMNS: Final = 9
 _GAP: Final = 8
 _PAD: Final = 12
+#: How far a playable card stands up (about 10 px on a phone, where the picture is ~300 px
+#: wide): each row of a hand has this much room above it.
+LIFT: Final = 16
 
 
 def grid_size(count: int, width: int, columns: int = _COLUMNS) -> tuple[int, int]:
@@ -47,19 +50,29 @@ def _slot(index: int, width: int, columns: int) -> tuple[int, int]:
     return _PAD + col * (w + _GAP), _PAD + row * (h + _GAP)
 
 
-def card_origin(index: int) -> tuple[int, int]:
-    """Where the `index`-th card of a hand picture is drawn (its top left corner)."""
-    return _slot(index, HAND_CARD_WIDTH, _COLUMNS)
+def hand_size(count: int) -> tuple[int, int]:
+    """The size of a hand picture of `count` cards (each row with room for a raised card)."""
+    width, height = grid_size(count, HAND_CARD_WIDTH)
+    return width, height + max(1, -(-count // _COLUMNS)) * LIFT
 
 
-def hand_picture(cards: Sequence[Card]) -> Image.Image:
-    """`cards` in the given order. (What the bot sends is the same picture composed on its
-    palette: indexed.py.)"""
+def card_origin(index: int, lifted: bool = False) -> tuple[int, int]:
+    """Where the `index`-th card of a hand picture is drawn (its top left corner); `lifted`:
+    a playable card on its player's turn, standing up from the row."""
+    w, h = face_size(HAND_CARD_WIDTH)
+    row, col = divmod(index, _COLUMNS)
+    y = _PAD + LIFT + row * (h + LIFT + _GAP)
+    return _PAD + col * (w + _GAP), y - (LIFT if lifted else 0)
+
+
+def hand_picture(cards: Sequence[Card], lifted: Collection[int] = ()) -> Image.Image:
+    """`cards` in the given order, those at the indices `lifted` standing up. (What the bot
+    sends is the same picture composed on its palette: indexed.py.)"""
     # An opaque canvas: a card pasted through its own alpha looks as if alpha-composited, at
     # half the cost, and the picture needs no conversion at the end.
-    image = Image.new("RGB", grid_size(len(cards), HAND_CARD_WIDTH), FELT)
+    image = Image.new("RGB", hand_size(len(cards)), FELT)
     for index, card in enumerate(cards):
-        _put(image, face(card, HAND_CARD_WIDTH), card_origin(index))
+        _put(image, face(card, HAND_CARD_WIDTH), card_origin(index, index in lifted))
     return image
 
 

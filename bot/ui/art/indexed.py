@@ -27,7 +27,7 @@ from PIL import Image
 
 from bot.engine import Card
 from bot.ui.art.faces import face, face_size, memo
-from bot.ui.art.hand_picture import HAND_CARD_WIDTH, card_origin, grid_size
+from bot.ui.art.hand_picture import HAND_CARD_WIDTH, card_origin, hand_size
 from bot.ui.art.palette import FELT
 from bot.ui.art.table_picture import (
     MAX_SEATS,
@@ -79,12 +79,14 @@ def _card(card: Card, palette: Image.Image) -> Image.Image:
     return memo(("indexed card", card.code, id(palette)), build)
 
 
-def indexed_hand(cards: Sequence[Card], palette: Image.Image) -> Image.Image:
-    """`hand.hand_picture(cards)` mapped onto `palette` (a "P" image ready to encode),
-    composed from cached sprites."""
-    image = _empty(grid_size(len(cards), HAND_CARD_WIDTH), palette)
+def indexed_hand(
+    cards: Sequence[Card], palette: Image.Image, lifted: Collection[int] = ()
+) -> Image.Image:
+    """`hand.hand_picture(cards, lifted)` mapped onto `palette` (a "P" image ready to
+    encode), composed from cached sprites."""
+    image = _empty(hand_size(len(cards)), palette)
     for index, card in enumerate(cards):
-        image.paste(_card(card, palette), card_origin(index))
+        image.paste(_card(card, palette), card_origin(index, index in lifted))
     return image
 
 
