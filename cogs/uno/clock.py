@@ -31,9 +31,6 @@ class Clock:
             self._run(key, delay, job), name=f"{self.name}-{key}"
         )
 
-    def pending(self, key: Hashable) -> bool:
-        return key in self._tasks
-
     def cancel(self, key: Hashable) -> None:
         task = self._tasks.pop(key, None)
         if task is not None:

@@ -10,7 +10,9 @@ a trigger refuses the rows of the change.
 from __future__ import annotations
 
 import contextlib
+import gc
 import random
+import weakref
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -219,6 +221,23 @@ async def test_changes_are_shown_in_the_order_they_were_saved(
     versions = [v for step, v in shown.steps if step == "pings"]
     assert len(versions) == 2
     assert [step for step, _ in shown.steps] == ["results", "table", "hands", "pings"] * 2
+
+
+async def test_the_channel_lock_is_the_owners_and_goes_with_it(
+    world: tuple[RunningGames, _Shown, Path],
+) -> None:
+    """A lobby flow in the channel waits on the running game's own lock; once the owner is
+    retired and nobody holds the lock, nothing of the game is left in the process."""
+    games, _, _ = world
+    running = await _running(games, ["R1", "B7"], "R5")
+    assert games.shared.lock(CHANNEL) is running.lock
+    gone = weakref.ref(running.lock)
+    async with running.lock:
+        running.stop()  # the end, saved elsewhere in this test: the owner retires
+    assert games.peek(running.game_id) is None and running.closed
+    del running
+    gc.collect()
+    assert gone() is None  # the process keeps no lock per channel once nobody holds it
 
 
 @pytest.mark.parametrize("seed", range(20))
