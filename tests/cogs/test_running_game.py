@@ -12,8 +12,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import random
-import weakref
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
