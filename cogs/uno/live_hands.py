@@ -11,7 +11,7 @@ someone else's action changed their cards, the round ended. Without this an open
 saying "Waiting for Bob" with every card greyed out, and each turn took a Refresh first.
 
 Edits are coalesced per player (latest state wins, one request in flight, like
-table_updater.py), run off the acting player's path (after their answer), and never use an
+game_table.py), run off the acting player's path (after their answer), and never use an
 expired token: a token is used until `hand_token_ttl` seconds after its interaction (Discord:
 900 s; the default keeps a margin), and forgotten at once when Discord answers 401 or 404 for it
 (never retried). Hands heal like tables: an edit that fails otherwise (5xx, network, 429) is

@@ -1,7 +1,7 @@
 """`/uno table`: a running game's table (or a lobby) posted anew on request.
 
 What a table shows is table_view.py; keeping it current is its owner's table (running.py,
-table_updater.py), which also records where it was posted (`RunningGame.table_posted`).
+game_table.py), and where it was posted is the owner's to record (`RunningGame.table_posted`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What a running game's public table shows: its message as rendered from the saved state.
 
-Shared by whoever shows a table: its owner's updates (running.py, table_updater.py), the first
+Shared by whoever shows a table: its owner's updates (running.py, game_table.py), the first
 table at the start (lobby.py) and `/uno table` (table_posts.py).
 """
 
