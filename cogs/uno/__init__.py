@@ -2,10 +2,10 @@
 
 Who owns what at run time (docs/architecture.md draws it):
   running.py      RunningGames: every running game of this process; a RunningGame owns one:
-                  its state as last saved (live.py), its lock, its clock (turn timer, computer
-                  moves, retries) and `commit` + `publish`, the one way a game changes and is
-                  shown. publish: results.py -> table_updater.py -> live_hands.py -> pings.py
-                  -> clock.
+                  its state as last saved (live.py), its lock, its clock (clock.py), its table
+                  (game_table.py), its live hands (live_hands.py), its ping (pings.py), and
+                  `commit` + `publish`, the one way a game changes and is shown.
+                  publish: results.py -> table -> hands -> ping -> clock.
 A click's path: components.py (router, re-checks) -> moves.py (plan) -> running.py `commit`
 (lock, copy, engine, saving.py, adopt) -> the answer (answer_in_time.py, callback.py, pictures.py)
 -> live_hands.py `register` -> running.py `publish`.
@@ -13,15 +13,16 @@ A click's path: components.py (router, re-checks) -> moves.py (plan) -> running.
 commands.py     slash commands (entry points) -> the flow that owns each one
 components.py   the click router (every DynamicItem) with its re-checks -> the flows
 app.py          composition root: builds every flow once; installed as `bot.uno`
-shared.py        shared: bot, database, channel locks, server settings, public posting
+shared.py       shared: bot, database, channel locks, server settings, public posting
 live.py         a running game's saved state (engine Game, names, log, timeouts, deadline)
 running.py      the owner of each running game (above); saving.py: the per-change transaction
 moves.py        a move (click or command) -> a plan committed -> the player's answer
 autoplay.py     what the timer plays for an absent player, what a computer chooses
 show_hand.py        a player's private hand;  hand_view.py: what a hand message shows
-live_hands.py   each player's latest hand, edited through its token as their view changes
+live_hands.py   a game's live hands, edited as their view changes; hand_tokens.py: tokens
 results.py      a change in public: log lines and round results;  pings.py: turn reminders
-table_posts.py  the table's rendering and `/uno table` (table_updater.py coalesces the edits)
+game_table.py   a game's table kept current (table_updater.py: what all tables share)
+table_view.py   what a table shows;  table_posts.py: `/uno table`
 lobby.py        new lobby, join/leave/kick/computers, Start, End, lobby expiry
 dealing.py      the test hooks that fix a deal (UNO_TEST_SEED, UNO_TEST_DECKS)
 lobby_rules.py  a lobby's rules (its panel and `/uno setrule`); config_panel.py: the selects
@@ -34,7 +35,7 @@ answer_in_time.py     answers within Discord's 3 s (defer when slow);  callback.
 pictures.py     card pictures rendered off the loop and attached; card_emojis.py: emoji upload
 drawing_thread.py     the threads that draw the pictures, a stuck one replaced
 workers.py      a worker process with a thread as fallback; thinking.py: computers think there
-scheduler.py    delayed jobs by key (lobby expiry); inputs.py: typed card names
+clock.py        delayed jobs by key (a game's clock, lobby expiry); inputs.py: typed card names
 """
 
 from __future__ import annotations

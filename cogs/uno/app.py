@@ -1,9 +1,10 @@
 """The composition root: every flow of the game built once for the cog, in the order they need
 each other; arrows one way, no callbacks bound late.
 
-The publishers (results, table, live hands, pings) and the save are handed to `RunningGames`,
-whose `RunningGame`s own each running game and publish every saved change in a fixed order
-(running.py); the flows get the running games from it. This object is installed as
+The publishers' services (results, tables, live hands, pings) and the save are handed to
+`RunningGames`, whose `RunningGame`s own each running game, make and retire its table, hands
+and pings, and publish every saved change in a fixed order (running.py); the flows get the
+running games from it. The services hold only what every game shares. This object is installed as
 `bot.uno` (bot.client.GameService): it answers clicks (`handle_click`), the client's shutdown
 stops it (`stop_clocks`, `finish_tables`) and the admin cog tells it of changed settings.
 """
@@ -33,6 +34,7 @@ from cogs.uno.saving import Saving
 from cogs.uno.shared import Shared
 from cogs.uno.show_hand import Hands
 from cogs.uno.table_posts import TablePosts
+from cogs.uno.table_updater import TableUpdater
 from cogs.uno.thinking import THINKING
 
 
@@ -40,16 +42,21 @@ class UnoApp:
     def __init__(self, bot: Any, database: Database, settings: Settings) -> None:
         self.shared = shared = Shared(bot, database, settings)
         self.table_posts = TablePosts(shared)
-        self.tables = self.table_posts.updater
+        self.tables = TableUpdater(
+            bot,
+            interval=settings.table_edit_interval,
+            repost_after=settings.table_repost_after,
+            budget=bot.request_budget,
+        )
         self.live_hands = LiveHands(shared)
         self.pings = TurnPings(shared)
         self.games = RunningGames(
             shared, Saving(shared), Results(shared), self.tables, self.live_hands, self.pings
         )
-        self.hands = Hands(self.games, self.live_hands)
-        self.moves = Moves(self.games, self.live_hands)
+        self.hands = Hands(self.games)
+        self.moves = Moves(self.games)
         self.lobby_rules = LobbyRules(shared)
-        self.lobby = Lobby(shared, self.games, self.tables, self.moves, self.lobby_rules)
+        self.lobby = Lobby(shared, self.games, self.moves, self.lobby_rules)
         self.config = ConfigPanel(shared, self.lobby_rules.save_lobby_rules)
         self.rematch = Rematch(shared, self.lobby)
         self.records = Records(shared)
@@ -70,12 +77,12 @@ class UnoApp:
 
     def running_games(self) -> int:
         """How many games this process runs now (the request summaries count per game)."""
-        return len(self.shared.live)
+        return len(self.games)
 
     async def stop_clocks(self) -> None:
         """No more timer or computer moves, nor lobby expiry (a shutdown began)."""
         await self.games.close()
-        await self.lobby.expiry.close()
+        self.lobby.expiry.cancel_all()
 
     async def finish_tables(self, timeout: float) -> bool:
         """At shutdown: every table brought up to date within `timeout` seconds (False if some
@@ -88,6 +95,7 @@ class UnoApp:
         """Stop the table updates, the timers and the pings (the cog is unloaded)."""
         await self.tables.close()
         await self.stop_clocks()
+        self.games.drop_clocks()  # the pings' jobs too
         await self.pings.close()
         await self.live_hands.close()
         await self.card_emojis.close()

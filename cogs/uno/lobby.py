@@ -25,9 +25,10 @@ from bot.store import (
 )
 from bot.ui.errors import UserError
 from bot.ui.rule_errors import rules_error
-from bot.ui.table_message import bold_name, render_table
+from bot.ui.table_message import bold_name
 from cogs.uno.answer_in_time import answers_in_time, respond
 from cogs.uno.autoplay import computer_name
+from cogs.uno.clock import Clock
 from cogs.uno.dealing import deal_options
 from cogs.uno.live import LiveGame
 from cogs.uno.lobby_rules import LobbyRules
@@ -35,10 +36,8 @@ from cogs.uno.lobby_view import lobby_kwargs
 from cogs.uno.moves import Moves
 from cogs.uno.pictures import attach, has_picture
 from cogs.uno.running import RunningGames
-from cogs.uno.scheduler import Scheduler
 from cogs.uno.shared import Shared
-from cogs.uno.table_posts import table_kwargs
-from cogs.uno.table_updater import TableUpdater
+from cogs.uno.table_view import table_kwargs
 from cogs.uno.turn_clock import next_deadline, now
 
 MIN_SEATS, MAX_SEATS = 2, 10
@@ -57,16 +56,14 @@ class Lobby:
         self,
         shared: Shared,
         games: RunningGames,
-        tables: TableUpdater,
         moves: Moves,
         rules: LobbyRules,
     ) -> None:
         self.shared = shared
         self.games = games
-        self.tables = tables
         self.moves = moves  # a running game's leave and kick
         self.rules = rules
-        self.expiry = Scheduler()  # lobby id -> its closing
+        self.expiry = Clock("lobby expiry")  # lobby id -> its closing
         self.close_after = shared.settings.lobby_close_after
 
     # ------------------------------------------------------------------ expiry
@@ -348,20 +345,17 @@ class Lobby:
                     )
             except WrongStatus:
                 raise UserError("error.already_started") from None
-            running = self.games.hold(record, game)
+            running = self.games.start(record, game, events)  # its owner takes over
             self.expiry.cancel(record.id)
-            live = running.live
-            locale = shared.public_locale(record.guild_id)
-            live.log.record(events, live.names, locale)
-            kwargs = table_kwargs(shared, live)  # with the first turn's countdown
+            kwargs = table_kwargs(shared, running.live)  # with the first turn's countdown
         if edit:
             picture = kwargs.get("picture")
             sent = await attach(kwargs, edit=True)
             await respond(interaction, edit=True, **sent)
             if picture is not None and not has_picture(sent):
-                self.tables.picture_missing(record.id)  # late: the next update brings it
+                running.table.picture_missing()  # late: the next update brings it
             else:
-                self.tables.showing(record.id, picture.key if picture else None)
+                running.table.showing(picture.key if picture else None)
         else:
             await respond(
                 interaction, content=t("notice.started", interaction.locale), ephemeral=True
@@ -382,31 +376,30 @@ class Lobby:
         user = interaction.user.id
         if user != record.host_id and not _can_manage(interaction):
             raise UserError("error.host_or_manager")
+        closed = t(
+            reason,
+            shared.public_locale(record.guild_id),
+            name=bold_name(interaction.user.display_name),
+        )
+        kwargs: dict[str, Any] | None = None
+        message_id: int | None = None
         async with shared.lock(record.channel_id):
-            async with shared.db.write() as unit:
-                done = await unit.games.abandon(record.id)
-                record = await unit.games.get(record.id)
-            if not done:
-                raise UserError("error.game_ended")
-            running = self.games.peek(record.id)
-            self.expiry.cancel(record.id)
-            live = None
-            if running is not None:
-                running.stop()  # no clock, no ping, no more moves
-                live = running.live
-            locale = shared.public_locale(record.guild_id)
-            closed = t(reason, locale, name=bold_name(interaction.user.display_name))
-            if live is not None:
-                kwargs = render_table(
-                    live.game, record.id, live.names, locale, log=live.log.lines(), closed=closed
-                )
-                kwargs["attachments"] = []  # a closed table shows no picture
-                message_id = live.table_message_id
-            else:
+            record = await shared.record(record.id)  # it may have started while we waited
+            if record.status is GameStatus.LOBBY:
+                async with shared.db.write() as unit:
+                    done = await unit.games.abandon(record.id)
+                    record = await unit.games.get(record.id)
+                if not done:
+                    raise UserError("error.game_ended")
+                self.expiry.cancel(record.id)
                 kwargs = lobby_kwargs(shared, record, closed=closed)
                 message_id = record.table_message_id
-        if live is not None:  # an update of the table in flight must not land after this
-            await self.tables.flush(record.id, timeout=5)
+        if kwargs is None:  # a running game: its owner ends it (the lock is its own to take)
+            if record.status is not GameStatus.RUNNING:
+                raise UserError("error.game_ended")
+            running = await self.games.get(record.id)
+            kwargs = await running.end(closed)
+            message_id = running.live.table_message_id
         if edit:
             await respond(interaction, edit=True, **kwargs)
         else:

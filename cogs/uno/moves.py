@@ -34,7 +34,6 @@ from bot.ui.story import personal_notice
 from cogs.uno.answer_in_time import answers_in_time, past_window, reply_error, respond
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
-from cogs.uno.live_hands import LiveHands
 from cogs.uno.pictures import images_on
 from cogs.uno.running import RunningGame, RunningGames
 from cogs.uno.saving import Change
@@ -70,10 +69,9 @@ class _Refused(Exception):
 
 
 class Moves:
-    def __init__(self, games: RunningGames, live_hands: LiveHands) -> None:
+    def __init__(self, games: RunningGames) -> None:
         self.games = games
         self.shared = games.shared
-        self.live_hands = live_hands  # every answer with a hand becomes the player's live hand
 
     @staticmethod
     def _resolve(live: LiveGame, game: Game, user: int, text: str) -> Action:
@@ -195,18 +193,17 @@ class Moves:
         """Answer with the player's hand (no lock held: its picture may take a while), which
         then becomes their live hand, unless they are no longer in the game."""
         user = interaction.user.id
-        if edit and self.live_hands.replaced(interaction.message):
+        hands = running.hands  # every answer with a hand becomes the player's live hand
+        if edit and hands.replaced(interaction.message):
             edit = False  # the player opened a newer hand: this one is going; answer anew
-        async with self.live_hands.answer(
-            interaction, running.game_id, user, kwargs, edit=edit
-        ) as (kwargs, shown):
+        async with hands.answer(interaction, user, kwargs, edit=edit) as (kwargs, shown):
             if edit:
                 await respond(interaction, edit=True, **kwargs)
             else:
                 await respond(interaction, ephemeral=True, **kwargs)
             game = running.live.game
             if user in game.players and user not in game.left:
-                self.live_hands.register(interaction, running.live, user, picture=shown)
+                hands.register(interaction, user, picture=shown)
 
     async def remove_player(
         self,

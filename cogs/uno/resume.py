@@ -48,11 +48,10 @@ async def resume_running_games(
             continue
         if games.peek(game_id) is not None:  # a click loaded it first: as fresh or newer
             continue
-        live = games.hold(item.game, game).live
-        await shared.load_settings(live.guild_id)
-        locale = shared.public_locale(live.guild_id)
-        live.log.note(t("log.resumed", locale))
-        games.tables.request(game_id)  # re-posted instead when old or gone
+        running = games.hold(item.game, game)
+        guild_id = running.live.guild_id
+        await shared.load_settings(guild_id)
+        running.resumed(t("log.resumed", shared.public_locale(guild_id)))
         resumed += 1
     log.info("resumed %d running games", resumed)
     return resumed

@@ -11,7 +11,7 @@ a click answered with Discord's 5xx, or on a hand deleted meanwhile, still moves
 `change` lets that answer go first (`ANSWER_HEADSTART`). A change is shown always in this order:
 
   1. the log and any round or match results, in public  (results.py)
-  2. the table                                            (table_updater.py: edits coalesced)
+  2. the table                                            (game_table.py: edits coalesced)
   3. the players' live hands                              (live_hands.py)
   4. the turn ping                                        (pings.py)
   5. the clock: the turn timer and the computers' next move, or nothing once it is over
@@ -25,6 +25,12 @@ What a failed save does (the reliability rules, docs/operating.md "Reliability")
   later, doubling up to 30 s, until a save works.
 Nothing waits on a worker process while holding the lock: a computer thinks on the saved state
 first, and its move is committed only if the game has not changed meanwhile.
+
+All of one game is held here, made and retired with it: its state, its channel's lock, its
+clock (clock.py: timer, computers, reload, and its ping's jobs), its table (game_table.py), its
+live hands (live_hands.py) and its pings (pings.py); the services only make them. Every write
+to a running game goes through its owner: `commit`, `end` (or no humans left), `table_posted`,
+its start (`RunningGames.start`) and `resumed`.
 """
 
 from __future__ import annotations
@@ -34,12 +40,10 @@ import contextlib
 import logging
 import random
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import Any
 
-import discord
-
-from bot.discord_internals import delete_channel_message
 from bot.engine import Game, GameError, NextRound
 from bot.engine import events as E
 from bot.engine.ai import is_computer
@@ -55,6 +59,8 @@ from bot.store import (
 )
 from bot.ui.errors import UserError
 from cogs.uno.autoplay import apply_computer_move, computer_move, computers_may_act, timeout_moves
+from cogs.uno.clock import Clock
+from cogs.uno.game_table import Rendered
 from cogs.uno.live import LiveGame
 from cogs.uno.live_hands import LiveHands
 from cogs.uno.pings import TurnPings
@@ -62,6 +68,7 @@ from cogs.uno.results import Results
 from cogs.uno.saving import Change, Saving
 from cogs.uno.shared import Shared
 from cogs.uno.table_updater import TableUpdater
+from cogs.uno.table_view import table_kwargs
 from cogs.uno.turn_clock import now
 
 log = logging.getLogger(__name__)
@@ -80,14 +87,15 @@ HAND_WAITS_FOR_TABLE = 5.0
 #: (discord.py retrying Discord's 5xx for up to 25 s), the game is shown and moves on.
 ANSWER_HEADSTART = 1.0
 
+#: The clock's jobs that move the game (its ping's jobs are the ping's: pings.py).
+_GAME_JOBS = ("timer", "computer", "reload")
+
 #: The store's answers that mean "another save changed this game first": reload, try again.
 _CONFLICTS = (StaleVersion, WrongStatus, GameNotFound, NotSeated)
 
 #: What a change is: a function that changes the draft it is given (a copy of the saved game)
 #: and says how (or raises to change nothing).
 Plan = Callable[[Game], Change]
-#: A clock job: a coroutine function of the running game.
-_Job = Callable[..., Coroutine[Any, Any, None]]
 
 
 class _Moved(Exception):
@@ -105,10 +113,11 @@ class RunningGame:
         self._outbox: deque[Change] = deque()  # saved, not yet shown
         self._publishing = asyncio.Lock()
         self._publisher: asyncio.Task[None] | None = None  # shows the outbox, in its own task
-        self._clock: dict[str, asyncio.Task[None]] = {}  # "timer"/"computer"/"reload" -> job
+        self.clock = Clock(f"game {live.game_id}")  # _GAME_JOBS, and the ping's
+        self.table = games.tables.table(live.game_id, self._render_table, self.table_posted)
+        self.hands = games.live_hands.hands(live, self.lock)
+        self.ping = games.pings.ping(live, self.clock, lambda: self.closed)
         self._failures = 0  # automatic moves that failed to save, in a row
-        self._host_ping: int | None = None  # "the round is over" told to the host, while shown
-        self._farewell: asyncio.Task[None] | None = None  # its deletion once the game ended
         self.closed = False
 
     @property
@@ -199,13 +208,13 @@ class RunningGame:
             note = (change.timer_actor, change.log_note)
         new_round = await games.results.announce(live, change.events, note)
         if new_round or live.game.outcome is not None:
-            await self._call_off_host_ping()
+            await self.ping.call_off_host()
         elif live.game.round_over and any(isinstance(e, E.RoundEnded) for e in change.events):
-            await self._ping_host()
-        games.tables.request(self.game_id, repost=new_round)
+            await self.ping.host_round_over()
+        self.table.request(repost=new_round)
         if new_round:  # the hands come down below the results and the new table
-            await games.tables.flush(self.game_id, timeout=HAND_WAITS_FOR_TABLE)
-            games.live_hands.bring_down(live, change.events)
+            await self.table.flush(timeout=HAND_WAITS_FOR_TABLE)
+            self.hands.bring_down(change.events)
         else:
             timed_out = dict(change.timeouts) if change.timer_actor is not None else {}
             ended = {}
@@ -216,69 +225,77 @@ class RunningGame:
                     ended[change.unseat] = "notice.removed_timeouts"
                 else:
                     ended[change.unseat] = "notice.left"
-            games.live_hands.refresh(live, change.events, timed_out=timed_out, ended=ended)
+            self.hands.refresh(change.events, timed_out=timed_out, ended=ended)
         # The game's state may already be a later change's (a commit can land while this one
         # is still being shown, e.g. while the request budget holds its requests back): only
         # the last change to show retires a finished game, so the final one still reaches the
         # table (its render needs the game held).
         over = live.game.outcome is not None and not self._outbox
         if over:
-            await games.tables.flush(self.game_id)  # its last state, while it still renders
+            await self.table.flush()  # its last state, while it still renders
             self._retire()
-        games.pings.after_change(live)
+        self.ping.after_change()
         self.arm()
         if not over and live.levels and not live.humans:
             await self._abandon_without_humans()
 
-    async def _ping_host(self) -> None:
-        """With the server's turn timer off nobody may be watching: the host hears once that
-        the round is over and when the next one starts by itself."""
-        shared, live = self._games.shared, self.live
-        if shared.turn_seconds.get(live.guild_id, 0) or live.deadline is None:
-            return  # a timer's table is watched; the countdown on it is enough
-        if not live.host_present or is_computer(live.host_id):
-            return
-        text = t(
-            "ping.next_round",
-            shared.public_locale(live.guild_id),
-            player=f"<@{live.host_id}>",
-            when=discord.utils.format_dt(live.deadline, "R"),
-        )
-        mentions = discord.AllowedMentions(
-            users=[discord.Object(id=live.host_id)], everyone=False, roles=False
-        )
-        posted = await shared.send_public(live.channel_id, content=text, allowed_mentions=mentions)
-        if posted is not None:
-            self._host_ping = posted.id
-
-    async def _call_off_host_ping(self) -> None:
-        message_id, self._host_ping = self._host_ping, None
-        if message_id is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await delete_channel_message(
-                    self._games.shared.bot, self.live.channel_id, message_id
-                )
-
     async def started(self, *, table_shown: bool) -> None:
         """A game just dealt (its start saved by the lobby): show it and start its clock."""
         if not table_shown:
-            self._games.tables.request(self.game_id)
-        self._games.pings.after_change(self.live)
+            self.table.request()
+        self.ping.after_change()
         self.arm()
+
+    def resumed(self, note: str) -> None:
+        """Loaded again at start-up: the log says so, and the table shows it (re-posted
+        instead when old or gone). Its clock is armed once the gateway is up."""
+        self.live.log.note(note)
+        self.table.request()
+
+    def _render_table(self) -> Rendered:
+        """The table as the saved state shows it (for its updates: game_table.py)."""
+        live = self.live
+        return live.channel_id, live.table_message_id, table_kwargs(self._games.shared, live)
+
+    async def table_posted(self, message_id: int) -> None:
+        """The table was posted anew (its updates, `/uno table`): the game's record says where.
+        Takes no lock: a table is posted anew while the lock is held (`/uno table`) or not."""
+        self.live.table_message_id = message_id
+        async with self._games.shared.db.write() as unit:
+            await unit.games.set_table_message(self.game_id, message_id)
+
+    async def end(self, closed: str) -> dict[str, Any]:
+        """`/uno end`: the game is abandoned (nothing counted), saved, then the owner stops;
+        the closed table (saying `closed`) to show, once an update in flight has landed.
+        UserError("error.game_ended") if it had already ended."""
+        async with self.lock:
+            if self.closed or not await self._save_end():
+                raise UserError("error.game_ended")
+            self.stop()  # no clock, no ping, no more moves
+            kwargs = self._games.results.closed_table(self.live, closed)
+        await self.table.flush(timeout=5)  # an update in flight must not land after this
+        return kwargs
+
+    async def _save_end(self) -> bool:
+        """Save the game as abandoned; False if it had already ended."""
+        async with self._games.shared.db.write() as unit:
+            return await unit.games.abandon(self.game_id)
 
     def stop(self) -> None:
         """The game ended outside a move (`/uno end`, no humans left): no clock, no ping, no
         more changes. The caller holds the lock and has saved the end."""
         self._retire()
-        self._games.pings.after_change(self.live)  # calls off the ping: the game is gone
+        self.ping.after_change()  # calls off the ping: the game is gone
 
     def _retire(self) -> None:
+        """The game leaves the running games: its clock stops; its table keeps its last state
+        for the edit its end requested, and its hands their last edits (they finish on their
+        own); its ping is called off by the caller (`after_change`)."""
         self.closed = True
         self._cancel_clock()
-        self._games.tables.retire(self.game_id)  # its last table, rendered while it still can be
+        self.table.retire()  # its last table, rendered while it still can be
         self._games.remove(self)
-        if self._host_ping is not None:  # (a task: the caller may hold the lock)
-            self._farewell = asyncio.create_task(self._call_off_host_ping())
+        self.ping.farewell()  # the host's "round over" ping deleted
 
     async def _abandon_without_humans(self) -> None:
         """Computer players do not play on among themselves: the game ends, uncounted."""
@@ -286,11 +303,10 @@ class RunningGame:
         async with self.lock:
             if self.closed:
                 return
-            async with games.shared.db.write() as unit:
-                done = await unit.games.abandon(self.game_id)
+            done = await self._save_end()
             self.stop()
         if done:
-            await games.tables.flush(self.game_id)
+            await self.table.flush()
             locale = games.shared.public_locale(self.live.guild_id)
             kwargs = games.results.closed_table(self.live, t("notice.no_humans_left", locale))
             live = self.live
@@ -308,17 +324,18 @@ class RunningGame:
         current = game.current_player
         if live.deadline is not None and game.round_over:
             delay = max(floor, (live.deadline - now()).total_seconds())
-            self._later("timer", delay, self._next_round, live.deadline)
+            self.clock.at("timer", delay, partial(self._next_round, live.deadline))
         elif live.deadline is not None and current is not None and not is_computer(current):
             delay = max(floor, (live.deadline - now()).total_seconds())
-            self._later("timer", delay, self._turn_timeout, live.deadline)
+            self.clock.at("timer", delay, partial(self._turn_timeout, live.deadline))
         else:
-            self._cancel("timer")
+            self.clock.cancel("timer")
         if computers_may_act(live):
             low, high = self._games.computer_delay
-            self._later("computer", max(floor, random.uniform(low, max(low, high))), self._computer)
+            delay = max(floor, random.uniform(low, max(low, high)))
+            self.clock.at("computer", delay, self._computer)
         else:
-            self._cancel("computer")
+            self.clock.cancel("computer")
 
     def _retry_later(self) -> None:
         """An automatic move could not be saved: the clock tries again, later each time."""
@@ -327,36 +344,13 @@ class RunningGame:
         log.info("game %s: automatic move not saved; trying again in %.0f s", self.game_id, delay)
         self.arm(floor=delay)
 
-    def _later(self, job: str, delay: float, fn: _Job, *args: Any) -> None:
-        self._cancel(job)
-        self._clock[job] = asyncio.create_task(
-            self._run(job, delay, fn, *args), name=f"uno-{job}-{self.game_id}"
-        )
-
-    async def _run(self, job: str, delay: float, fn: _Job, *args: Any) -> None:
-        if delay > 0:
-            await asyncio.sleep(delay)
-        if self._clock.get(job) is asyncio.current_task():
-            del self._clock[job]  # running now: what it arms next must not cancel it
-        try:
-            await fn(*args)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("game %s: %s job failed", self.game_id, job)
-
-    def _cancel(self, job: str) -> None:
-        task = self._clock.pop(job, None)
-        if task is not None:
-            task.cancel()
-
     def stop_clock(self) -> None:
         """No more timer or computer moves (shutdown); the game itself stays as saved."""
         self._cancel_clock()
 
     def _cancel_clock(self) -> None:
-        for job in list(self._clock):
-            self._cancel(job)
+        for job in _GAME_JOBS:
+            self.clock.cancel(job)
 
     async def _automatic(self, plan: Plan) -> None:
         """Commit and show a move nobody clicked; a failed save is tried again later."""
@@ -451,7 +445,7 @@ class RunningGame:
             return
         except Exception:
             log.warning("game %s could not be reloaded; trying later", self.game_id, exc_info=True)
-            self._later("reload", RETRY_MAX, self._reload_locked)
+            self.clock.at("reload", RETRY_MAX, self._reload_locked)
             return
         if saved.game.status is not GameStatus.RUNNING:
             self.stop()
@@ -463,22 +457,6 @@ class RunningGame:
         async with self.lock:
             if not self.closed:
                 await self._reload()
-
-
-class _States(Mapping[int, LiveGame]):
-    """The running games' saved states by game id: what the publishers read."""
-
-    def __init__(self, games: dict[int, RunningGame]) -> None:
-        self._games = games
-
-    def __getitem__(self, game_id: int) -> LiveGame:
-        return self._games[game_id].live
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._games)
-
-    def __len__(self) -> int:
-        return len(self._games)
 
 
 class RunningGames:
@@ -501,9 +479,11 @@ class RunningGames:
         self.live_hands = live_hands
         self.pings = pings
         self._games: dict[int, RunningGame] = {}
-        shared.live = _States(self._games)  # read by the publishers (tables, hands, pings)
         settings = shared.settings
         self.computer_delay = (settings.computer_delay_min, settings.computer_delay_max)
+
+    def __len__(self) -> int:
+        return len(self._games)
 
     def peek(self, game_id: int) -> RunningGame | None:
         """The running game if this process holds it now (never loads)."""
@@ -537,6 +517,14 @@ class RunningGames:
         self._games[record.id] = running
         return running
 
+    def start(self, record: GameRecord, game: Game, events: list[E.Event]) -> RunningGame:
+        """A game just started (its start saved by the lobby): its owner, handed its first
+        state and the deal's log lines; its clock is not armed yet (`started`)."""
+        running = self.hold(record, game)
+        live = running.live
+        live.log.record(events, live.names, self.shared.public_locale(record.guild_id))
+        return running
+
     def remove(self, running: RunningGame) -> None:
         if self._games.get(running.game_id) is running:
             del self._games[running.game_id]
@@ -550,3 +538,8 @@ class RunningGames:
         """Stop every clock (shutdown): no timer or computer moves from now on."""
         for running in list(self._games.values()):
             running.stop_clock()
+
+    def drop_clocks(self) -> None:
+        """The cog is unloaded: every held game's clock stops entirely, its ping's jobs too."""
+        for running in list(self._games.values()):
+            running.clock.cancel_all()

@@ -1,17 +1,17 @@
 """The shared state every flow of the game receives: one small object, built once per cog.
 
 It holds the bot, the database, one lock per channel (it serialises everything that happens in
-a channel: a lobby, its start, the game, a rematch), the per-server settings the flows read on
-every move (language, turn timer), and a read-only view of the running games' saved states
-(`live`, kept by running.py's RunningGames) for the publishers. The helpers here are the ones
-every flow needs: finding a channel's game and posting in public.
+a channel: a lobby, its start, the game, a rematch) and the per-server settings the flows read
+on every move (language, turn timer). Nothing of a running game is kept here: its owner holds
+its channel's lock (running.py), and a lock nobody holds or waits for is forgotten. The helpers
+here are the ones every flow needs: finding a channel's game and posting in public.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+import weakref
 from typing import Any
 
 import discord
@@ -20,7 +20,6 @@ from bot.i18n import AUTO, resolve_locale
 from bot.settings import Settings
 from bot.store import Database, GameNotFound, GameRecord
 from bot.ui.errors import UserError
-from cogs.uno.live import LiveGame
 
 log = logging.getLogger(__name__)
 
@@ -30,15 +29,15 @@ class Shared:
         self.bot = bot
         self.db = database
         self.settings = settings  # the process's settings (bot/settings.py), read-only
-        # game id -> the running game's saved state; installed by RunningGames, read-only here.
-        self.live: Mapping[int, LiveGame] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        # channel id -> its lock, while somebody holds it (a running game's owner, a flow in it)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._languages: dict[int, str] = {}
         self.turn_seconds: dict[int, int] = {}  # guild id -> the server's turn timer (0: off)
         self.turn_pings: dict[int, int | None] = {}  # guild id -> turn ping delay (pings.py)
         self.card_images: dict[int, bool] = {}  # guild id -> card pictures on (pictures.py)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock: the same one for everybody who holds or awaits it meanwhile."""
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()

@@ -10,15 +10,13 @@ import discord
 from bot.ui.errors import UserError
 from cogs.uno.answer_in_time import respond
 from cogs.uno.hand_view import hand_kwargs
-from cogs.uno.live_hands import LiveHands
 from cogs.uno.pictures import images_on
 from cogs.uno.running import RunningGames
 
 
 class Hands:
-    def __init__(self, games: RunningGames, live_hands: LiveHands) -> None:
+    def __init__(self, games: RunningGames) -> None:
         self.games = games
-        self.live_hands = live_hands
 
     async def show_hand(
         self,
@@ -41,11 +39,9 @@ class Hands:
         kwargs = hand_kwargs(
             live, user, interaction.locale, page=page, notice=notice, pictures=pictures
         )
-        if edit and self.live_hands.replaced(interaction.message):
+        hands = running.hands  # the game's live hands: this answer becomes the player's
+        if edit and hands.replaced(interaction.message):
             edit = False  # the player opened a newer hand: this one is going; answer anew
-        async with self.live_hands.answer(interaction, live.game_id, user, kwargs, edit=edit) as (
-            kwargs,
-            shown,
-        ):
+        async with hands.answer(interaction, user, kwargs, edit=edit) as (kwargs, shown):
             await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)
-            self.live_hands.register(interaction, live, user, page=page, picture=shown)
+            hands.register(interaction, user, page=page, picture=shown)

@@ -16,7 +16,7 @@ from bot.settings import Settings
 from cogs.uno.answer_in_time import Answer
 from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
-from cogs.uno.live_hands import LiveHands
+from cogs.uno.live_hands import GameHands, LiveHands
 
 ALICE, BOB, CAROL = 11, 12, 13
 
@@ -25,12 +25,14 @@ class _Shared:
     def __init__(self, live: LiveGame) -> None:
         self.bot = SimpleNamespace()
         self.settings = Settings(_env_file=None)
-        self.live = {live.game_id: live}
         self.card_images = {live.guild_id: False}  # text only: no worker thread to wait for
-        self._lock = asyncio.Lock()
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        return self._lock
+
+def _hands(live: LiveGame, request: Any) -> GameHands:
+    """The game's live hands, as its owner makes them; `request` stands for Discord."""
+    service = LiveHands(_Shared(live))
+    service.tokens.request = request
+    return service.hands(live, asyncio.Lock())
 
 
 def _live() -> LiveGame:
@@ -89,14 +91,13 @@ async def _settle() -> None:
 @pytest.mark.asyncio
 async def test_edits_are_coalesced_latest_state_last() -> None:
     live = _live()
-    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
-    hands._request = discord_.request
+    hands = _hands(live, discord_.request)
     for n, user in enumerate((ALICE, BOB, CAROL)):
-        hands.register(_interaction(user, n), live, user)
+        hands.register(_interaction(user, n), user)
     for _ in range(4):  # four moves while the first edits are still in flight
         _move(live)
-        hands.refresh(live)
+        hands.refresh()
         await _settle()
     discord_.gate.set()
     await _settle()
@@ -114,15 +115,15 @@ async def test_edits_are_coalesced_latest_state_last() -> None:
 @pytest.mark.asyncio
 async def test_spent_or_refused_tokens_are_not_used_again() -> None:
     live = _live()
-    hands = LiveHands(_Shared(live))
     discord_ = _Discord(status=404)
     discord_.gate.set()
-    hands._request = discord_.request
-    hands.register(_interaction(ALICE, 0, age=hands.ttl + 1), live, ALICE)  # spent
-    hands.register(_interaction(BOB, 1), live, BOB)
+    hands = _hands(live, discord_.request)
+    spent = Settings(_env_file=None).hand_token_ttl + 1
+    hands.register(_interaction(ALICE, 0, age=spent), ALICE)  # spent
+    hands.register(_interaction(BOB, 1), BOB)
     for _ in range(3):
         _move(live)
-        hands.refresh(live)
+        hands.refresh()
         await _settle()
     assert [token for _, token, _ in discord_.calls] == ["token-1"]
 
@@ -130,17 +131,16 @@ async def test_spent_or_refused_tokens_are_not_used_again() -> None:
 @pytest.mark.asyncio
 async def test_only_a_private_answer_becomes_a_live_hand() -> None:
     live = _live()
-    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
     discord_.gate.set()
-    hands._request = discord_.request
+    hands = _hands(live, discord_.request)
     # A public answer (e.g. a deferred update of the table), or one not given by `respond`.
-    hands.register(_interaction(ALICE, 0, answer=Answer(ephemeral=False)), live, ALICE)
-    hands.register(_interaction(BOB, 1, answer=None), live, BOB)
+    hands.register(_interaction(ALICE, 0, answer=Answer(ephemeral=False)), ALICE)
+    hands.register(_interaction(BOB, 1, answer=None), BOB)
     # A deferred update of the table followed by the hand as a private follow-up: that one.
-    hands.register(_interaction(CAROL, 2, answer=Answer(True, followup=777)), live, CAROL)
-    assert set(hands._games.get(live.game_id, {})) == {CAROL}
-    assert hands._games[live.game_id][CAROL].token.followup == 777
+    hands.register(_interaction(CAROL, 2, answer=Answer(True, followup=777)), CAROL)
+    assert set(hands._hands) == {CAROL}
+    assert hands._hands[CAROL].token.followup == 777
 
 
 @pytest.mark.asyncio
@@ -148,10 +148,9 @@ async def test_a_picture_the_hand_already_shows_is_not_sent_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     live = _live()
-    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
     discord_.gate.set()
-    hands._request = discord_.request
+    hands = _hands(live, discord_.request)
     kept: list[bool] = []
 
     async def attach(kwargs: dict[str, Any], *, edit: bool, keep: bool, urgent: bool) -> Any:
@@ -164,10 +163,10 @@ async def test_a_picture_the_hand_already_shows_is_not_sent_again(
     monkeypatch.setattr("cogs.uno.live_hands.attach", attach)
     same = SimpleNamespace(key=("cards", "same"))
     hands._kwargs = lambda *args, **kwargs: {"picture": same}
-    hands.register(_interaction(BOB, 1), live, BOB)
+    hands.register(_interaction(BOB, 1), BOB)
     for _ in range(2):
         _move(live)
-        hands.refresh(live)
+        hands.refresh()
         await _settle()
     assert len(discord_.calls) == 2
     assert kept == [False, True]  # the first edit sets it; the second keeps the message's
@@ -178,7 +177,6 @@ async def test_a_failed_edit_is_sent_again_with_the_latest_state(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     live = _live()
-    hands = LiveHands(_Shared(live))
     monkeypatch.setattr("cogs.uno.live_hands.RETRY_FIRST", 0.01)
     statuses = [500, 0, 200]  # Discord failing, then the network, then fine
     calls: list[Any] = []
@@ -187,10 +185,10 @@ async def test_a_failed_edit_is_sent_again_with_the_latest_state(
         calls.append(kwargs)
         return statuses.pop(0)
 
-    hands._request = request
-    hands.register(_interaction(BOB, 1), live, BOB)
+    hands = _hands(live, request)
+    hands.register(_interaction(BOB, 1), BOB)
     _move(live)
-    hands.refresh(live)
+    hands.refresh()
     await asyncio.wait_for(_until(lambda: not statuses), 2)
     await _settle()
     assert len(calls) == 3
@@ -207,15 +205,14 @@ async def test_a_replaced_hand_is_deleted_only_after_its_edit_in_flight() -> Non
     """A DELETE overtaking the old hand's edit would leave that edit an invalid request (404
     Unknown Message, counted against the bot): the DELETE waits for it."""
     live = _live()
-    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
-    hands._request = discord_.request
-    hands.register(_interaction(ALICE, 0), live, ALICE)
+    hands = _hands(live, discord_.request)
+    hands.register(_interaction(ALICE, 0), ALICE)
     _move(live)
-    hands.refresh(live)
+    hands.refresh()
     await _settle()
     assert [(m, t) for m, t, _ in discord_.calls] == [("PATCH", "token-0")]  # held in flight
-    hands.register(_interaction(ALICE, 1), live, ALICE)  # Alice opens her hand again
+    hands.register(_interaction(ALICE, 1), ALICE)  # Alice opens her hand again
     await _settle()
     assert ("DELETE", "token-0") not in [(m, t) for m, t, _ in discord_.calls]
     discord_.gate.set()
@@ -230,19 +227,18 @@ async def test_a_click_on_a_replaced_hand_does_not_make_it_live_again() -> None:
     goes: that answer's token must not become her live hand, whose edits would all meet a
     deleted message (404 Unknown Message, invalid requests); the second hand stays live."""
     live = _live()
-    hands = LiveHands(_Shared(live))
     discord_ = _Discord()
     discord_.gate.set()
-    hands._request = discord_.request
-    hands.register(_interaction(ALICE, 0), live, ALICE)  # its answer: message 5000
-    hands.register(_interaction(ALICE, 1), live, ALICE)  # opened again: 5000 is deleted
+    hands = _hands(live, discord_.request)
+    hands.register(_interaction(ALICE, 0), ALICE)  # its answer: message 5000
+    hands.register(_interaction(ALICE, 1), ALICE)  # opened again: 5000 is deleted
     await _settle()
     late = _interaction(ALICE, 2)
     late.message = SimpleNamespace(id=5000, interaction_metadata=SimpleNamespace(id=1000))
     late.response = SimpleNamespace(type=discord.InteractionResponseType.message_update)
-    hands.register(late, live, ALICE)
+    hands.register(late, ALICE)
     _move(live)
-    hands.refresh(live)
+    hands.refresh()
     await _settle()
     edited = [token for method, token, _ in discord_.calls if method == "PATCH"]
     assert "token-2" not in edited and "token-1" in edited

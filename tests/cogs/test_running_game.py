@@ -10,8 +10,10 @@ a trigger refuses the rows of the change.
 from __future__ import annotations
 
 import contextlib
+import gc
 import random
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -33,7 +35,9 @@ ALICE, BOB = 3_000_000_000_000_000_003, 4_000_000_000_000_000_004
 
 
 class _Shown:
-    """Every publisher in one: notes what each step of a publication was asked to show."""
+    """Every publisher in one: notes what each step of a publication was asked to show. It
+    stands for the results and for the services that make a game's table, hands and ping (the
+    owner's own objects, which note into the same list)."""
 
     def __init__(self) -> None:
         self.steps: list[tuple[str, Any]] = []
@@ -43,20 +47,54 @@ class _Shown:
         self.steps.append(("results", [type(e).__name__ for e in events]))
         return False
 
-    # TableUpdater
-    def request(self, game_id: int, *, repost: bool = False) -> None:
-        self.steps.append(("table", game_id))
+    # TableUpdater, LiveHands, TurnPings: the game's own table, hands and ping
+    def table(self, game_id: int, render: Any, on_posted: Any) -> _Table:
+        return _Table(self.steps, game_id)
 
-    async def flush(self, game_id: int, timeout: float | None = None) -> bool:
+    def hands(self, live: Any, lock: Any) -> _Hands:
+        return _Hands(self.steps, live)
+
+    def ping(self, live: Any, clock: Any, retired: Any) -> _Ping:
+        return _Ping(self.steps, live)
+
+
+class _Table:
+    def __init__(self, steps: list[tuple[str, Any]], game_id: int) -> None:
+        self.steps, self.game_id = steps, game_id
+
+    def request(self, *, repost: bool = False) -> None:
+        self.steps.append(("table", self.game_id))
+
+    async def flush(self, timeout: float | None = None) -> bool:
         return True
 
-    # LiveHands
-    def refresh(self, live: Any, events: Any = (), **told: Any) -> None:
-        self.steps.append(("hands", live.game.to_dict()))
+    def retire(self) -> None:
+        self.steps.append(("table retired", self.game_id))
 
-    # TurnPings
-    def after_change(self, live: Any) -> None:
-        self.steps.append(("pings", live.game.version))
+
+class _Hands:
+    def __init__(self, steps: list[tuple[str, Any]], live: Any) -> None:
+        self.steps, self.live = steps, live
+
+    def refresh(self, events: Any = (), **told: Any) -> None:
+        self.steps.append(("hands", self.live.game.to_dict()))
+
+
+class _Ping:
+    def __init__(self, steps: list[tuple[str, Any]], live: Any) -> None:
+        self.steps, self.live = steps, live
+
+    def after_change(self) -> None:
+        self.steps.append(("pings", self.live.game.version))
+
+    async def host_round_over(self) -> None:
+        """(The server has a turn timer: the host is not pinged, see the fixture.)"""
+
+    async def call_off_host(self) -> None:
+        """(Nothing to call off.)"""
+
+    def farewell(self) -> None:
+        """(Nothing to delete.)"""
 
 
 @pytest.fixture
@@ -183,6 +221,23 @@ async def test_changes_are_shown_in_the_order_they_were_saved(
     versions = [v for step, v in shown.steps if step == "pings"]
     assert len(versions) == 2
     assert [step for step, _ in shown.steps] == ["results", "table", "hands", "pings"] * 2
+
+
+async def test_the_channel_lock_is_the_owners_and_goes_with_it(
+    world: tuple[RunningGames, _Shown, Path],
+) -> None:
+    """A lobby flow in the channel waits on the running game's own lock; once the owner is
+    retired and nobody holds the lock, nothing of the game is left in the process."""
+    games, _, _ = world
+    running = await _running(games, ["R1", "B7"], "R5")
+    assert games.shared.lock(CHANNEL) is running.lock
+    gone = weakref.ref(running.lock)
+    async with running.lock:
+        running.stop()  # the end, saved elsewhere in this test: the owner retires
+    assert games.peek(running.game_id) is None and running.closed
+    del running
+    gc.collect()
+    assert gone() is None  # the process keeps no lock per channel once nobody holds it
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -1,4 +1,4 @@
-"""The table's picture is uploaded only when what it shows changed (table_updater.py)."""
+"""The table's picture is uploaded only when what it shows changed (game_table.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pytest
 from bot.engine import Card, Color
 from bot.ui.art import SeatState, TableState, table_file
 from bot.ui.pictures import TABLE_FILE, Picture
-from cogs.uno import table_updater
+from cogs.uno import game_table
+from cogs.uno.game_table import GameTable, Renderer
 from cogs.uno.pictures import PictureLate
 from cogs.uno.table_updater import TableUpdater
 
@@ -41,6 +42,17 @@ def _picture(top: str, cards: int) -> Picture:
     return Picture(TABLE_FILE, state, lambda: "a table", lambda: table_file(state))
 
 
+def _table(bot: Any, render: Renderer) -> tuple[TableUpdater, GameTable]:
+    """The process's tables and a game's table, as its owner makes it (edited in place here,
+    never re-posted: nothing to record)."""
+
+    async def posted(message_id: int) -> None:
+        raise AssertionError("not re-posted")
+
+    tables = TableUpdater(bot, interval=0, repost_after=3000)
+    return tables, tables.table(GAME, render, posted)
+
+
 def _kwargs(text: str, picture: Picture | None) -> dict[str, Any]:
     embed = discord.Embed(description=text)
     kwargs: dict[str, Any] = {"embed": embed}
@@ -63,12 +75,11 @@ async def test_an_edit_that_does_not_change_the_picture_uploads_nothing() -> Non
         _kwargs("card pictures turned off", None),
         _kwargs("still off", None),
     ]
-    render = lambda game: (CHANNEL, MESSAGE, shown[0])  # noqa: E731
-    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)
+    tables, table = _table(bot, lambda: (CHANNEL, MESSAGE, shown[0]))
     for kwargs in list(shown):
         shown[0] = kwargs
-        updater.request(GAME)
-        assert await updater.flush(GAME, timeout=5)
+        table.request()
+        assert await table.flush(timeout=5)
     files = [names for names, _ in http.edits]
     assert files == [[TABLE_FILE], [], [TABLE_FILE], [], []]
     payloads = [payload for _, payload in http.edits]
@@ -77,7 +88,7 @@ async def test_an_edit_that_does_not_change_the_picture_uploads_nothing() -> Non
     assert "attachments" not in payloads[4]
     for payload in payloads[:3]:
         assert payload["embeds"][0]["image"]["url"] == f"attachment://{TABLE_FILE}"
-    await updater.close()
+    await tables.close()
 
 
 @pytest.mark.asyncio
@@ -89,20 +100,19 @@ async def test_a_late_picture_goes_text_only_and_a_later_update_brings_it(
         http=http, allowed_mentions=None, settings=None, get_partial_messageable=lambda c: None
     )
     late = [True]
-    real = table_updater.picture_file
+    real = game_table.picture_file
 
     async def drawn_late_once(picture: Picture) -> discord.File:
         if late.pop() if late else False:
             raise PictureLate(picture.filename)
         return await real(picture)
 
-    monkeypatch.setattr(table_updater, "picture_file", drawn_late_once)
-    monkeypatch.setattr(table_updater, "PICTURE_RETRY", 0.01)
+    monkeypatch.setattr(game_table, "picture_file", drawn_late_once)
+    monkeypatch.setattr(game_table, "PICTURE_RETRY", 0.01)
     kwargs = _kwargs("first", _picture("R7", 3))
-    render = lambda game: (CHANNEL, MESSAGE, kwargs)  # noqa: E731
-    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)
-    updater.request(GAME)
-    assert await updater.flush(GAME, timeout=5)
+    tables, table = _table(bot, lambda: (CHANNEL, MESSAGE, kwargs))
+    table.request()
+    assert await table.flush(timeout=5)
     (names, payload), *_ = http.edits
     assert names == [] and payload["attachments"] == []  # text-only, no stale picture
     assert "image" not in payload["embeds"][0]  # pointing at no missing file
@@ -111,11 +121,11 @@ async def test_a_late_picture_goes_text_only_and_a_later_update_brings_it(
         if len(http.edits) == 2:
             break
         await asyncio.sleep(0.01)
-    assert await updater.flush(GAME, timeout=5)
+    assert await table.flush(timeout=5)
     names, payload = http.edits[1]
     assert names == [TABLE_FILE]
     assert payload["embeds"][0]["image"]["url"] == f"attachment://{TABLE_FILE}"
-    await updater.close()
+    await tables.close()
 
 
 @pytest.mark.asyncio
@@ -127,15 +137,15 @@ async def test_a_games_last_table_is_shown_though_its_edit_runs_after_it_ended()
         http=http, allowed_mentions=None, settings=None, get_partial_messageable=lambda c: None
     )
     running = {GAME: _kwargs("the match is over", None)}
-    render = lambda game: (CHANNEL, MESSAGE, running[game]) if game in running else None  # noqa: E731
-    updater = TableUpdater(bot, render, lambda g, m: None, interval=0, repost_after=3000)
-    updater.retire(GAME)
+    tables, table = _table(bot, lambda: (CHANNEL, MESSAGE, running[GAME]))  # KeyError once gone
+    table.retire()
     del running[GAME]  # the game is gone before its table task runs
-    updater.request(GAME)
-    assert await updater.flush(GAME, timeout=5)
+    table.request()
+    assert await table.flush(timeout=5)
     assert [payload["embeds"][0]["description"] for _, payload in http.edits] == [
         "the match is over"
     ]
-    updater.request(GAME)  # shown once: nothing is kept to show again
-    assert await updater.flush(GAME, timeout=5)
+    table.request()  # shown once: nothing is kept to show again
+    assert await table.flush(timeout=5)
     assert len(http.edits) == 1
+    await tables.close()

@@ -60,6 +60,20 @@ async def test_lobby_buttons_and_commands(s) -> None:
     assert not ended.ephemeral and "not counted" in ended.text
     gone = await answer(await emu.click(host, table, label="Show my hand"))
     assert gone.ephemeral and "ended" in gone.text
+    # The game's owner ended it: its table says so, without buttons.
+    closed = await emu.wait_for(
+        lambda: next(
+            (
+                m
+                for m in emu.channel_messages(channel)
+                if m.id == table.id and "not counted" in m.text and not m.buttons
+            ),
+            None,
+        ),
+        5,
+        what="the closed table",
+    )
+    assert closed.id == table.id
     none = await _say(emu, host, channel, "uno hand")
     assert "no UNO game in this channel" in none.text
 
