@@ -36,10 +36,10 @@ from bot.store.errors import (
     WrongStatus,
 )
 from bot.store.models import (
+    MAX_GAME_ID,
     OPEN_STATUSES,
     Game,
     GameAction,
-    MAX_GAME_ID,
     GameStatus,
     Round,
     Seat,

@@ -13,8 +13,6 @@ import contextlib
 import io
 import json
 import logging
-import time
-from datetime import timedelta
 from typing import Any
 
 import discord
@@ -27,6 +25,7 @@ from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, send_ephemeral
 from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
 from cogs.uno.answer_in_time import answers_in_time, in_time, respond, settle
+from cogs.uno.cooldowns import MemberCooldown
 from cogs.uno.pictures import DRAWING, PictureLate
 from cogs.uno.shared import Shared
 
@@ -42,8 +41,8 @@ class Records:
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
         self._replaying: set[tuple[int, int]] = set()  # (server, member): one at a time
-        # (server, member) -> when they may post their next replay (time.monotonic()).
-        self._next_share: dict[tuple[int, int], float] = {}
+        # (server, member): one replay posted in SHARE_EVERY seconds
+        self._shares = MemberCooldown(SHARE_EVERY, "replay.wait")
 
     @answers_in_time()
     async def export(
@@ -100,7 +99,7 @@ class Records:
         if asker in self._replaying:
             raise UserError("replay.busy")
         if not private:
-            self._check_share_allowed(asker)
+            self._shares.check(asker)
         self._replaying.add(asker)
         try:
             game, number, made = await self._drawn(interaction, game_id, round_number)
@@ -113,7 +112,7 @@ class Records:
         if not private:
             # Counted before the post (so that no second one slips in while it uploads), and
             # undone if the bot may not post here.
-            self._next_share[asker] = time.monotonic() + SHARE_EVERY
+            self._shares.use(asker)
             locale = self.shared.public_locale(interaction.guild_id or 0)
             shared = t(
                 "replay.shared",
@@ -133,24 +132,12 @@ class Records:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.delete_original_response()  # (the asker sees the post)
                 return
-            del self._next_share[asker]
+            self._shares.undo(asker)
             # (the bot may not post here: the asker gets it privately rather than nothing)
         own_locale = interaction.locale
         text = t("replay.shown", own_locale, game=game.id, round=number, turns=made.turns)
         file = self._file(made, game.id, number, own_locale)
         await interaction.followup.send(content=text, file=file, ephemeral=True)
-
-    def _check_share_allowed(self, asker: tuple[int, int]) -> None:
-        """`UserError` when the member posted a replay under SHARE_EVERY seconds ago (old
-        entries are forgotten on the way: the dict holds the last SHARE_EVERY seconds)."""
-        now = time.monotonic()
-        for key in [k for k, until in self._next_share.items() if until <= now]:
-            del self._next_share[key]
-        until = self._next_share.get(asker)
-        if until is not None:
-            # (a second more: "in 0 seconds" would read as "now" while it is still refused)
-            when = discord.utils.utcnow() + timedelta(seconds=until - now + 1)
-            raise UserError("replay.wait", when=discord.utils.format_dt(when, "R"))
 
     async def _drawn(
         self, interaction: discord.Interaction[Any], game_id: int | None, round_number: int | None

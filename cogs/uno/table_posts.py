@@ -1,26 +1,33 @@
 """The public table of a running game: what it shows, where it is, and `/uno table`.
 
 Updates are coalesced by TableUpdater (table_updater.py); this module gives it the rendering and
-records the message it posted, and re-posts a table (or a lobby) on request.
+records the message it posted, and re-posts a table (or a lobby) on request: `/uno table` is
+answered at once, and the table updater posts the running game's table anew in the background.
 """
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import discord
 
+from bot.i18n import t
 from bot.store import GameStatus
 from bot.ui.pictures import table_picture
 from bot.ui.table_message import render_table
+from cogs.uno.answer_in_time import in_time, respond
+from cogs.uno.cooldowns import MemberCooldown
 from cogs.uno.live import LiveGame
 from cogs.uno.lobby_view import lobby_kwargs
-from cogs.uno.pictures import attach, has_picture, images_on
+from cogs.uno.pictures import images_on
 from cogs.uno.running import RunningGames
 from cogs.uno.shared import Shared
 from cogs.uno.table_updater import TableUpdater
 from cogs.uno.turn_clock import MAX_TIMEOUTS
+
+#: Seconds between two `/uno table` of one member in one channel: a re-post is a new public
+#: message (and the deletion of the old one), paid from the request budget all tables share.
+REPOST_EVERY = 10.0
 
 
 def table_kwargs(shared: Shared, live: LiveGame) -> dict[str, Any]:
@@ -60,6 +67,8 @@ class TablePosts:
             repost_after=settings.table_repost_after,
             budget=shared.bot.request_budget,
         )
+        # (channel, member): one `/uno table` in REPOST_EVERY seconds
+        self.cooldown = MemberCooldown(REPOST_EVERY, "table.repost_wait")
 
     def _render_job(self, game_id: int) -> Any:
         live = self.shared.live.get(game_id)
@@ -77,9 +86,17 @@ class TablePosts:
     async def repost_table(
         self, interaction: discord.Interaction[Any], games: RunningGames
     ) -> None:
+        """`/uno table`: the channel's lobby or running table posted anew, at the bottom of the
+        channel. A running game's table is re-posted by its table updater, in the background:
+        the asker is told at once (privately) that it comes, and never waits for a table edit
+        under way, the request budget or the game's lock. One a member in REPOST_EVERY seconds
+        per channel (a re-post is a public message and costs the budget every table shares)."""
+        asker = (interaction.channel_id or 0, interaction.user.id)
+        self.cooldown.check(asker)
         shared = self.shared
         record = await shared.channel_game(interaction.channel_id or 0)
         if record.status is GameStatus.LOBBY:
+            self.cooldown.use(asker)
             kwargs = lobby_kwargs(shared, record)
             response = await interaction.response.send_message(**kwargs)
             message_id = (
@@ -89,30 +106,17 @@ class TablePosts:
                 await unit.games.set_table_message(record.id, message_id)
             await shared.edit_public(record.channel_id, record.table_message_id, view=None)
             return
-        running = await games.get(record.id)
-        live = running.live
-        kwargs = table_kwargs(shared, live)  # the saved state: no lock needed to read it
-        shown_version = live.game.version
-        picture = kwargs.get("picture")
-        sent = await attach(kwargs, edit=False)  # drawn before the lock is taken
-        async with running.lock:  # no move meanwhile, and the updater's edits land first
-            await self.updater.flush(live.game_id, timeout=5)
-            response = await interaction.response.send_message(**sent)
-            if picture is not None and not has_picture(sent):
-                self.updater.picture_missing(live.game_id)  # late: the next update brings it
-            else:
-                self.updater.showing(live.game_id, picture.key if picture else None)
-            old = live.table_message_id
-            message_id = (
-                getattr(response, "message_id", None) or (await interaction.original_response()).id
-            )
-            await self._posted(live.game_id, message_id)
-        if live.game.version != shown_version:  # a move came while it was drawn: show it
-            self.updater.request(live.game_id)
-        if old is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await (
-                    shared.bot.get_partial_messageable(live.channel_id)
-                    .get_partial_message(old)
-                    .delete()
-                )
+        await in_time(interaction, self._repost_running(interaction, games, record.id, asker))
+
+    async def _repost_running(
+        self,
+        interaction: discord.Interaction[Any],
+        games: RunningGames,
+        game_id: int,
+        asker: tuple[int, int],
+    ) -> None:
+        running = await games.get(game_id)  # (held, or loaded and its clock armed)
+        self.cooldown.use(asker)
+        self.updater.request(running.live.game_id, repost=True)
+        text = t("table.reposting", interaction.locale)
+        await respond(interaction, ephemeral=True, content=text)

@@ -87,9 +87,7 @@ async def test_hostile_names_are_shown_as_text_in_every_public_message(s) -> Non
         assert f" {name} — " in board_text, name
     # The override ends with the name: each line that has it has it inside the name's isolate
     # (U+2068 ... U+2069), in the results, the leaderboard, the table and its log.
-    overridden = [
-        line for text in texts + footers for line in text.splitlines() if RLO in line
-    ]
+    overridden = [line for text in texts + footers for line in text.splitlines() if RLO in line]
     assert any("held" in line and "total" in line for line in overridden)  # the results
     assert any(" — " in line and "**" in line for line in overridden)  # a leaderboard row
     for line in overridden:
