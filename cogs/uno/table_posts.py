@@ -117,6 +117,8 @@ class TablePosts:
     ) -> None:
         running = await games.get(game_id)  # (held, or loaded and its clock armed)
         self.cooldown.use(asker)
-        self.updater.request(running.live.game_id, repost=True)
         text = t("table.reposting", interaction.locale)
+        # Told first: an ask Discord already reported failed (its answer refused) posts
+        # nothing, as a click too late is not applied. The post itself is never waited for.
         await respond(interaction, ephemeral=True, content=text)
+        self.updater.request(running.live.game_id, repost=True)
