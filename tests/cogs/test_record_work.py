@@ -8,10 +8,11 @@ interpreter imports the real ones). A stuck process is a real one, stopped with 
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -19,10 +20,16 @@ from bot.engine import RuleSet
 from bot.engine.record import build_record
 from bot.engine.verify import verify
 from bot.ui.errors import UserError
-from cogs.uno import record_work
-from cogs.uno.record_work import RecordLate, RecordWork
-from cogs.uno.records import Records
 from tests.engine.matches import recorded_match
+
+if TYPE_CHECKING:
+    from cogs.uno import record_work as work_module
+
+
+def _module() -> work_module:
+    """cogs/uno/record_work.py as imported now: other tests reload the cogs, and a function
+    sent to the process is pickled by its module's current name."""
+    return importlib.import_module("cogs.uno.record_work")
 
 
 def _parts() -> dict[str, Any]:
@@ -37,13 +44,13 @@ def _not_here(*args: Any, **kwargs: Any) -> Any:
 def nothing_built_here(monkeypatch: pytest.MonkeyPatch) -> None:
     """Building or verifying a record in this process (the loop or one of its threads) fails."""
     for name in ("build_record", "verify"):
-        monkeypatch.setattr(record_work, name, _not_here)
+        monkeypatch.setattr(_module(), name, _not_here)
 
 
 async def test_a_record_and_its_verdict_come_from_the_record_process(
     nothing_built_here: None,
 ) -> None:
-    work = RecordWork()
+    work = _module().RecordWork()
     try:
         parts = _parts()
         data, rounds = await work.file(parts)
@@ -61,13 +68,13 @@ async def test_a_record_and_its_verdict_come_from_the_record_process(
 async def test_a_stuck_record_process_is_late_not_done_on_the_loop(
     nothing_built_here: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    work = RecordWork()
+    work = _module().RecordWork()
     try:
         await work.file(_parts())  # (the process is up)
         (pid,) = work.worker.pids
         os.kill(pid, signal.SIGSTOP)
-        monkeypatch.setattr(record_work, "DEADLINE", 0.5)
-        with pytest.raises(RecordLate):
+        monkeypatch.setattr(_module(), "DEADLINE", 0.5)
+        with pytest.raises(_module().RecordLate):
             await work.verdict(_parts())
     finally:
         await work.close()  # (kills the stopped process too)
@@ -75,9 +82,12 @@ async def test_a_stuck_record_process_is_late_not_done_on_the_loop(
 
 async def test_a_late_record_is_a_clear_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     async def late(parts: dict[str, Any]) -> Any:
-        raise RecordLate("stuck")
+        raise _module().RecordLate("stuck")
 
-    records = Records.__new__(Records)  # (only the part that turns lateness into an answer)
+    records_class = importlib.import_module("cogs.uno.records").Records
+    records = records_class.__new__(
+        records_class
+    )  # (only the part that turns lateness into an answer)
     game: Any = type("G", (), {"id": 7})()
     with pytest.raises(UserError) as refused:
         await records._built(game, late, _parts())
