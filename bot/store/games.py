@@ -36,6 +36,7 @@ from bot.store.errors import (
     WrongStatus,
 )
 from bot.store.models import (
+    MAX_GAME_ID,
     OPEN_STATUSES,
     Game,
     GameAction,
@@ -141,7 +142,10 @@ class GameRepository:
     # -- reading ---------------------------------------------------------------------------
 
     async def _game(self, game_id: int, *, lock: bool = False, with_state: bool = False) -> Game:
-        """The game with its seats, fresh from the database (row-locked on PostgreSQL if asked)."""
+        """The game with its seats, fresh from the database (row-locked on PostgreSQL if asked).
+        An id no row can have (past MAX_GAME_ID, or below 1) is not looked up: not found."""
+        if not 1 <= game_id <= MAX_GAME_ID:
+            raise GameNotFound(game_id)
         stmt = select(Game).where(Game.id == game_id).options(selectinload(Game.seats))
         if with_state:
             stmt = stmt.options(undefer(Game.state))

@@ -6,9 +6,9 @@ Read-only queries, newest first where it matters; they never touch a live engine
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Final
+from typing import Any, Final
 
-from sqlalchemy import select
+from sqlalchemy import BigInteger, cast, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -17,6 +17,10 @@ from bot.store.records import ActionRecord, GameRecord, RoundRecord, game_record
 
 #: Statuses after which a game is history.
 ENDED_STATUSES: Final = (GameStatus.FINISHED, GameStatus.ABANDONED)
+#: Rows of the action log read at once (`moves`): a few milliseconds of the loop's time each.
+MOVES_AT_ONCE: Final = 1000
+#: The action logged with a game's first snapshot (games.py `start`).
+START: Final = "start"
 
 
 class HistoryRepository:
@@ -61,6 +65,35 @@ class HistoryRepository:
             )
             for row in rows
         ]
+
+    async def moves(self, game_id: int) -> list[tuple[int, str]]:
+        """The action log as a record takes it (bot/engine/record.py): (player, action code) in
+        version order, without the "start" entry. The player is the one the action was played
+        for (detail's "player": the timer plays for an absent one), else its actor. Read as
+        plain columns, the JSON picked apart by the database: a long match's thousands of rows
+        then cost the event loop next to nothing (docs/benchmarks.md, records)."""
+        played_for = cast(GameAction.detail["player"].as_string(), BigInteger)  # (a snowflake)
+        player = func.coalesce(played_for, GameAction.actor_id, literal(0))
+        rows = await self._session.stream(
+            select(player, GameAction.action)
+            .where(GameAction.game_id == game_id, GameAction.action != START)
+            .order_by(GameAction.version)
+        )
+        moves: list[tuple[int, str]] = []
+        async for chunk in rows.partitions(MOVES_AT_ONCE):  # (the loop runs between chunks)
+            moves += [(int(who), str(code)) for who, code in chunk]
+        return moves
+
+    async def first_state(self, game_id: int) -> dict[str, Any] | None:
+        """The engine's first snapshot of the game (its "start" entry), None if it never
+        started."""
+        detail = await self._session.scalar(
+            select(GameAction.detail).where(
+                GameAction.game_id == game_id, GameAction.action == START
+            )
+        )
+        state = (detail or {}).get("state")
+        return dict(state) if state else None
 
     async def actions(self, game_id: int, *, after_version: int = -1) -> list[ActionRecord]:
         """The action log in version order; the "start" entry's detail holds the first snapshot."""

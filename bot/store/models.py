@@ -148,6 +148,12 @@ class BotState(Base):
     updated_at: Mapped[datetime]
 
 
+#: The largest id a game can have: `games.id` is an INTEGER, 32-bit signed on PostgreSQL. A
+#: larger one (a forged custom_id or command option) names no game; sent to the database it
+#: would fail (SQLite's driver raises OverflowError past 64 bits, PostgreSQL refuses past 32).
+MAX_GAME_ID = 2**31 - 1
+
+
 class Game(Base):
     """A game in one channel, from lobby to its end, with the engine's live snapshot."""
 

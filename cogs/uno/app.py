@@ -25,6 +25,7 @@ from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.moves import Moves
 from cogs.uno.pictures import DRAWING
 from cogs.uno.pings import TurnPings
+from cogs.uno.record_work import RECORDS
 from cogs.uno.records import Records
 from cogs.uno.rematch import Rematch
 from cogs.uno.results import Results
@@ -101,3 +102,4 @@ class UnoApp:
         await self.card_emojis.close()
         await DRAWING.close()
         await THINKING.close()
+        await RECORDS.close()

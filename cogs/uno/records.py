@@ -9,28 +9,29 @@ live snapshot: only its commitment is, so a record of a running game never carri
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
-import json
 import logging
-import time
-from datetime import timedelta
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import discord
 
 from bot.engine import Game
-from bot.engine.record import build_record
-from bot.engine.verify import verify
 from bot.i18n import t
 from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, send_ephemeral
 from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
 from cogs.uno.answer_in_time import answers_in_time, in_time, respond, settle
+from cogs.uno.cooldowns import MemberCooldown
 from cogs.uno.pictures import DRAWING, PictureLate
+from cogs.uno.record_work import RECORDS, RecordLate
 from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Seconds between two replays a member of a server posts in its channels: a replay is up to a
 #: megabyte, and a few in a row would flood the channel. Private ones are not limited but to one
@@ -42,8 +43,12 @@ class Records:
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
         self._replaying: set[tuple[int, int]] = set()  # (server, member): one at a time
-        # (server, member) -> when they may post their next replay (time.monotonic()).
-        self._next_share: dict[tuple[int, int], float] = {}
+        # One record read at a time: the database driver's thread turns a long match's rows
+        # into Python objects holding the interpreter lock, and ten such threads at once hold
+        # the event loop for over 100 ms (benchmarks/record_loop_stall.py); one, a few ms.
+        self._reading = asyncio.Semaphore(1)
+        # (server, member): one replay posted in SHARE_EVERY seconds
+        self._shares = MemberCooldown(SHARE_EVERY, "replay.wait")
 
     @answers_in_time()
     async def export(
@@ -53,17 +58,13 @@ class Records:
         round_number: int | None = None,
     ) -> None:
         """The record of a game of this server (default: the channel's, else the last one) as a
-        JSON attachment, for the asker only."""
+        JSON attachment, for the asker only; built in the record process (record_work.py)."""
         game = await self._game(interaction, game_id, finished_only=False)
-        record = await self.record(game, round_number)
-        name = f"uno-game-{game.id}" + (f"-round-{round_number}" if round_number else "") + ".json"
-        data = json.dumps(record, indent=1, ensure_ascii=False).encode()
-        text = t(
-            "record.exported",
-            interaction.locale,
-            game=game.id,
-            rounds=len(record["rounds"]),
+        data, rounds = await self._built(
+            game, RECORDS.file, await self.record_parts(game, round_number)
         )
+        name = f"uno-game-{game.id}" + (f"-round-{round_number}" if round_number else "") + ".json"
+        text = t("record.exported", interaction.locale, game=game.id, rounds=rounds)
         await respond(
             interaction,
             ephemeral=True,
@@ -73,9 +74,10 @@ class Records:
 
     @answers_in_time()
     async def check(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
-        """`/uno verify`: replay a finished game of this server from its record."""
+        """`/uno verify`: replay a finished game of this server from its record (in the record
+        process, record_work.py)."""
         game = await self._game(interaction, game_id, finished_only=True)
-        verdict = verify(await self.record(game, None))
+        verdict = await self._built(game, RECORDS.verdict, await self.record_parts(game, None))
         key = "record.verified" if verdict.ok else "record.mismatch"
         text = t(key, interaction.locale, game=game.id, detail=verdict.message)
         await respond(interaction, ephemeral=True, content=text)
@@ -100,7 +102,7 @@ class Records:
         if asker in self._replaying:
             raise UserError("replay.busy")
         if not private:
-            self._check_share_allowed(asker)
+            self._shares.check(asker)
         self._replaying.add(asker)
         try:
             game, number, made = await self._drawn(interaction, game_id, round_number)
@@ -113,7 +115,7 @@ class Records:
         if not private:
             # Counted before the post (so that no second one slips in while it uploads), and
             # undone if the bot may not post here.
-            self._next_share[asker] = time.monotonic() + SHARE_EVERY
+            self._shares.use(asker)
             locale = self.shared.public_locale(interaction.guild_id or 0)
             shared = t(
                 "replay.shared",
@@ -133,24 +135,12 @@ class Records:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.delete_original_response()  # (the asker sees the post)
                 return
-            del self._next_share[asker]
+            self._shares.undo(asker)
             # (the bot may not post here: the asker gets it privately rather than nothing)
         own_locale = interaction.locale
         text = t("replay.shown", own_locale, game=game.id, round=number, turns=made.turns)
         file = self._file(made, game.id, number, own_locale)
         await interaction.followup.send(content=text, file=file, ephemeral=True)
-
-    def _check_share_allowed(self, asker: tuple[int, int]) -> None:
-        """`UserError` when the member posted a replay under SHARE_EVERY seconds ago (old
-        entries are forgotten on the way: the dict holds the last SHARE_EVERY seconds)."""
-        now = time.monotonic()
-        for key in [k for k, until in self._next_share.items() if until <= now]:
-            del self._next_share[key]
-        until = self._next_share.get(asker)
-        if until is not None:
-            # (a second more: "in 0 seconds" would read as "now" while it is still refused)
-            when = discord.utils.utcnow() + timedelta(seconds=until - now + 1)
-            raise UserError("replay.wait", when=discord.utils.format_dt(when, "R"))
 
     async def _drawn(
         self, interaction: discord.Interaction[Any], game_id: int | None, round_number: int | None
@@ -222,19 +212,26 @@ class Records:
             raise UserError("record.not_finished", game=found.id)
         return found
 
-    async def record(self, game: GameRecord, round_number: int | None) -> dict[str, Any]:
-        """The record of `game` (through `round_number` when given)."""
-        return build_record(**await self.record_parts(game, round_number))
+    @staticmethod
+    async def _built(
+        game: GameRecord, work: Callable[[dict[str, Any]], Awaitable[T]], parts: dict[str, Any]
+    ) -> T:
+        """`work` (the record's file or its verdict) done in the record process, off the event
+        loop (record_work.py); `UserError` when it is not done in time."""
+        try:
+            return await work(parts)
+        except RecordLate:
+            log.warning("record of game %s not built in time", game.id)
+            raise UserError("record.late", game=game.id) from None
 
     async def record_parts(self, game: GameRecord, round_number: int | None) -> dict[str, Any]:
         """What `build_record` makes the record of `game` from (plain data: a worker process
         can build it), read from the store; `UserError` for a round the game does not have."""
-        async with self.shared.db.read() as unit:
-            actions = await unit.history.actions(game.id)
+        async with self._reading, self.shared.db.read() as unit:
+            first = await unit.history.first_state(game.id)
+            log = await unit.history.moves(game.id)  # (plain rows: next to nothing on the loop)
             rounds = await unit.history.rounds(game.id)
             saved = await unit.games.load(game.id)
-        start = next((a for a in actions if a.action == "start"), None)
-        first = (start.detail or {}).get("state") if start is not None else None
         if not first or not first.get("round_seed"):
             raise UserError("record.before_seeds", game=game.id)
         opening = Game.from_dict(first)
@@ -248,11 +245,6 @@ class Records:
         results = {
             r.round_number: {"winner": r.winner_id, "points": dict(r.points)} for r in rounds
         }
-        log = [
-            (int((a.detail or {}).get("player", a.actor_id or 0)), a.action)
-            for a in actions
-            if a.action != "start"
-        ]
         names = {s.user_id: s.display_name for s in game.seats}
         if round_number is not None and not 1 <= round_number <= current.round_number:
             raise UserError("record.no_round", game=game.id, last=current.round_number)

@@ -2,7 +2,8 @@
 
 `shown` is the text a reader sees once backslash escapes are resolved (Discord's escape rule:
 a backslash before a character that is neither a letter, a digit nor whitespace shows that
-character). `markup` lists what the client would render as something other than text: masked
+character) and without the invisible bidi isolate marks (U+2066-U+2069) names are wrapped in.
+`markup` lists what the client would render as something other than text: masked
 links, bare links, mentions and the other `<...>` forms, `@everyone`/`@here`, emphasis, code,
 spoilers, and block markup at a line's start. Both are approximations of Discord's client,
 strict enough to catch text that was not escaped.
@@ -13,6 +14,8 @@ from __future__ import annotations
 import re
 
 ESCAPE = re.compile(r"\\([^0-9A-Za-z\s])")
+#: Bidi isolate marks: they order the text around them and show nothing themselves.
+ISOLATE_MARKS = re.compile("[\u2066-\u2069]")
 #: Stands in for an escaped character: it is text, never markup.
 _BLANK = "\x00"
 
@@ -37,7 +40,12 @@ _LINE_START = {
 
 def shown(text: str) -> str:
     """The characters a reader sees (markup marks that are live stay in, as they are)."""
-    return ESCAPE.sub(r"\1", text)
+    return ESCAPE.sub(r"\1", plain(text))
+
+
+def plain(text: str) -> str:
+    """`text` without the bidi isolate marks names are wrapped in (bot/ui/names.py)."""
+    return ISOLATE_MARKS.sub("", text)
 
 
 def unescaped(text: str) -> str:

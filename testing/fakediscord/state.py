@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from testing.fakediscord.markdown import ISOLATE_MARKS
+
 JSON = dict[str, Any]
 
 DISCORD_EPOCH_MS = 1420070400000
@@ -367,7 +369,8 @@ def walk_components(components: list[JSON]) -> list[JSON]:
 
 
 def visible_text(content: str, embeds: list[JSON], components: list[JSON] | None) -> str:
-    """All human-visible text of a message's state: content, embeds, V2 text displays, labels."""
+    """All human-visible text of a message's state: content, embeds, V2 text displays, labels
+    (without the bidi isolate marks around names: they show nothing)."""
     parts = [content]
     for e in embeds:
         parts += [e.get("title") or "", e.get("description") or ""]
@@ -377,7 +380,7 @@ def visible_text(content: str, embeds: list[JSON], components: list[JSON] | None
         parts += [(e.get("footer") or {}).get("text") or ""]
     for c in walk_components(components or []):
         parts += [c.get("content") or "", c.get("label") or "", c.get("placeholder") or ""]
-    return "\n".join(p for p in parts if p)
+    return ISOLATE_MARKS.sub("", "\n".join(p for p in parts if p))
 
 
 def markdown_texts(content: str, embeds: list[JSON], components: list[JSON] | None) -> list[str]:

@@ -118,9 +118,18 @@ async def test_playing_by_commands(s) -> None:
     assert "don't need to call UNO" in no_uno.text
     nobody = await _say(emu, bob, channel, "uno catch", player=alice)
     assert "nobody to catch" in nobody.text.lower()
+    # `/uno table`: told at once, privately; the table comes anew at the channel's bottom.
+    before = Table(emu, channel).message()
     repost = await _say(emu, bob, channel, "uno table")
-    assert not repost.ephemeral and "UNO — round 1" in repost.text
-    assert Table(emu, channel).message().id == repost.id
+    assert repost.ephemeral and "posted again" in repost.text, repost.text
+    table = await emu.wait_for(
+        lambda: (m := Table(emu, channel).message()) and m.id != before.id and m, 5
+    )
+    assert "UNO — round 1" in table.text and not table.ephemeral
+    await emu.wait_for(lambda: before.deleted, 5, what="the old table deleted")
+    # A second one within the member's cooldown is refused, with when it may be asked again.
+    again = await _say(emu, bob, channel, "uno table")
+    assert again.ephemeral and "post it again <t:" in again.content, again.content
     rules = await _say(emu, bob, channel, "uno rules")
     assert rules.ephemeral and "Rules: Official" in rules.text and "nothing changed" in rules.text
     help_ = await _say(emu, bob, channel, "uno help")

@@ -120,3 +120,36 @@ async def test_raw_option_values_are_refused_clearly(s) -> None:
         emu.validate_options = True
     assert _tracebacks(s) == traces
     await answer(await emu.slash(host, channel, "uno end"))
+
+
+#: Game ids no database row can have: past a 32-bit INTEGER (a game's id), past a signed 64-bit
+#: BIGINT (a snowflake), and the 20 digits a custom_id allows.
+IDS_PAST_THE_DATABASE = (2**31, 2**63, int("9" * 20))
+
+
+async def test_ids_past_the_databases_integers_are_not_found(s) -> None:
+    """A forged id the database's integers cannot hold is a game that does not exist: the
+    clicker is told so, and the bot logs no ERROR and no traceback (the driver would raise
+    OverflowError, or PostgreSQL an out-of-range error, if one reached a query)."""
+    emu = s.emu
+    channel = s.channel()
+    host, ann = s.users("host", "ann")
+    table = await open_game(emu, channel, host, [ann])
+    game, version = Table(emu, channel).game_id, version_of(table)
+    before = Table(emu, channel).message()
+    log_size = len(s.bot.output)
+    suffixes = ("1:draw", "1:target", "hand", "log", "rematch", "record", "replay", "lobby:join")
+    for big in IDS_PAST_THE_DATABASE:
+        for suffix in suffixes:
+            text = await _refused(await emu.forge_click(ann, before, f"uno:{big}:{suffix}"))
+            assert "no longer exists" in text or "no such game" in text, (big, suffix, text)
+        for command in ("uno export", "uno verify", "uno replay"):
+            text = await _refused(await emu.slash(ann, channel, command, game=big))
+            assert "no such game" in text, (big, command, text)
+    for forged in (f"catch:{'9' * 20}", f"target:{'9' * 20}"):  # a user id past BIGINT
+        await _refused(await emu.forge_click(ann, before, f"uno:{game}:{version}:{forged}"))
+    logged = s.bot.output[log_size:]
+    assert "Traceback" not in logged and "ERROR" not in logged, logged
+    after = Table(emu, channel).message()
+    assert version_of(after) == version and after.text == before.text
+    await answer(await emu.slash(host, channel, "uno end"))

@@ -1,17 +1,23 @@
 """Display names that are markdown or mentions show exactly, and as text only, in every public
-message: the lobby, each version of the table, the results and the leaderboard."""
+message: the lobby, each version of the table, the results and the leaderboard. A name that
+ends in an unterminated right-to-left override is bidi-isolated there: the rest of its line
+reads as it should."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from testing.fakediscord.markdown import markup, shown, unescaped
+from testing.fakediscord.markdown import markup, plain, shown, unescaped
 from testing.players import answer, deal, open_game, play_round
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
+#: U+202E RIGHT-TO-LEFT OVERRIDE: unterminated in a name, it would reverse the rest of its line.
+RLO = "\u202e"
 #: Seat order: the host first. The last one is a server nickname, the others global names.
-NAMES = ["[Nitro](https://evil.example/x)", "@everyone", "<@123>", "**x**", "`x`"]
+NAMES = ["[Nitro](https://evil.example/x)", "@everyone", "<@123>", "**x**", f"`x`{RLO}"]
 #: What would be live markup if a name were not escaped.
 RAW = ["](https://evil.example", "@everyone", "<@123>", "**x**", "`x`"]
 
@@ -63,7 +69,7 @@ async def test_hostile_names_are_shown_as_text_in_every_public_message(s) -> Non
         for version in [*m.history, m.snapshot()]
         for e in version.get("embeds") or []
     ]
-    assert any(f"Round 1 won by {NAMES[0]}" in f for f in footers), [f for f in footers if f]
+    assert any(f"Round 1 won by {NAMES[0]}" in plain(f) for f in footers), [f for f in footers if f]
     # The seats: in the table picture's alt text (plain text: exact), or in its text (no picture).
     alts = "\n".join(
         a.get("description") or ""
@@ -79,3 +85,10 @@ async def test_hostile_names_are_shown_as_text_in_every_public_message(s) -> Non
     board_text = "\n".join(shown(t) for m in boards for t in m.markdown_versions[-1])
     for name in NAMES:
         assert f" {name} — " in board_text, name
+    # The override ends with the name: each line that has it has it inside the name's isolate
+    # (U+2068 ... U+2069), in the results, the leaderboard, the table and its log.
+    overridden = [line for text in texts + footers for line in text.splitlines() if RLO in line]
+    assert any("held" in line and "total" in line for line in overridden)  # the results
+    assert any(" — " in line and "**" in line for line in overridden)  # a leaderboard row
+    for line in overridden:
+        assert RLO not in re.sub("\u2068[^\u2068\u2069]*\u2069", "", line), line

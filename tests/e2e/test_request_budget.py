@@ -3,7 +3,7 @@
 The emulator enforces a global limit of 6 requests/s here and the bot runs with REQUEST_BUDGET=4
 and no pause between table edits, so several games played at once ask for far more channel
 requests than the limit allows; the budget spreads them, and interaction answers (exempt) are
-not held back.
+not held back: not even `/uno table`, whose table the updater posts in the background.
 """
 
 from __future__ import annotations
@@ -22,7 +22,16 @@ import pytest_asyncio
 from testing.bot_env import bot_env
 from testing.fakediscord import FakeDiscord, Message
 from testing.fakediscord.process import BotProcess
-from testing.players import Table, actions, answer, open_game, show_hand, take_turn, version_of
+from testing.players import (
+    HAND_ID,
+    Table,
+    actions,
+    answer,
+    open_game,
+    show_hand,
+    take_turn,
+    version_of,
+)
 from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -105,3 +114,59 @@ async def test_a_burst_of_games_draws_no_global_429(budgeted: Budgeted) -> None:
     assert summary is not None, budgeted.bot.output[-3000:]
     waited = re.search(r"waited for the budget (\d+), global 429s (\d+)", summary[0])
     assert waited is not None and int(waited[1]) > 0 and waited[2] == "0", summary[0]
+
+
+async def _move(emu: FakeDiscord, users: list[Any], table: Message) -> int:
+    """Whoever's turn it is takes it; the game's version afterwards."""
+    for user in users:
+        hand = await show_hand(emu, user, table)
+        if _my_turn(hand):
+            version = version_of(await take_turn(emu, user, hand))
+            assert version is not None
+            return version
+    raise AssertionError("nobody may move")
+
+
+async def test_table_commands_are_answered_at_once_while_the_tables_wait(
+    budgeted: Budgeted,
+) -> None:
+    """Thirty members ask for their channel's table at once while every table has an edit
+    stuck in Discord's 500s (discord.py retries it for seconds) and the request budget is
+    pressed: each is told privately at once, within Discord's window; each channel then has
+    one table, posted anew, at the game's version; a second ask inside the member's cooldown
+    is refused with when it may be asked again. (`/uno table` used to wait for the table's
+    pending edit, under the game's lock, before it answered: "This interaction failed".)"""
+    emu, guild = budgeted.emu, budgeted.guild
+    games = 3
+    channels = [emu.add_channel(guild, f"tables-{n}") for n in range(games)]
+    players = [[emu.add_user(f"t{n}a", guild), emu.add_user(f"t{n}b", guild)] for n in range(games)]
+    watchers = [[emu.add_user(f"t{n}w{i}", guild) for i in range(8)] for n in range(games)]
+    budgeted.decks.write_text(json.dumps({str(c): {"dealer_seat": 1} for c in channels}))
+    tables = await asyncio.gather(
+        *(open_game(emu, c, a, [b]) for c, (a, b) in zip(channels, players, strict=True))
+    )
+    mark = emu.mark()
+    stuck = emu.fail_route("PATCH", "/channels/{id}/messages/{id}", status=500, seconds=2.5)
+    versions = await asyncio.gather(
+        *(_move(emu, p, t) for p, t in zip(players, tables, strict=True))
+    )
+    await emu.wait_for(lambda: len(stuck.hits) >= games, 5, what="every table's edit refused")
+    asks = [
+        await emu.slash(user, channel, "uno table")
+        for channel, people, more in zip(channels, players, watchers, strict=True)
+        for user in people + more
+    ]
+    told = [await ask.settled() for ask in asks]  # (raises if one failed)
+    assert all(m.ephemeral and "posted again" in m.text for m in told)
+    assert all(ask.acked and not ask.failed for ask in asks)  # (within Discord's 3 s)
+    again = await answer(await emu.slash(players[0][0], channels[0], "uno table"))
+    assert again.ephemeral and "post it again <t:" in again.content, again.content
+    for channel, table, version in zip(channels, tables, versions, strict=True):
+        await emu.wait_for(lambda t=table: t.deleted, 30, what="the old table deleted")
+        new = await Table(emu, channel).at_version(version, timeout=30)
+        here = [
+            m for m in emu.channel_messages(channel) if any(HAND_ID.match(c) for c in m.custom_ids)
+        ]
+        assert [m.id for m in here] == [new.id] and new.id != table.id, "one table, anew"
+    assert emu.global_limit.global_429s == 0
+    emu.assert_clean(since=mark)

@@ -380,3 +380,39 @@ async def test_abandon(db: Database) -> None:
         record = await unit.games.get(game.id)
         assert record.status is GameStatus.ABANDONED and not record.is_open
         assert await unit.stats.player(GUILD, HOST) is None
+
+
+async def test_the_moves_of_a_record_name_whom_each_action_was_played_for(db: Database) -> None:
+    """`history.moves` (what a record is built from) reads the player the database's JSON
+    names (the timer plays for an absent one: no actor), else the actor, without "start"."""
+    snowflake = 1_578_506_298_910_048_257  # (past 32 bits: a real member's id)
+    game = await new_running_game(db, {HOST: "Host", snowflake: "Ann"})
+    async with db.write() as unit:
+        await unit.games.save_action(
+            game.id,
+            expected_version=game.version,
+            state={"deck": [3]},
+            actions=[
+                NewAction(
+                    game.version + 1, "draw", actor_id=snowflake, detail={"player": snowflake}
+                ),
+                NewAction(game.version + 2, "pass", actor_id=None, detail={"player": HOST}),
+                NewAction(game.version + 3, "next", actor_id=HOST),
+            ],
+        )
+    async with db.read() as unit:
+        moves = await unit.history.moves(game.id)
+        first = await unit.history.first_state(game.id)
+    assert moves == [(snowflake, "draw"), (HOST, "pass"), (HOST, "next")]
+    assert first is not None
+
+
+@pytest.mark.parametrize("game_id", [0, -1, 2**31, 2**63, int("9" * 20)])
+async def test_an_id_no_row_can_have_is_not_found(db: Database, game_id: int) -> None:
+    """Past `games.id`'s INTEGER (32-bit on PostgreSQL), past 64 bits (SQLite's driver raises
+    OverflowError): a forged id is a game that does not exist, not a database error."""
+    async with db.read() as unit:
+        with pytest.raises(GameNotFound):
+            await unit.games.get(game_id)
+        with pytest.raises(GameNotFound):
+            await unit.games.load(game_id)

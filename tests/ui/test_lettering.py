@@ -130,3 +130,10 @@ def test_the_table_picture_s_alt_text_keeps_the_exact_names(locale: str) -> None
     assert picture is not None
     for name in names.values():
         assert name in picture.description, (name, picture.description)
+
+
+def test_a_name_in_a_picture_carries_no_direction_mark_to_the_text_drawn_after_it() -> None:
+    """Pictures draw each name on its own, and without the bidi embedding, override and isolate
+    marks (format characters): an unterminated override in a name reverses nothing."""
+    marks = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
+    assert drawable(f"Eve{marks}") == "Eve"

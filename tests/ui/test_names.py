@@ -4,6 +4,7 @@ message that names a player escapes the name exactly once."""
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime
 
 import discord
@@ -13,6 +14,7 @@ from discord.utils import escape_markdown, escape_mentions
 from bot.engine import Game, RuleSet
 from bot.engine import events as E
 from bot.engine.errors import NotYourTurn
+from bot.engine.scoring import RoundEnd, RoundOutcome
 from bot.store import LeaderboardPage, PlayerStats
 from bot.ui.art import describe_table
 from bot.ui.errors import game_error_text
@@ -69,7 +71,7 @@ def test_a_hostile_name_shows_exactly_and_as_text_only(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["Ann", "Jean-Luc", "O'Brien", "Dr. Who", "🤖 Bot Ann (easy)"])
 def test_plain_names_stay_as_they_are(name: str) -> None:
-    assert literal(name) == name
+    assert literal(name) == f"\u2068{name}\u2069"  # (only isolated: see below)
 
 
 def test_a_trailing_backslash_escapes_nothing_after_the_name() -> None:
@@ -81,7 +83,7 @@ def test_a_trailing_backslash_escapes_nothing_after_the_name() -> None:
 
 
 def test_line_breaks_cannot_start_a_block() -> None:
-    assert literal("a\n# b") == "a # b"
+    assert literal("a\n# b") == "\u2068a # b\u2069"
     assert markup(literal("a\n> b\u2028- c")) == []
 
 
@@ -219,3 +221,48 @@ def test_the_table_pictures_alt_text_keeps_names_exact() -> None:
     alt = describe_table(state)
     for name in BAD.values():
         assert name in alt
+
+
+#: A name that ends in an unterminated RIGHT-TO-LEFT OVERRIDE, and one that also tries to close
+#: the isolate it is put in (POP DIRECTIONAL ISOLATE) before opening its override.
+REVERSING = ["Eve\u202e", "Eve\u2069\u202e", "\u2067Eve\u202e"]
+
+
+@pytest.mark.parametrize("name", REVERSING)
+def test_a_name_is_bidi_isolated_so_its_override_ends_with_it(name: str) -> None:
+    made = literal(name)
+    assert made.startswith("\u2068") and made.endswith("\u2069")
+    inside = made[1:-1]
+    # No isolate mark inside: the name's own PDI cannot end its isolate early, so the override
+    # it opens is closed by the isolate's end (UAX #9, rule X6a).
+    assert not any(mark in inside for mark in "\u2066\u2067\u2068\u2069")
+    assert "\u202e" in inside and shown(made) == name.replace("\u2069", "").replace("\u2067", "")
+
+
+@pytest.mark.parametrize("name", REVERSING)
+def test_the_leaderboard_and_the_results_keep_the_rest_of_the_line_outside_the_name(
+    name: str,
+) -> None:
+    page = LeaderboardPage(
+        "points", 1, 10, 1, (PlayerStats(1, 5, name, points=42, games_played=1, rank=1),)
+    )
+    row = (render_leaderboard(page).description or "").splitlines()[0]
+    assert _outside_names(row).count("\u202e") == 0 and "42" in _outside_names(row), row
+    outcome = RoundOutcome(  # (any round's result will do)
+        round_number=1,
+        winner=1,
+        reason=RoundEnd.WENT_OUT,
+        hand_points={1: 0, 2: 14},
+        cards_left={1: 0, 2: 3},
+        points={1: 14, 2: 0},
+        totals={1: 14, 2: 0},
+    )
+    text = render_round_result(outcome, {1: name, 2: "Bo"}).description or ""
+    for line in text.splitlines():
+        assert "\u202e" not in _outside_names(line), line
+        assert line.count("\u2068") == line.count("\u2069"), line
+
+
+def _outside_names(line: str) -> str:
+    """`line` without its isolated names (what their marks cannot reach)."""
+    return re.sub("\u2068[^\u2069]*\u2069", "", line)

@@ -11,6 +11,7 @@ from bot.ui.cards import hand_summary
 from bot.ui.story import personal_notice
 from bot.ui.table_message import TABLE_LOG_LINES, _log_lines
 from bot.ui.turn_log import LOG_TURNS, TurnLog
+from testing.fakediscord.markdown import plain
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
 
@@ -40,14 +41,14 @@ def test_a_wild_draw_four_its_colour_the_challenge_and_the_draws_make_one_line()
         log.record(game.apply(player, action), NAMES, None)
     challenge = game.apply(2, A.Challenge())  # Ann held red cards: guilty
     log.record(challenge, NAMES, None)
-    round_line, turn = log.lines()
+    round_line, turn = map(plain, log.lines())
     assert round_line.startswith("Round 1 dealt")
     assert turn == (
         "Ann played 🌈 Wild Draw Four, chose 🟦 Blue"
         " · Ben challenged Ann: guilty! · Ann drew 4 cards"
     )
     # The challenger alone reads the hand it revealed, in the second person.
-    mine = personal_notice(challenge, 2, NAMES)
+    mine = plain(personal_notice(challenge, 2, NAMES))
     assert mine.startswith("You challenged Ann: guilty! They held 🟥 Red 1"), mine
     assert mine.endswith("· Ann drew 4 cards"), mine
     assert "They held" not in personal_notice(challenge, 3, NAMES)
@@ -58,11 +59,11 @@ def test_a_draw_two_is_told_once_in_the_players_turn() -> None:
     log = TurnLog()
     played = game.apply(1, A.Play(Card.of("RD")))
     log.record(played, NAMES, None)
-    (line,) = log.lines()
+    (line,) = map(plain, log.lines())
     assert line == "Ann played 🟥 Red Draw Two · Ben drew 2 cards, is skipped", line
     # Ben's hand names the cards he drew and speaks to him.
     drawn = next(e for e in played if isinstance(e, E.CardsDrawn)).cards
-    assert personal_notice(played, 2, NAMES) == (
+    assert plain(personal_notice(played, 2, NAMES)) == (
         f"Ann played 🟥 Red Draw Two · You drew 2 cards: {hand_summary(drawn)} · You are skipped"
     )
 
@@ -73,7 +74,7 @@ def test_an_accepted_penalty_joins_the_turn_that_gave_it() -> None:
     log = TurnLog()
     log.record(game.apply(1, A.Play(Card.of("RD"))), NAMES, None)
     log.record(game.apply(2, A.Accept()), NAMES, None)  # Ben could have stacked; he accepts
-    (line,) = log.lines()
+    (line,) = map(plain, log.lines())
     assert line == "Ann played 🟥 Red Draw Two · Ben drew 2 cards, is skipped", line
 
 
@@ -83,9 +84,9 @@ def test_a_catch_and_its_penalty_are_one_fact() -> None:
     log.record(game.apply(1, A.Play(Card.of("R1"))), NAMES, None)  # no UNO called
     caught = game.apply(2, A.Catch(1))
     log.record(caught, NAMES, None)
-    (line,) = log.lines()
+    (line,) = map(plain, log.lines())
     assert line == "Ann played 🟥 Red 1 · Ben caught Ann: +2 cards", line
-    assert personal_notice(caught, 1, NAMES) == "Ben caught you: +2 cards"
+    assert plain(personal_notice(caught, 1, NAMES)) == "Ben caught you: +2 cards"
 
 
 def test_the_log_keeps_a_full_lap_of_ten_players_one_line_each() -> None:
@@ -111,9 +112,10 @@ def test_the_log_keeps_a_full_lap_of_ten_players_one_line_each() -> None:
     assert 1 <= len(shown) <= TABLE_LOG_LINES and shown == lines[-len(shown) :], shown
     assert log.round_lines()[-LOG_TURNS:] == lines
     # One line per turn: the players of the last lines are the last turns, in order.
-    owners = [next(p for p in players if line.startswith(names[p])) for line in lines[-10:]]
+    said = [plain(line) for line in lines[-10:]]
+    owners = [next(p for p in players if line.startswith(names[p])) for line in said]
     assert owners == turns[-10:], (owners, turns[-10:], lines)
-    assert not any(line.count(names[p] + " drew") > 1 for line in lines for p in players)
+    assert not any(plain(line).count(names[p] + " drew") > 1 for line in lines for p in players)
 
 
 def test_a_list_of_drawn_cards_ends_its_sentence_in_every_language() -> None:

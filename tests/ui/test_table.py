@@ -24,6 +24,7 @@ from bot.ui.table_message import (
     render_table,
 )
 from bot.ui.turn_log import TurnLog
+from testing.fakediscord.markdown import plain
 
 BIG = 2**63 - 1
 
@@ -279,7 +280,7 @@ def test_the_results_name_a_player_who_left_as_gone_not_as_scoring_nothing() -> 
         totals={1: 14, 2: 0, 3: 20},
     )
     names = {1: "Ann", 2: "Bo", 3: "Cy"}
-    text = render_round_result(outcome, names, left={3}).description
+    text = plain(render_round_result(outcome, names, left={3}).description)
     assert "**Cy**: left the game · total **20**" in text
     assert "Cy**: +0" not in text and "**Bo**: +0 (held 3 cards)" in text
     assert "left the game" not in render_round_result(outcome, names).description
