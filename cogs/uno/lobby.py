@@ -377,14 +377,15 @@ class Lobby:
         edit: bool = False,
         reason: str = "notice.ended",
     ) -> None:
-        """Host or Manage Server: the game is abandoned, nothing is counted."""
+        """Host or Manage Server: the game is abandoned, nothing is counted on the points
+        board; a started match is rated, the one who ended it (if playing) as having lost."""
         shared = self.shared
         user = interaction.user.id
         if user != record.host_id and not _can_manage(interaction):
             raise UserError("error.host_or_manager")
         async with shared.lock(record.channel_id):
             async with shared.db.write() as unit:
-                done = await unit.games.abandon(record.id)
+                done = await unit.games.abandon(record.id, ended_by=user)
                 record = await unit.games.get(record.id)
             if not done:
                 raise UserError("error.game_ended")
