@@ -225,26 +225,27 @@ def render_stats(
     embed = discord.Embed(title=t("stats.title", locale, name=literal(name[:200])), colour=0x0956BF)
     practice_line = t("stats.practice", locale, games=practice) if practice else ""
     if stats is None:
+        # (a rating without points: a match rated but not counted, ended after a move)
         embed.description = t("stats.none", locale)
         if practice:
             embed.description = "\n".join([t("stats.only_practice", locale), practice_line])
-        return embed
-    embed.description = t(
-        "stats.body",
-        locale,
-        rank=stats.rank or "-",
-        points=t("count.points", locale, count=stats.points),
-        games_line=_games_line(stats, locale),
-        rounds=stats.rounds_played,
-        rounds_won=stats.rounds_won,
-        cards=stats.cards_played,
-        unos=stats.uno_calls,
-        catches=stats.catches,
-        challenges_won=stats.challenges_won,
-        challenges_lost=stats.challenges_lost,
-    )
-    if practice:
-        embed.description += "\n" + practice_line
+    else:
+        embed.description = t(
+            "stats.body",
+            locale,
+            rank=stats.rank or "-",
+            points=t("count.points", locale, count=stats.points),
+            games_line=_games_line(stats, locale),
+            rounds=stats.rounds_played,
+            rounds_won=stats.rounds_won,
+            cards=stats.cards_played,
+            unos=stats.uno_calls,
+            catches=stats.catches,
+            challenges_won=stats.challenges_won,
+            challenges_lost=stats.challenges_lost,
+        )
+        if practice:
+            embed.description += "\n" + practice_line
     if rating is not None:
         embed.description += "\n" + t(
             "stats.rating_provisional" if rating.provisional else "stats.rating",

@@ -386,9 +386,12 @@ class Lobby:
         async with shared.lock(record.channel_id):
             async with shared.db.write() as unit:
                 done = await unit.games.abandon(record.id, ended_by=user)
+                rated = done and bool(await unit.ratings.changes(record.id))
                 record = await unit.games.get(record.id)
             if not done:
                 raise UserError("error.game_ended")
+            if rated and reason == "notice.ended":
+                reason = "notice.ended_rated"
             running = self.games.peek(record.id)
             self.expiry.cancel(record.id)
             live = None
