@@ -200,6 +200,34 @@ async def test_ratings_practice_and_a_season_ended_by_command(tmp_path: Path) ->
         assert "nothing to end" in empty.text  # season 2 has no rated match yet
         totals = await answer(await emu.slash(ana, channel, "uno stats"))
         assert "Games: 3 won of 3" in totals.text and "in season 2" in totals.text
+
+        # Season 2: Dee and Eve each beat a newcomer once, alike: they tie at the top, and the
+        # season ends with two champions, not one picked by user id.
+        dee, eve, fay, gus = (emu.add_user(name, guild) for name in ("dee", "eve", "fay", "gus"))
+        for winner, loser in ((dee, fay), (eve, gus)):
+            channel = emu.add_channel(guild, f"tie-{winner.global_name}")
+            order = deal(HANDS[:2], "R9")
+            head, rest = order[:15], order[15:]
+            for card in DRAWS[:8]:
+                rest.remove(card)
+            spec = {"rules": {"scoring": "none"}, "deck": head + DRAWS[:8] + rest}
+            fix_deal(channel, {**spec, "dealer_seat": 1})
+            await open_game(emu, channel, winner, [loser])
+            assert await play_match(emu, channel, winner, [winner, loser]) == 1
+        ended = await answer(await emu.slash(admin, channel, "uno-admin end-season"))
+        assert "Season 2 has ended" in ended.text, ended.text
+        announced = await emu.wait_for(
+            lambda: next(
+                (m for m in emu.channel_messages(channel) if "Season 2 is over" in m.text), None
+            ),
+            5,
+            what="the second season's champions",
+        )
+        champions = next(x for x in announced.text.splitlines() if "👑" in x)
+        assert "Champions, tied" in champions, announced.text
+        assert dee.global_name in champions and eve.global_name in champions, champions
+        archive = await answer(await emu.slash(fay, channel, "uno leaderboard", season=2))
+        assert "Champions, tied" in archive.text, archive.text
     finally:
         await bot.stop()
         await emu.stop()
