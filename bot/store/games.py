@@ -35,6 +35,7 @@ from bot.store.errors import (
     TableFull,
     WrongStatus,
 )
+from bot.store.match_rating import rate_ended_match
 from bot.store.models import (
     MAX_GAME_ID,
     OPEN_STATUSES,
@@ -45,7 +46,6 @@ from bot.store.models import (
     Seat,
     utcnow,
 )
-from bot.store.ratings import RatingRepository
 from bot.store.records import GameRecord, NewAction, SavedGame, SeatRecord, game_record, seat_record
 from bot.store.roster import load_roster
 from bot.store.stats import add_to_totals
@@ -314,6 +314,7 @@ class GameRepository:
         if game.status is GameStatus.RUNNING:
             now = utcnow()
             seat.left_at = now
+            seat.kicked = kicked
             if game.rated and not seat.is_bot:
                 if not kicked:
                     loss = {user_id: (seat.display_name, {"games_played": 1})}
@@ -553,12 +554,14 @@ class GameRepository:
         places: Mapping[int, int] | None = None,
     ) -> bool:
         """Running -> finished; every human still seated gets a game played, the winner a win,
-        and, the match being counted, a new skill rating from the finishing `places` (1: the
-        winner; ties share a place; default: the winner first, everybody else second).
+        and the match is rated (match_rating.py) from the finishing `places` (1: the winner;
+        ties share a place; default: the winner first, everybody else second), its leavers
+        below everyone still seated.
 
-        Nothing is counted for an unrated match, nor for a `walkover` (everybody else left or
-        timed out) before any round was finished by play: the match then becomes unrated.
-        False (and nothing counted) if the game was already finished.
+        Nothing is counted on the points board for an unrated match, nor for a `walkover`
+        (everybody else left or timed out) before any round was finished by play: the match
+        then becomes unrated there (its leavers are still rated as having lost, once someone
+        moved). False (and nothing counted) if the game was already finished.
         """
         roster = await load_roster(self._session, game_id, lock=True)
         if roster.status is GameStatus.FINISHED:
@@ -572,26 +575,20 @@ class GameRepository:
         await self._session.execute(
             _FINISH, {"game": game_id, "finished_at": now, "winner_id": winner_id, "rated": rated}
         )
-        if not rated:
-            return True
-        changes: dict[int, tuple[str, Mapping[str, int]]] = {
-            seat.user_id: (
-                seat.display_name,
-                {"games_played": 1, "games_won": int(seat.user_id == winner_id)},
-            )
-            for seat in roster.seats.values()
-            if not seat.is_bot and seat.left_at is None
-        }
-        await add_to_totals(self._session, roster.guild_id, changes, now)
-        people = sorted(changes)
+        if rated:
+            changes: dict[int, tuple[str, Mapping[str, int]]] = {
+                seat.user_id: (
+                    seat.display_name,
+                    {"games_played": 1, "games_won": int(seat.user_id == winner_id)},
+                )
+                for seat in roster.seats.values()
+                if not seat.is_bot and seat.left_at is None
+            }
+            await add_to_totals(self._session, roster.guild_id, changes, now)
         if places is None:
-            places = {user: 1 if user == winner_id else 2 for user in people}
-        await RatingRepository(self._session).rate_match(
-            game_id,
-            {user: places.get(user, len(roster.seats)) for user in people},
-            {user: changes[user][0] for user in people},
-            now,
-        )
+            places = {user: 1 if user == winner_id else 2 for user in roster.seats}
+        # (rated even after an early walkover: the leaver lost; match_rating.py says when)
+        await rate_ended_match(self._session, roster, places, now)
         return True
 
     async def _round_won_by_play(self, game_id: int) -> bool:
@@ -602,8 +599,11 @@ class GameRepository:
             )
         )
 
-    async def abandon(self, game_id: int) -> bool:
-        """Lobby or running -> abandoned (nothing is counted). False if it had already ended."""
+    async def abandon(self, game_id: int, *, ended_by: int | None = None) -> bool:
+        """Lobby or running -> abandoned (nothing is counted on the points board). False if it
+        had already ended. A running match is rated (match_rating.py): its leavers lost, and
+        so did `ended_by`, who ended it with `/uno end`, if they were playing."""
+        roster = await load_roster(self._session, game_id, lock=True)
         result = await self._session.execute(
             update(Game)
             .where(Game.id == game_id, Game.status.in_(OPEN_STATUSES))
@@ -611,6 +611,8 @@ class GameRepository:
             execution_options=_NO_SYNC,
         )
         if rowcount(result) == 1:
+            if roster.status is GameStatus.RUNNING:
+                await rate_ended_match(self._session, roster, {}, utcnow(), ender=ended_by)
             return True
         found = await self._session.scalar(select(func.count()).where(Game.id == game_id))
         if not found:

@@ -228,6 +228,8 @@ class Seat(Base):
     left_at: Mapped[datetime | None]
     # Turns in a row this player let the turn timer run out (3 and they leave the game).
     timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    # Left because the host kicked them (`left_at` set too): a kick is not rated as a loss.
+    kicked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     game: Mapped[Game] = relationship(back_populates="seats")
 

@@ -1,12 +1,14 @@
 """The rating model: openskill's Plackett-Luce ratings, the number players see, the soft reset
-of a new season, season periods; and the records the rating repository (ratings.py) returns.
+of a new season, season periods; what makes a match rated, who it ranks where (leavers last,
+computers as fixed opponents), the weight of repeated matches, provisional ratings; and the
+records the rating repository (ratings.py) returns. docs/playing.md says the same to players.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from openskill.models import PlackettLuce
 
@@ -18,6 +20,21 @@ BASE, SCALE = 1000, 40
 SOFT_RESET = 0.5
 #: Places kept in a season's archive.
 ARCHIVED = 10
+#: The smallest hand a rated match is dealt: with fewer cards a round is luck (and a farm).
+MIN_RATED_HAND = 5
+#: A rating whose uncertainty is above this is provisional (about five full matches bring a
+#: new player's 8.33 under it): shown as such, and ranked after the established ones.
+PROVISIONAL_SIGMA = 7.2
+#: Rated matches between the same people within this window count less and less.
+REPEAT_WINDOW = timedelta(hours=24)
+#: A computer player's fixed strength per level (mu, sigma): an opponent in the update, never
+#: stored or shown. Low sigma: the model treats the level as known.
+COMPUTER_STRENGTH: Mapping[str, tuple[float, float]] = {
+    "easy": (18.0, 2.0),
+    "normal": (23.0, 2.0),
+    "hard": (27.0, 2.0),
+    "expert": (31.0, 2.0),
+}
 
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
@@ -33,14 +50,67 @@ def soft_reset(sigma: float) -> float:
     return sigma + (SIGMA - sigma) * SOFT_RESET
 
 
+def is_provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
+
+
+def rated_hand(hand_size: int) -> bool:
+    """Whether a match dealt `hand_size` cards may be rated (docs/playing.md)."""
+    return hand_size >= MIN_RATED_HAND
+
+
+def computer_strength(level: str | None) -> tuple[float, float]:
+    return COMPUTER_STRENGTH.get(level or "", COMPUTER_STRENGTH["normal"])
+
+
+def repeat_weight(earlier: int) -> float:
+    """The weight of a rated match for a player who already had `earlier` rated matches with
+    one of its other people within REPEAT_WINDOW: 1, 1/2, 1/4, ... (ten in a row: under 2)."""
+    return 0.5**earlier
+
+
+def rating_places(
+    standing: Mapping[int, int], leavers: Sequence[int], ender: int | None = None
+) -> dict[int, int]:
+    """The places a match is rated by: those still seated by `standing` (1: a winner; ties
+    share), then whoever ended the match by `/uno end` (`ender`, if they were seated), then the
+    `leavers` in the order they left, the last to leave highest: each leaver lost to everyone
+    still seated when they left."""
+    places = dict(standing)
+    below = max(places.values(), default=0) + 1
+    if ender is not None:
+        places.pop(ender, None)
+        places[ender] = below
+        below += 1
+    for leaver in reversed(leavers):
+        places[leaver] = below
+        below += 1
+    return places
+
+
 def rate(
-    before: Mapping[int, tuple[float, float]], places: Mapping[int, int]
+    before: Mapping[int, tuple[float, float]],
+    places: Mapping[int, int],
+    *,
+    fixed: Mapping[int, tuple[float, float]] | None = None,
+    weights: Mapping[int, float] | None = None,
 ) -> dict[int, tuple[float, float]]:
-    """New (mu, sigma) of each player from the finishing places (1: the winner; ties share)."""
-    players = sorted(before, key=lambda user: (places[user], user))
-    teams = [[_MODEL.rating(mu=before[user][0], sigma=before[user][1])] for user in players]
+    """New (mu, sigma) of each player of `before` from the finishing places (1: the winner;
+    ties share). `fixed`: opponents of a known strength (computers) who take part in the
+    update but are not rated; `weights`: each player's share of the change (1 by default)."""
+    fixed = fixed or {}
+    strengths = {**fixed, **before}
+    players = sorted(strengths, key=lambda user: (places[user], user))
+    teams = [[_MODEL.rating(mu=strengths[user][0], sigma=strengths[user][1])] for user in players]
     rated = _MODEL.rate(teams, ranks=[float(places[user]) for user in players])
-    return {user: (team[0].mu, team[0].sigma) for user, team in zip(players, rated, strict=True)}
+    after = {}
+    for user, team in zip(players, rated, strict=True):
+        if user not in before:
+            continue
+        weight = 1.0 if weights is None else weights.get(user, 1.0)
+        mu, sigma = before[user]
+        after[user] = (mu + weight * (team[0].mu - mu), sigma + weight * (team[0].sigma - sigma))
+    return after
 
 
 def period_start(length: str, now: datetime) -> datetime | None:
@@ -59,6 +129,7 @@ class RatingEntry:
     rating: int
     matches: int
     rank: int
+    provisional: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +155,13 @@ class PlayerRating:
     rank: int
     matches: int
     trend: tuple[int, ...]  # the changes of their last rated matches, oldest first
+    provisional: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class SeasonEnd:
-    """An ended season, to announce: its champion (the first of `standings`) and where."""
+    """An ended season, to announce: its champions (the first of `standings` and whoever
+    shares their rating: bot/ui/stats.py `champions`) and where."""
 
     guild_id: int
     number: int

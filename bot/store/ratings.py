@@ -3,7 +3,10 @@ player's rating and trend, ending a season (its archive and the soft reset of th
 
 A rating is openskill's Plackett-Luce (mu, sigma), shown as one number (`rating_number`):
 1000 + 40 x (mu - 3 sigma), so a new player (mu 25, sigma 25/3) shows 1000. A match is rated
-inside its final save (`GameRepository.finish`), once: its `rating_changes` rows are the proof.
+inside the save that ends it (`GameRepository.finish`, or `abandon` for `/uno end`), once: its
+`rating_changes` rows are the proof. Computers take part at a fixed strength; matches repeated
+between the same people within a day weigh less; ratings with much uncertainty are provisional
+and ranked after the established ones (rating_model.py).
 """
 
 from __future__ import annotations
@@ -12,27 +15,35 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, desc, exists, func, select, update
+from sqlalchemy import and_, bindparam, case, desc, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from bot.store.dml import rowcount
 from bot.store.models import Game, GuildSettings, Rating, RatingChange, Season, utcnow
 from bot.store.rating_model import (
     ARCHIVED,
     MU,
+    PROVISIONAL_SIGMA,
+    REPEAT_WINDOW,
     SIGMA,
     PlayerRating,
     RatingBoard,
     RatingEntry,
     SeasonEnd,
+    is_provisional,
     period_start,
     rate,
     rating_number,
+    repeat_weight,
     soft_reset,
 )
 from bot.store.upsert import insert_for
 
 _RATINGS = Rating.__table__
+#: 1 for a provisional rating, 0 for an established one: boards sort by it first.
+_provisional_col = case((Rating.sigma > PROVISIONAL_SIGMA, 1), else_=0)
+_ordinal_col = Rating.mu - 3 * Rating.sigma
 # Every player of a match in one executemany (built once, like the click's statements).
 _UPDATE_RATING = (
     update(_RATINGS)
@@ -63,10 +74,15 @@ class RatingRepository:
         places: Mapping[int, int],
         names: Mapping[int, str],
         now: datetime | None = None,
+        *,
+        computers: Mapping[int, tuple[float, float]] | None = None,
     ) -> bool:
-        """Rate a counted match of two or more people (`places`: 1 = winner). False, and
-        nothing changed, if this game was rated already (a save run again)."""
-        if len(places) < 2:
+        """Rate a counted match of two or more people (`places`: 1 = winner; the people are
+        the players named in `names`). `computers`: the computer players' fixed strengths
+        (mu, sigma), opponents in the update but never stored. False, and nothing changed, if
+        this game was rated already (a save run again)."""
+        places = {p: v for p, v in places.items() if p in names or p in (computers or {})}
+        if sum(p in names for p in places) < 2:
             return False
         done = await self._session.scalar(select(exists().where(RatingChange.game_id == game_id)))
         if done:
@@ -78,7 +94,7 @@ class RatingRepository:
             )
         ).one()
         season = await self._current_season(guild_id, now)
-        users = sorted(places)
+        users = sorted(p for p in places if p in names)
         # Rows exist before they are locked, in user order (as totals are), so two finishing
         # matches sharing players wait for each other instead of deadlocking.
         await self._session.execute(
@@ -110,7 +126,9 @@ class RatingRepository:
             )
         ).all()
         before = {user: (mu, sigma) for user, mu, sigma in rows}
-        after = rate(before, places)
+        weights = await self._repeat_weights(guild_id, users, now)
+        fixed = {p: strength for p, strength in (computers or {}).items() if p in places}
+        after = rate(before, places, fixed=fixed, weights=weights)
         await self._session.execute(
             _UPDATE_RATING,
             [
@@ -153,6 +171,28 @@ class RatingRepository:
         )
         return True
 
+    async def _repeat_weights(
+        self, guild_id: int, users: list[int], now: datetime
+    ) -> dict[int, float]:
+        """Each person's weight in this match: halved for every rated match they had with one
+        of its other people within REPEAT_WINDOW (the most with any one of them)."""
+        mine, theirs = aliased(RatingChange), aliased(RatingChange)
+        rows = await self._session.execute(
+            select(mine.user_id, theirs.user_id, func.count())
+            .join(theirs, and_(theirs.game_id == mine.game_id, theirs.user_id != mine.user_id))
+            .where(
+                mine.guild_id == guild_id,
+                mine.user_id.in_(users),
+                theirs.user_id.in_(users),
+                mine.created_at > now - REPEAT_WINDOW,
+            )
+            .group_by(mine.user_id, theirs.user_id)
+        )
+        earlier: dict[int, int] = {}
+        for user, _, count in rows:
+            earlier[user] = max(earlier.get(user, 0), int(count))
+        return {user: repeat_weight(earlier.get(user, 0)) for user in users}
+
     async def changes(self, game_id: int) -> dict[int, tuple[int, int]]:
         """{player: (rating before, rating after)} of a rated match; empty if it was not rated."""
         rows = await self._session.execute(
@@ -167,6 +207,15 @@ class RatingRepository:
         return {
             user: (rating_number(mb, sb), rating_number(ma, sa)) for user, mb, sb, ma, sa in rows
         }
+
+    async def provisional(self, game_id: int) -> set[int]:
+        """The players of a rated match whose rating is provisional after it."""
+        rows = await self._session.execute(
+            select(RatingChange.user_id, RatingChange.sigma_after).where(
+                RatingChange.game_id == game_id
+            )
+        )
+        return {user for user, sigma in rows if is_provisional(sigma)}
 
     # -- seasons ---------------------------------------------------------------------------
 
@@ -264,7 +313,13 @@ class RatingRepository:
         top = await self._entries(guild_id, season.number, 0, ARCHIVED, played_only=True)
         season.ended_at = now
         season.standings = [
-            {"user_id": e.user_id, "name": e.display_name, "rating": e.rating, "matches": e.matches}
+            {
+                "user_id": e.user_id,
+                "name": e.display_name,
+                "rating": e.rating,
+                "matches": e.matches,
+                "provisional": e.provisional,
+            }
             for e in top
         ]
         season.champion_id = top[0].user_id if top else None
@@ -370,12 +425,19 @@ class RatingRepository:
         rows = await self._session.execute(
             select(Rating.user_id, Rating.display_name, Rating.mu, Rating.sigma, Rating.matches)
             .where(*where)
-            .order_by(desc(Rating.mu - 3 * Rating.sigma), Rating.user_id)
+            .order_by(_provisional_col, desc(_ordinal_col), Rating.user_id)
             .offset(offset)
             .limit(limit)
         )
         return [
-            RatingEntry(user, name, rating_number(mu, sigma), matches, offset + i + 1)
+            RatingEntry(
+                user,
+                name,
+                rating_number(mu, sigma),
+                matches,
+                offset + i + 1,
+                is_provisional(sigma),
+            )
             for i, (user, name, mu, sigma, matches) in enumerate(rows)
         ]
 
@@ -386,12 +448,19 @@ class RatingRepository:
         if row is None:
             return None
         ordinal = row.mu - 3 * row.sigma
+        provisional = is_provisional(row.sigma)
         ahead = await self._session.scalar(
             select(func.count()).where(
                 Rating.guild_id == guild_id,
                 Rating.season == season,
-                (Rating.mu - 3 * Rating.sigma > ordinal)
-                | ((Rating.mu - 3 * Rating.sigma == ordinal) & (Rating.user_id < user_id)),
+                or_(
+                    _provisional_col < int(provisional),
+                    and_(
+                        _provisional_col == int(provisional),
+                        (_ordinal_col > ordinal)
+                        | ((_ordinal_col == ordinal) & (Rating.user_id < user_id)),
+                    ),
+                ),
             )
         )
         changes = (
@@ -411,7 +480,12 @@ class RatingRepository:
             rating_number(ma, sa) - rating_number(mb, sb) for mb, sb, ma, sa in reversed(changes)
         )
         return PlayerRating(
-            season, rating_number(row.mu, row.sigma), (ahead or 0) + 1, row.matches, trend
+            season,
+            rating_number(row.mu, row.sigma),
+            (ahead or 0) + 1,
+            row.matches,
+            trend,
+            provisional,
         )
 
 
@@ -422,7 +496,14 @@ def _archived(season: Season) -> SeasonEnd:
         season.number,
         season.last_channel_id,
         tuple(
-            RatingEntry(int(s["user_id"]), str(s["name"]), int(s["rating"]), int(s["matches"]), i)
+            RatingEntry(
+                int(s["user_id"]),
+                str(s["name"]),
+                int(s["rating"]),
+                int(s["matches"]),
+                i,
+                bool(s.get("provisional", False)),
+            )
             for i, s in enumerate(standings, start=1)
         ),
     )

@@ -27,6 +27,8 @@ _ROSTER = (
         _SEATS.c.display_name,
         _SEATS.c.is_bot,
         _SEATS.c.left_at,
+        _SEATS.c.kicked,
+        _SEATS.c.bot_level,
     )
     .select_from(_GAMES.outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id))
     .where(_GAMES.c.id == bindparam("game"))
@@ -42,6 +44,8 @@ class RosterSeat:
     display_name: str
     is_bot: bool
     left_at: datetime | None
+    kicked: bool = False
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +63,14 @@ async def load_roster(session: AsyncSession, game_id: int, *, lock: bool = False
     if not rows:
         raise GameNotFound(game_id)
     seats = {
-        row.user_id: RosterSeat(row.user_id, row.display_name, row.is_bot, row.left_at)
+        row.user_id: RosterSeat(
+            row.user_id,
+            row.display_name,
+            row.is_bot,
+            row.left_at,
+            bool(row.kicked),
+            row.bot_level,
+        )
         for row in rows
         if row.user_id is not None
     }

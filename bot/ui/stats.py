@@ -66,6 +66,8 @@ class RatingEntry(Protocol):
     def rating(self) -> int: ...
     @property
     def matches(self) -> int: ...
+    @property
+    def provisional(self) -> bool: ...
 
 
 class RatingBoard(Protocol):
@@ -94,6 +96,8 @@ class PlayerRating(Protocol):
     def rank(self) -> int: ...
     @property
     def trend(self) -> Sequence[int]: ...
+    @property
+    def provisional(self) -> bool: ...
 
 
 def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord.Embed:
@@ -134,7 +138,7 @@ def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord
 def _rating_rows(entries: Sequence[RatingEntry], locale: object) -> list[str]:
     return [
         t(
-            "leaderboard.rating_row",
+            "leaderboard.rating_row_provisional" if e.provisional else "leaderboard.rating_row",
             locale,
             rank=e.rank,
             name=literal(e.display_name),
@@ -145,14 +149,29 @@ def _rating_rows(entries: Sequence[RatingEntry], locale: object) -> list[str]:
     ]
 
 
+def champions(standings: Sequence[RatingEntry]) -> list[RatingEntry]:
+    """A season's champions: the first of its standings and everyone who shares their rating
+    (a tie at the top is a shared title; provisional ratings rank after established ones)."""
+    if not standings:
+        return []
+    first = standings[0]
+    return [e for e in standings if e.rating == first.rating and e.provisional == first.provisional]
+
+
+def _names(entries: Sequence[RatingEntry]) -> str:
+    return ", ".join(literal(e.display_name) for e in entries)
+
+
 def render_rating_board(board: RatingBoard, locale: object = None) -> discord.Embed:
-    """A season's rating leaderboard: the current one, or an ended season's champion and top ten."""
+    """A season's rating leaderboard: the current one, or an ended season's champions and top
+    ten."""
     lines = _rating_rows(board.entries, locale) or [t("leaderboard.empty", locale)]
     if board.ended:
         title = t("leaderboard.season_title", locale, season=board.season)
         if board.entries and board.page == 1:
-            champion = literal(board.entries[0].display_name)
-            lines = [t("leaderboard.champion", locale, name=champion), "", *lines]
+            best = champions(board.entries)
+            key = "leaderboard.champions" if len(best) > 1 else "leaderboard.champion"
+            lines = [t(key, locale, name=_names(best)), "", *lines]
     else:
         title = t("leaderboard.title", locale, sort=t("leaderboard.sort.rating", locale))
     embed = discord.Embed(title=title, description="\n".join(lines)[:4096], colour=0xF1C40F)
@@ -166,17 +185,13 @@ def render_rating_board(board: RatingBoard, locale: object = None) -> discord.Em
 def render_season_end(
     season: int, standings: Sequence[RatingEntry], locale: object = None
 ) -> discord.Embed:
-    """The announcement of an ended season: its champion, its top ten, the next season."""
+    """The announcement of an ended season: its champions, its top ten, the next season."""
     lines = []
     if standings:
-        top = standings[0]
+        best = champions(standings)
+        key = "leaderboard.season_champions" if len(best) > 1 else "leaderboard.season_champion"
         lines += [
-            t(
-                "leaderboard.season_champion",
-                locale,
-                name=literal(top.display_name),
-                rating=top.rating,
-            ),
+            t(key, locale, name=_names(best), rating=best[0].rating),
             "",
             *_rating_rows(standings, locale),
             "",
@@ -210,29 +225,30 @@ def render_stats(
     embed = discord.Embed(title=t("stats.title", locale, name=literal(name[:200])), colour=0x0956BF)
     practice_line = t("stats.practice", locale, games=practice) if practice else ""
     if stats is None:
+        # (a rating without points: a match rated but not counted, ended after a move)
         embed.description = t("stats.none", locale)
         if practice:
             embed.description = "\n".join([t("stats.only_practice", locale), practice_line])
-        return embed
-    embed.description = t(
-        "stats.body",
-        locale,
-        rank=stats.rank or "-",
-        points=t("count.points", locale, count=stats.points),
-        games_line=_games_line(stats, locale),
-        rounds=stats.rounds_played,
-        rounds_won=stats.rounds_won,
-        cards=stats.cards_played,
-        unos=stats.uno_calls,
-        catches=stats.catches,
-        challenges_won=stats.challenges_won,
-        challenges_lost=stats.challenges_lost,
-    )
-    if practice:
-        embed.description += "\n" + practice_line
+    else:
+        embed.description = t(
+            "stats.body",
+            locale,
+            rank=stats.rank or "-",
+            points=t("count.points", locale, count=stats.points),
+            games_line=_games_line(stats, locale),
+            rounds=stats.rounds_played,
+            rounds_won=stats.rounds_won,
+            cards=stats.cards_played,
+            unos=stats.uno_calls,
+            catches=stats.catches,
+            challenges_won=stats.challenges_won,
+            challenges_lost=stats.challenges_lost,
+        )
+        if practice:
+            embed.description += "\n" + practice_line
     if rating is not None:
         embed.description += "\n" + t(
-            "stats.rating",
+            "stats.rating_provisional" if rating.provisional else "stats.rating",
             locale,
             rating=rating.rating,
             rank=rating.rank,

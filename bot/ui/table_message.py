@@ -445,12 +445,16 @@ def render_round_result(
     practice: bool | None = None,
     left: Collection[int] = (),
     ratings: Mapping[int, tuple[int, int]] | None = None,
+    provisional: Collection[int] = (),
+    unrated_below: int | None = None,
 ) -> discord.Embed:
     """A round's result (and the match's, with `match`). `seed`: the round's seed, revealed
     now (hex; empty: none). `practice`: one person against computers (by default: so when the
     round's players are); it says so, counted for nobody. `left`: players out of the game
     (left, removed, kicked), named so rather than as having scored nothing. `ratings`: each
-    player's skill rating (before, after) when the match was rated."""
+    player's skill rating (before, after) when the match was rated, `provisional` those whose
+    rating is still provisional (shown so, not as a number and a change); `unrated_below`: the
+    match was not rated because its hands were smaller than this (it says so)."""
     if practice is None:
         practice = is_practice(list(outcome.totals))
     if outcome.winner is None:
@@ -485,7 +489,9 @@ def render_round_result(
         winners = ", ".join(_name(names, w) for w in match.winners) or "-"
         lines += ["", t("result.match_winner", locale, names=winners)]
         if ratings:
-            lines.append(rating_changes_line(ratings, names, locale))
+            lines.append(rating_changes_line(ratings, names, locale, provisional))
+        elif unrated_below is not None and not practice:
+            lines.append(t("result.unrated_hand", locale, min=unrated_below))
     elif host_id is not None:
         lines += ["", t("result.next", locale, host=f"<@{host_id}>")]
     if practice:
@@ -498,12 +504,19 @@ def render_round_result(
 
 
 def rating_changes_line(
-    ratings: Mapping[int, tuple[int, int]], names: Mapping[int, str], locale: object = None
+    ratings: Mapping[int, tuple[int, int]],
+    names: Mapping[int, str],
+    locale: object = None,
+    provisional: Collection[int] = (),
 ) -> str:
-    """One line: each rated player's new rating and its change, best rating first."""
-    order = sorted(ratings, key=lambda p: (-ratings[p][1], p))
+    """One line: each rated player's new rating and its change, best rating first; a player
+    whose rating is still provisional (a newcomer) is said to be so, without numbers: a first
+    loss is nobody's business."""
+    order = sorted(ratings, key=lambda p: (p in provisional, -ratings[p][1], p))
     changes = ", ".join(
-        t(
+        t("result.rating_provisional", locale, name=_name(names, p))
+        if p in provisional
+        else t(
             "result.rating_change",
             locale,
             name=_name(names, p),

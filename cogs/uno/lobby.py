@@ -371,23 +371,28 @@ class Lobby:
         edit: bool = False,
         reason: str = "notice.ended",
     ) -> None:
-        """Host or Manage Server: the game is abandoned, nothing is counted."""
+        """Host or Manage Server: the game is abandoned, nothing is counted on the points
+        board; a started match is rated, the one who ended it (if playing) as having lost."""
         shared = self.shared
         user = interaction.user.id
         if user != record.host_id and not _can_manage(interaction):
             raise UserError("error.host_or_manager")
-        closed = t(
-            reason,
-            shared.public_locale(record.guild_id),
-            name=bold_name(interaction.user.display_name),
-        )
+        locale = shared.public_locale(record.guild_id)
+        name = bold_name(interaction.user.display_name)
+
+        def closed_text(rated: bool) -> str:
+            """What the closed table says: who ended it, and whether the match was rated."""
+            key = "notice.ended_rated" if rated and reason == "notice.ended" else reason
+            return t(key, locale, name=name)
+
         kwargs: dict[str, Any] | None = None
         message_id: int | None = None
+        closed = closed_text(False)
         async with shared.lock(record.channel_id):
             record = await shared.record(record.id)  # it may have started while we waited
             if record.status is GameStatus.LOBBY:
                 async with shared.db.write() as unit:
-                    done = await unit.games.abandon(record.id)
+                    done = await unit.games.abandon(record.id, ended_by=user)
                     record = await unit.games.get(record.id)
                 if not done:
                     raise UserError("error.game_ended")
@@ -398,7 +403,7 @@ class Lobby:
             if record.status is not GameStatus.RUNNING:
                 raise UserError("error.game_ended")
             running = await self.games.get(record.id)
-            kwargs = await running.end(closed)
+            kwargs, closed = await running.end(user, closed_text)
             message_id = running.live.table_message_id
         if edit:
             await respond(interaction, edit=True, **kwargs)

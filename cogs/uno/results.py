@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.engine import events as E
 from bot.store import StoreError
+from bot.store.rating_model import MIN_RATED_HAND, rated_hand
 from bot.ui.table_message import rematch_view, render_round_result, render_table
 from cogs.uno.live import LiveGame
 from cogs.uno.seasons import announce_season_ends
@@ -36,7 +37,9 @@ class Results:
         for e in events:
             if isinstance(e, E.RoundEnded):
                 match = live.game.outcome
-                ratings = await self._rating_changes(live.game_id) if match else None
+                rated = await self._rating_changes(live.game_id) if match else None
+                ratings, provisional = rated or (None, set())
+                small = not rated_hand(live.game.rules.hand_size)
                 embed = render_round_result(
                     e.outcome,
                     live.names,
@@ -46,6 +49,8 @@ class Results:
                     seed=e.seed,  # the round is over: its seed is revealed
                     left=live.game.left,
                     ratings=ratings,
+                    provisional=provisional,
+                    unrated_below=MIN_RATED_HAND if small else None,
                 )
                 extra = {"view": rematch_view(live.game_id, locale)} if match else {}
                 await shared.send_public(live.channel_id, embed=embed, **extra)
@@ -55,12 +60,15 @@ class Results:
                 new_round = True
         return new_round
 
-    async def _rating_changes(self, game_id: int) -> dict[int, tuple[int, int]] | None:
-        """The match's rating changes, saved with its end; None if it was not rated (or the
-        database cannot say now: the results are shown without them)."""
+    async def _rating_changes(
+        self, game_id: int
+    ) -> tuple[dict[int, tuple[int, int]], set[int]] | None:
+        """The match's rating changes, saved with its end, and who is still provisional; None
+        if it was not rated (or the database cannot say now: the results go without them)."""
         try:
             async with self.shared.db.read() as unit:
-                return await unit.ratings.changes(game_id) or None
+                changes = await unit.ratings.changes(game_id)
+                return (changes, await unit.ratings.provisional(game_id)) if changes else None
         except StoreError:
             return None
 

@@ -264,22 +264,31 @@ class RunningGame:
         async with self._games.shared.db.write() as unit:
             await unit.games.set_table_message(self.game_id, message_id)
 
-    async def end(self, closed: str) -> dict[str, Any]:
-        """`/uno end`: the game is abandoned (nothing counted), saved, then the owner stops;
-        the closed table (saying `closed`) to show, once an update in flight has landed.
+    async def end(
+        self, ended_by: int, closed: Callable[[bool], str]
+    ) -> tuple[dict[str, Any], str]:
+        """`/uno end` by `ended_by`: the game is abandoned (nothing counted on the points board;
+        a started match rated, match_rating.py), saved, then the owner stops. The closed table
+        to show, once an update in flight has landed, and what it says (`closed(rated)`).
         UserError("error.game_ended") if it had already ended."""
         async with self.lock:
-            if self.closed or not await self._save_end():
+            if self.closed:
+                raise UserError("error.game_ended")
+            done, rated = await self._save_end(ended_by)
+            if not done:
                 raise UserError("error.game_ended")
             self.stop()  # no clock, no ping, no more moves
-            kwargs = self._games.results.closed_table(self.live, closed)
+            text = closed(rated)
+            kwargs = self._games.results.closed_table(self.live, text)
         await self.table.flush(timeout=5)  # an update in flight must not land after this
-        return kwargs
+        return kwargs, text
 
-    async def _save_end(self) -> bool:
-        """Save the game as abandoned; False if it had already ended."""
+    async def _save_end(self, ended_by: int | None = None) -> tuple[bool, bool]:
+        """Save the game as abandoned: (whether it was still open, whether it was rated)."""
         async with self._games.shared.db.write() as unit:
-            return await unit.games.abandon(self.game_id)
+            done = await unit.games.abandon(self.game_id, ended_by=ended_by)
+            rated = done and bool(await unit.ratings.changes(self.game_id))
+        return done, rated
 
     def stop(self) -> None:
         """The game ended outside a move (`/uno end`, no humans left): no clock, no ping, no
@@ -303,7 +312,7 @@ class RunningGame:
         async with self.lock:
             if self.closed:
                 return
-            done = await self._save_end()
+            done, _ = await self._save_end()
             self.stop()
         if done:
             await self.table.flush()

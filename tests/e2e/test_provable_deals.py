@@ -25,10 +25,13 @@ SEED = re.compile(r"Seed of this deal: `([0-9a-f]{64})`")
 ROUND = re.compile(r"UNO — round (\d+)")
 
 
-def _verify(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot.engine.verify", str(path)], capture_output=True, text=True
-    )
+REFERENCE = Path(__file__).resolve().parents[2] / "tools" / "reference_verifier.py"
+
+
+def _verify(path: Path, *, reference: bool = False) -> subprocess.CompletedProcess[str]:
+    """The bot's verifier, or the docs' reference verifier (`reference`)."""
+    command = [str(REFERENCE)] if reference else ["-m", "bot.engine.verify"]
+    return subprocess.run([sys.executable, *command, str(path)], capture_output=True, text=True)
 
 
 async def test_every_round_is_committed_revealed_and_verifiable(s, tmp_path: Path) -> None:
@@ -72,6 +75,9 @@ async def test_every_round_is_committed_revealed_and_verifiable(s, tmp_path: Pat
     good.write_text(json.dumps(record))
     run = _verify(good)
     assert run.returncode == 0 and run.stdout.startswith("OK"), run.stdout + run.stderr
+    # The docs' reference verifier (tools/, written from docs/records.md alone) agrees.
+    run = _verify(good, reference=True)
+    assert run.returncode == 0 and run.stdout.startswith("OK"), run.stdout + run.stderr
 
     bad_record = copy.deepcopy(record)
     altered = bad_record["rounds"][0]["actions"]
@@ -80,6 +86,8 @@ async def test_every_round_is_committed_revealed_and_verifiable(s, tmp_path: Pat
     bad = tmp_path / "altered.json"
     bad.write_text(json.dumps(bad_record))
     run = _verify(bad)
+    assert run.returncode == 1 and run.stdout.startswith(f"MISMATCH: round 1, action {i + 1}")
+    run = _verify(bad, reference=True)
     assert run.returncode == 1 and run.stdout.startswith(f"MISMATCH: round 1, action {i + 1}")
 
     # `/uno verify` says the same of the server's last finished game, to the asker only.

@@ -1,5 +1,9 @@
 """Skill ratings and seasons, played through the real bot: three people play counted matches,
-the leaderboard ranks by rating, practice rates nobody, and an admin ends the season.
+the leaderboard ranks by rating, practice rates nobody, and an admin ends the season. Fair play
+(docs/playing.md): leaving or ending a started match is losing it (also across a restart), a
+match nobody moved in rates nobody, small hands are not rated (no farm of quick wins over an
+alt), losing to a computer is a loss, newcomers are shown as provisional, and a tie at the top
+of a season makes shared champions.
 
 A server of its own (ratings are per server; the session's shared guild has other tests'
 matches). Each match is one round (scoring "none") with a fixed deal Ana cannot lose: seven
@@ -19,7 +23,7 @@ from typing import Any
 import pytest
 
 from testing.bot_env import bot_env
-from testing.fakediscord import MANAGE_GUILD, FakeDiscord
+from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message
 from testing.players import (
     Table,
     actions,
@@ -38,6 +42,7 @@ from tests.e2e.test_resume import crashable as crashable_bot  # noqa: F401 (the 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 HANDS = ["R1 R1 R2 R2 R3 R3 R4", "G5 G5 G6 G6 G7 G7 G8", "B5 B5 B6 B6 B7 B7 B8"]
+RATING = re.compile(r"Rating: \*\*([\d,]+)\*\*")
 DRAWS = ["Y5", "Y5", "Y6", "Y6", "Y7", "Y7", "Y8", "Y8", "G8", "B8", "G0", "B0", "Y0"]
 ROW = re.compile(r"\*\*(\d+)\.\*\* (.+?) — \*\*([\d,]+)\*\*")
 
@@ -49,6 +54,21 @@ def ana_wins() -> list[str]:
     for card in DRAWS:
         rest.remove(card)
     return head + DRAWS + rest
+
+
+async def rating_of(emu: FakeDiscord, channel: int, asker: Any, player: Any) -> int | None:
+    """A player's rating as `/uno stats` shows it (None: not rated in this season)."""
+    text = (await answer(await emu.slash(asker, channel, "uno stats", player=player))).text
+    found = RATING.search(text)
+    return int(found[1].replace(",", "")) if found else None
+
+
+async def results_of(emu: FakeDiscord, channel: int) -> Message:
+    return await emu.wait_for(
+        lambda: next((m for m in emu.channel_messages(channel) if "Match winner" in m.text), None),
+        5,
+        what="the match's results",
+    )
 
 
 def rows(text: str) -> list[tuple[str, int]]:
@@ -180,6 +200,34 @@ async def test_ratings_practice_and_a_season_ended_by_command(tmp_path: Path) ->
         assert "nothing to end" in empty.text  # season 2 has no rated match yet
         totals = await answer(await emu.slash(ana, channel, "uno stats"))
         assert "Games: 3 won of 3" in totals.text and "in season 2" in totals.text
+
+        # Season 2: Dee and Eve each beat a newcomer once, alike: they tie at the top, and the
+        # season ends with two champions, not one picked by user id.
+        dee, eve, fay, gus = (emu.add_user(name, guild) for name in ("dee", "eve", "fay", "gus"))
+        for winner, loser in ((dee, fay), (eve, gus)):
+            channel = emu.add_channel(guild, f"tie-{winner.global_name}")
+            order = deal(HANDS[:2], "R9")
+            head, rest = order[:15], order[15:]
+            for card in DRAWS[:8]:
+                rest.remove(card)
+            spec = {"rules": {"scoring": "none"}, "deck": head + DRAWS[:8] + rest}
+            fix_deal(channel, {**spec, "dealer_seat": 1})
+            await open_game(emu, channel, winner, [loser])
+            assert await play_match(emu, channel, winner, [winner, loser]) == 1
+        ended = await answer(await emu.slash(admin, channel, "uno-admin end-season"))
+        assert "Season 2 has ended" in ended.text, ended.text
+        announced = await emu.wait_for(
+            lambda: next(
+                (m for m in emu.channel_messages(channel) if "Season 2 is over" in m.text), None
+            ),
+            5,
+            what="the second season's champions",
+        )
+        champions = next(x for x in announced.text.splitlines() if "👑" in x)
+        assert "Champions, tied" in champions, announced.text
+        assert dee.global_name in champions and eve.global_name in champions, champions
+        archive = await answer(await emu.slash(fay, channel, "uno leaderboard", season=2))
+        assert "Champions, tied" in archive.text, archive.text
     finally:
         await bot.stop()
         await emu.stop()
@@ -195,25 +243,27 @@ async def test_a_match_is_rated_once_across_a_restart_in_its_final_save(
     emu = c.emu
     channel = emu.add_channel(c.guild, "rated")
     alice, bob = emu.add_user("alice", c.guild), emu.add_user("bob", c.guild)
-    rules = {"hand_size": 2, "scoring": "none"}
-    deck = deal(["R1 R2", "G7 G8"], "R5")
-    deck.remove("Y7")
-    deck.insert(5, "Y7")  # what Bob draws: neither red nor a 1
+    rules = {"hand_size": 5, "scoring": "none"}  # (the smallest rated hand)
+    # Alice plays her five reds out while Bob draws what matches neither red nor her numbers.
+    deck = deal(["R1 R2 R3 R4 R6", "G7 G8 G9 B7 B8"], "R5")
+    for position, card in enumerate(["Y7", "Y8", "Y9", "B9"], start=11):
+        deck.remove(card)
+        deck.insert(position, card)
     c.decks.write_text(json.dumps({str(channel): {"deck": deck, "dealer_seat": 1, "rules": rules}}))
     table = await open_game(emu, channel, alice, [bob])
     game_id = Table(emu, channel).game_id
-    a_hand = await take_turn(emu, alice, await show_hand(emu, alice, table))  # R1, UNO
-    for _ in range(3):  # Bob draws and cannot play
+    a_hand = await show_hand(emu, alice, table)
+    for _ in range(4):  # four of Alice's cards, each answered by Bob's draw
+        a_hand = await take_turn(emu, alice, a_hand)
         msg = await Table(emu, channel).at_version(version_of(a_hand) or 0)
-        if Table(emu, channel).current_player(msg) != bob.id:
-            break
+        assert Table(emu, channel).current_player(msg) == bob.id
         await take_turn(emu, bob, await show_hand(emu, bob, msg))
         a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["refresh"]))
-    a_hand = await answer(await emu.click(alice, a_hand, actions(a_hand)["refresh"]))
-    assert "play:R2" in actions(a_hand), a_hand.text
+    last = [a for a in actions(a_hand) if a.startswith("play:")]
+    assert len(last) == 1, a_hand.text
 
     emu.callback_latency = 2.0  # the answer is slow: the kill lands in the middle of the save
-    click = asyncio.ensure_future(emu.click(alice, a_hand, actions(a_hand)["play:R2"]))
+    click = asyncio.ensure_future(emu.click(alice, a_hand, actions(a_hand)[last[0]]))
     await asyncio.sleep(0)
     try:
         await c.bot.kill()
@@ -231,7 +281,7 @@ async def test_a_match_is_rated_once_across_a_restart_in_its_final_save(
             what="the resumed table",
         )
         a_hand = await show_hand(emu, alice, msg)
-        await answer(await emu.click(alice, a_hand, actions(a_hand)["play:R2"]))
+        await answer(await emu.click(alice, a_hand, actions(a_hand)[last[0]]))
     for _ in range(50):
         if (await c.snapshot(game_id))[1] == "finished":
             break
@@ -243,4 +293,151 @@ async def test_a_match_is_rated_once_across_a_restart_in_its_final_save(
     assert dict(changes)[alice.id] == 1
     matches = await c.query("SELECT matches FROM ratings WHERE guild_id = :guild", guild=c.guild.id)
     assert sorted(matches) == [(1,), (1,)], matches
+    emu.assert_clean(allow_failed=True)
+
+
+async def test_leaving_a_started_match_is_losing_and_newcomers_are_shown_kindly(s) -> None:
+    """Behind after a move, `/uno leave` used to leave both players unrated: now the leaver
+    lost to the one still seated, and the public results call both newcomers provisional
+    instead of showing a first loss as "936 (-64)"."""
+    emu = s.emu
+    channel = s.channel()
+    ana, ben = s.users("ana", "ben")
+    s.fix_deal(channel, {"deck": deal(["R1 R2 R3 R4 R5 R6 R7", HANDS[1]], "R9"), "dealer_seat": 1})
+    table = await open_game(emu, channel, ana, [ben])
+    await take_turn(emu, ana, await show_hand(emu, ana, table))  # Ana moved: the match started
+    await answer(await emu.slash(ben, channel, "uno leave"))
+    results = await results_of(emu, channel)
+    ratings_line = next(x for x in results.text.splitlines() if "📈 Ratings:" in x)
+    assert ratings_line.count("provisional") == 2 and "(" not in ratings_line, ratings_line
+    ana_rating = await rating_of(emu, channel, ana, ana)
+    ben_rating = await rating_of(emu, channel, ana, ben)
+    assert ana_rating is not None and ben_rating is not None
+    assert ben_rating < 1000 < ana_rating
+
+
+async def test_ending_a_started_match_costs_the_host_who_ends_it(s) -> None:
+    emu = s.emu
+    ana, ben, cy = s.users("ana", "ben", "cy")
+    # Ended before anyone moved: nobody is rated.
+    channel = s.channel()
+    await open_game(emu, channel, ana, [ben, cy])
+    ended = await answer(await emu.slash(ana, channel, "uno end"))
+    assert "ended" in ended.text, ended.text
+    assert await rating_of(emu, channel, ana, ana) is None
+    # Ended by the host after a move: the host lost to both, who share the first place.
+    channel = s.channel()
+    s.fix_deal(channel, {"deck": ana_wins(), "dealer_seat": 2})
+    table = await open_game(emu, channel, ana, [ben, cy])
+    await take_turn(emu, ana, await show_hand(emu, ana, table))
+    await answer(await emu.slash(ana, channel, "uno end"))
+    ana_rating = await rating_of(emu, channel, ana, ana)
+    ben_rating = await rating_of(emu, channel, ana, ben)
+    cy_rating = await rating_of(emu, channel, ana, cy)
+    assert ana_rating is not None and ben_rating is not None
+    assert ana_rating < 1000 < ben_rating == cy_rating
+
+
+async def test_quick_wins_over_an_alt_with_one_card_hands_are_not_rated(s) -> None:
+    """The farm of the issue: `/uno new target:1`, hand size 1, the alt only draws; ten such
+    matches used to lift the main to the top. Now they stay on the points board, unrated."""
+    emu = s.emu
+    main, alt = s.users("main", "alt")
+    for _ in range(10):
+        channel = s.channel()
+        s.fix_deal(channel, {"deck": deal(["R1", "G7"], "R5"), "dealer_seat": 1})
+        lobby = await answer(await emu.slash(main, channel, "uno new", target=1))
+        await answer(await emu.slash(main, channel, "uno setrule", option="hand_size", value="1"))
+        lobby = await answer(await emu.click(alt, lobby, label="Join"))
+        table = await answer(await emu.click(main, lobby, label="Start"))
+        await take_turn(emu, main, await show_hand(emu, main, table))  # R1: out, match won
+        results = await results_of(emu, channel)
+        assert "Not rated: hands of fewer than 5 cards" in results.text, results.text
+    assert await rating_of(emu, channel, main, main) is None
+    stats = await answer(await emu.slash(main, channel, "uno stats"))
+    assert "Games: 10 won of 10" in stats.text, stats.text
+
+
+async def test_losing_to_a_computer_is_a_loss(s) -> None:
+    """Two people lose a one-round match to an easy computer: both ratings go down (they
+    used to go up, the computer being left out and the two people tied)."""
+    emu = s.emu
+    channel = s.channel()
+    ana, ben = s.users("ana", "ben")
+    # The computer (third seat, first to play) holds five reds; the people, and what they
+    # draw, hold neither red nor a 1, 2, 3, 4, 6 or 9.
+    hands = ["G5 G5 G7 G7 G8", "B5 B5 B7 B7 B8", "R1 R2 R3 R4 R6"]
+    order = deal(hands, "R9")
+    draws = ["Y5", "Y7", "Y8", "Y0", "G0", "B0", "Y5", "Y7", "Y8", "G8"]
+    head, rest = order[:16], order[16:]
+    for card in draws:
+        rest.remove(card)
+    s.fix_deal(
+        channel,
+        {
+            "deck": head + draws + rest,
+            "dealer_seat": 1,
+            "rules": {"hand_size": 5, "scoring": "none"},
+        },
+    )
+    lobby = await answer(await emu.slash(ana, channel, "uno new"))
+    lobby = await answer(await emu.click(ben, lobby, label="Join"))
+    await answer(await emu.slash(ana, channel, "uno addbot", level="easy"))
+    lobby = await emu.wait_for(
+        lambda: (m := Table(emu, channel).message()) is not None and "Bot" in m.text and m,
+        5,
+        what="the lobby with its computer",
+    )
+    await answer(await emu.click(ana, lobby, label="Start"))
+    await play_until_over(emu, channel, [ana, ben])
+    results = await results_of(emu, channel)
+    assert "Bot" in results.text.split("Match winner")[1]
+    for person in (ana, ben):
+        rating = await rating_of(emu, channel, ana, person)
+        assert rating is not None and rating < 1000, rating
+
+
+async def play_until_over(emu: FakeDiscord, channel: int, people: list[Any]) -> None:
+    """The people take their turns (a computer takes its own) until the match is over."""
+    table = Table(emu, channel)
+    by_id = {p.id: p for p in people}
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 30
+    while loop.time() < end:
+        msg = table.message()
+        assert msg is not None
+        if "match is over" in msg.text:
+            return
+        person = by_id.get(table.current_player(msg) or 0)
+        if person is not None:
+            hand = await show_hand(emu, person, msg)
+            if "Your turn" in hand.text or actions(hand).keys() & {"accept", "keep"}:
+                await take_turn(emu, person, hand)
+        await asyncio.sleep(0.05)
+    raise AssertionError("the match did not end")
+
+
+async def test_a_leaver_is_rated_when_the_match_ends_after_a_restart(
+    crashable_bot: Crashable,  # noqa: F811 (the fixture imported above)
+) -> None:
+    """Ben leaves a started match, the bot is killed and started again, then the host ends
+    it: Cy, still seated, first; Ana, who ended it, second; Ben, who left, last."""
+    c = crashable_bot
+    emu = c.emu
+    channel = emu.add_channel(c.guild, "left")
+    ana, ben, cy = (emu.add_user(name, c.guild) for name in ("ana", "ben", "cy"))
+    c.decks.write_text(json.dumps({str(channel): {"deck": ana_wins(), "dealer_seat": 2}}))
+    table = await open_game(emu, channel, ana, [ben, cy])
+    game_id = Table(emu, channel).game_id
+    await take_turn(emu, ana, await show_hand(emu, ana, table))
+    await answer(await emu.slash(ben, channel, "uno leave"))
+    await c.bot.kill()
+    await c.bot.start()
+    await emu.wait_for_bot(timeout=30, new=True)
+    ended = await answer(await emu.slash(ana, channel, "uno end"))
+    assert "ended" in ended.text, ended.text
+    changes = await c.query(
+        "SELECT user_id, place FROM rating_changes WHERE game_id = :game", game=game_id
+    )
+    assert dict(changes) == {cy.id: 1, ana.id: 2, ben.id: 3}, changes
     emu.assert_clean(allow_failed=True)

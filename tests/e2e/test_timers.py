@@ -7,13 +7,14 @@ after 2 s. The restart test kills the bot (SIGKILL) and checks the stored deadli
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 
 from testing.fakediscord import MANAGE_GUILD
-from testing.players import Table, answer, deal, open_game, show_hand, table_with
+from testing.players import Table, answer, deal, open_game, show_hand, table_with, take_turn
 from tests.e2e.worlds import BotWorld, running_world
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -63,6 +64,29 @@ async def test_three_timeouts_in_a_row_remove_the_player(world: TimerWorld) -> N
     ]
     assert sorted("Games: 0 won of 1 (0%)" in t for t in texts) == [False, True], texts
     assert sum("No games on this server yet" in t for t in texts) == 1, texts
+
+
+async def test_removed_after_timeouts_from_a_started_match_is_a_rated_loss(
+    world: TimerWorld,
+) -> None:
+    """Alice moves, then lets the clock run; Bob, who never moves, is removed first (his
+    third timeout comes before her third): the match had started, so he lost it, rated
+    (docs/playing.md), and Alice won it. It used to rate nobody."""
+    emu = world.emu
+    channel = world.channel()
+    alice, bob = world.users("alice", "bob")
+    spec = {"deck": deal(["R1 R2 R3 R4 R5 R6 R7", "B1 B2 B3 B4 B5 B6 B7"], "R9"), "dealer_seat": 1}
+    world.fix_deal(channel, spec)
+    table = await open_game(emu, channel, alice, [bob])
+    await take_turn(emu, alice, await show_hand(emu, alice, table))
+    await emu.wait_for(table_with(emu, channel, "match is over"), 15, what="the end")
+    ratings = {}
+    for player in (alice, bob):
+        stats = await answer(await emu.slash(alice, channel, "uno stats", player=player))
+        found = re.search(r"Rating: \*\*([\d,]+)\*\*", stats.text)
+        assert found is not None, stats.text
+        ratings[player.id] = int(found[1].replace(",", ""))
+    assert ratings[bob.id] < 1000 < ratings[alice.id], ratings
 
 
 async def test_an_unstarted_lobby_closes_itself(world: TimerWorld) -> None:

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot.engine.rules import RuleSet
-from bot.store import Database, GameRecord, create_engine
+from bot.store import Database, GameRecord, NewAction, create_engine
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 BACKENDS = ["sqlite", *(["postgresql"] if PG_URL else [])]
@@ -78,8 +78,11 @@ async def new_running_game(
     channel_id: int = CHANNEL,
     guild_id: int = GUILD,
     state: dict[str, Any] | None = None,
+    rules: RuleSet | None = None,
+    moved: bool = False,
 ) -> GameRecord:
-    """A started game: the first of `players` hosts; `bots` are computer players."""
+    """A started game: the first of `players` hosts; `bots` are computer players. `moved`: its
+    host has made a move (a match may be rated once somebody moved)."""
     (host_id, host_name), *others = players.items()
     async with db.write() as unit:
         game = await unit.games.open_lobby(
@@ -87,10 +90,19 @@ async def new_running_game(
             channel_id=channel_id,
             host_id=host_id,
             host_name=host_name,
-            rules=RuleSet(),
+            rules=rules or RuleSet(),
         )
         for user_id, name in others:
             await unit.games.seat(game.id, user_id, name)
         for user_id, name in (bots or {}).items():
             await unit.games.seat(game.id, user_id, name, is_bot=True, bot_level="normal")
-        return await unit.games.start(game.id, state=state or {"turn": 0}, version=1)
+        started = await unit.games.start(game.id, state=state or {"turn": 0}, version=1)
+        if not moved:
+            return started
+        await unit.games.save_action(
+            game.id,
+            expected_version=1,
+            state=state or {"turn": 1},
+            actions=NewAction(version=2, action="draw", actor_id=host_id),
+        )
+        return await unit.games.get(game.id)

@@ -20,7 +20,7 @@ PEOPLE = {A: "Ana", B: "Ben", C: "Cy"}
 async def play(
     db: Database, winner: int, places: dict[int, int] | None = None, **kw: object
 ) -> int:
-    game = await new_running_game(db, PEOPLE, **kw)
+    game = await new_running_game(db, PEOPLE, moved=True, **kw)
     async with db.write() as unit:
         await unit.games.finish(game.id, winner_id=winner, places=places)
     return game.id
@@ -54,7 +54,7 @@ async def test_the_same_final_save_applied_twice_rates_once(db: Database) -> Non
 
 
 async def test_a_rolled_back_final_save_rates_nothing(db: Database) -> None:
-    game = await new_running_game(db, PEOPLE)
+    game = await new_running_game(db, PEOPLE, moved=True)
     with pytest.raises(RuntimeError):
         async with db.write() as unit:  # a crash in the middle of the final save
             await unit.games.finish(game.id, winner_id=A)
@@ -67,7 +67,7 @@ async def test_a_rolled_back_final_save_rates_nothing(db: Database) -> None:
 
 
 async def test_practice_never_rates(db: Database) -> None:
-    game = await new_running_game(db, {A: "Ana"}, bots={-1: "Bot"})
+    game = await new_running_game(db, {A: "Ana"}, bots={-1: "Bot"}, moved=True)
     async with db.write() as unit:
         await unit.games.finish(game.id, winner_id=A)
     async with db.read() as unit:
@@ -77,7 +77,7 @@ async def test_practice_never_rates(db: Database) -> None:
 
 
 async def test_an_uncounted_match_never_rates(db: Database) -> None:
-    game = await new_running_game(db, {A: "Ana", B: "Ben"})
+    game = await new_running_game(db, {A: "Ana", B: "Ben"}, moved=True)
     async with db.write() as unit:
         await unit.games.unseat(game.id, B, kicked=True)  # down to one person: uncounted
         await unit.games.finish(game.id, winner_id=A)
@@ -137,12 +137,12 @@ async def test_a_monthly_season_rolls_over_at_the_first_match_after_its_month(
 ) -> None:
     async with db.write() as unit:
         await unit.settings.save_guild(GuildConfig(GUILD, season_length="monthly"))
-    first = await new_running_game(db, PEOPLE)
+    first = await new_running_game(db, PEOPLE, moved=True)
     async with db.write() as unit:
         await unit.ratings.rate_match(
             first.id, {A: 1, B: 2, C: 3}, PEOPLE, datetime(2026, 11, 20, tzinfo=UTC)
         )
-    second = await new_running_game(db, PEOPLE, channel_id=77)
+    second = await new_running_game(db, PEOPLE, channel_id=77, moved=True)
     async with db.write() as unit:
         await unit.ratings.rate_match(
             second.id, {B: 1, A: 2, C: 3}, PEOPLE, datetime(2026, 12, 2, tzinfo=UTC)
@@ -182,7 +182,7 @@ async def test_an_ended_season_is_announced_once(db: Database) -> None:
 async def test_a_quarterly_season_rolls_over_at_a_view_after_its_quarter(db: Database) -> None:
     async with db.write() as unit:
         await unit.settings.save_guild(GuildConfig(GUILD, season_length="quarterly"))
-    game = await new_running_game(db, PEOPLE)
+    game = await new_running_game(db, PEOPLE, moved=True)
     async with db.write() as unit:
         await unit.ratings.rate_match(
             game.id, {A: 1, B: 2, C: 3}, PEOPLE, datetime(2026, 5, 20, tzinfo=UTC)

@@ -1,0 +1,762 @@
+"""A reference verifier of game records, written from docs/records.md alone.
+
+It imports nothing of the bot, only Python's standard library: anyone can read it next to the
+docs and write their own in any language. `python tools/reference_verifier.py RECORD.json`
+prints `OK: ...` (exit 0) or `MISMATCH: ...` (exit 1).
+
+What it checks (docs/records.md, "Verifying without the bot"): every seed against its
+commitment, every deal against its seed, every card of every round (the deal, the starter and
+a returned one, every draw, penalty and reshuffle, every hand swapped, rotated or shuffled),
+that every card played is held by its player, and every round's winner and points and the
+final scores. It follows the flow of the rules closely enough to know who draws what; it does
+not re-check each action's legality (the bot's own `python -m bot.engine.verify` does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import sys
+from typing import Any
+
+COLORS = "RYGB"
+COLORED_RANKS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "D"]
+WILDS = ["W", "W4", "WS", "WX", "WC"]
+#: Every card code in the documented order: a hand listed "in card order" follows it.
+CARD_ORDER = [c + r for c in COLORS for r in COLORED_RANKS] + WILDS
+ORDER = {code: i for i, code in enumerate(CARD_ORDER)}
+RULE_DEFAULTS: dict[str, Any] = {
+    "deck": "classic108",
+    "hand_size": 7,
+    "starting_player": "left",
+    "starter_wild": "choose",
+    "wd4_rule": "color",
+    "wd4_challenge": True,
+    "challenge_guilty": "official",
+    "challenge_fail_draw": 6,
+    "two_player_reverse": "skip",
+    "stacking": "off",
+    "deflect_d2": False,
+    "deflect_wd4": False,
+    "deflect_skip": False,
+    "go_out_on_action": True,
+    "voluntary_draw": True,
+    "draw_until_playable": False,
+    "force_play_drawn": False,
+    "jump_in": False,
+    "seven_o": False,
+    "uno_penalty": 2,
+    "false_catch_penalty": 0,
+    "last_card_swap": "win",
+    "last_card_shuffle": "apply",
+    "custom_effect": "none",
+    "scoring": "standard",
+    "penalty_end": "lowest_wins",
+    "target": 500,
+}
+
+
+class Mismatch(Exception):
+    """The first thing in a record that its seeds and the rules do not confirm."""
+
+
+# ------------------------------------------------------------------- cards and shuffles
+
+
+def color_of(card: str) -> str:
+    return "" if card.startswith("W") else card[0]
+
+
+def rank_of(card: str) -> str:
+    return card if card.startswith("W") else card[1:]
+
+
+def points_of(card: str) -> int:
+    rank = rank_of(card)
+    if rank.isdigit():
+        return int(rank)
+    if rank in ("S", "R", "D"):
+        return 20
+    return 50 if rank in ("W", "W4") else 40
+
+
+def unshuffled_deck(kind: str) -> list[str]:
+    deck: list[str] = []
+    for c in COLORS:
+        deck.append(c + "0")
+        for r in COLORED_RANKS[1:]:
+            deck += [c + r, c + r]
+    deck += ["W"] * 4 + ["W4"] * 4
+    if kind == "swap112":
+        deck += ["WS", "WC", "WC", "WC"]
+    elif kind == "shuffle112":
+        deck += ["WX", "WC", "WC", "WC"]
+    elif kind != "classic108":
+        raise Mismatch(f"unknown deck {kind!r}")
+    return deck
+
+
+def shuffle(items: list[str], seed: bytes, k: int) -> list[str]:
+    """Shuffle k of a round (uno-shuffle-v1): item i is position i of the list given."""
+    label = b"deal" if k == 0 else b"reshuffle-%d" % k
+    stream = hashlib.shake_256(hmac.digest(seed, label, "sha256")).digest(8 * len(items))
+    keys = [(int.from_bytes(stream[8 * i + 1 : 8 * i + 6], "little"), i) for i in range(len(items))]
+    return [items[i] for _, i in sorted(keys)]
+
+
+def in_card_order(hand: list[str]) -> list[str]:
+    return sorted(hand, key=ORDER.__getitem__)
+
+
+# ------------------------------------------------------------------- one match
+
+
+class Match:
+    """The state docs/records.md describes: seats, hands, the draw pile (a list from its bottom
+    to its top: cards are drawn from the end), the discard pile (its top is the end), the
+    active colour, the direction, whose turn it is and what they must decide."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        rules = dict(RULE_DEFAULTS)
+        rules.update(record["rules"])
+        self.r = rules
+        self.players = [int(p["id"]) for p in record["players"]]
+        self.dealer = int(record["first_dealer"])
+        self.totals = dict.fromkeys(self.players, 0)
+        self.left: list[int] = []
+        self.eliminated: list[int] = []
+        self.over = False
+
+    # -- dealing
+
+    def deal(self, number: int, seed: bytes) -> None:
+        r = self.r
+        self.number = number
+        self.seed = seed
+        self.shuffles = 0
+        self.seats = [p for p in self.players if p not in self.left and p not in self.eliminated]
+        draw_order = self.shuffle(unshuffled_deck(r["deck"]))  # shuffle "deal"
+        self.pile = draw_order[::-1]  # bottom to top: the first card of the deal is on top
+        self.hands: dict[int, list[str]] = {}
+        for p in self.seats:  # each seat in seat order takes the next hand_size cards
+            self.hands[p] = [self.pile.pop() for _ in range(r["hand_size"])]
+        self.discards: list[str] = []
+        self.direction = 1
+        self.penalty = 0
+        self.penalty_kind = ""
+        self.wd4: tuple[int, str, bool] | None = None
+        self.at_risk: list[int] = []
+        self.skip_next: list[int] = []
+        self.passes = 0
+        self.steps: list[str] = []
+        self.positions: dict[str, int] = {}
+        self.round_over = False
+        self.result: tuple[int | None, dict[int, int]] | None = None
+        redraw = {"W4", "WS", "WX", "WC"} | ({"W"} if r["starter_wild"] == "redraw" else set())
+        starter = self.pile.pop()
+        while starter in redraw:  # back on top of the pile, the whole pile reshuffled
+            self.pile.append(starter)
+            self.pile = self.shuffle(self.pile)
+            starter = self.pile.pop()
+        self.discards.append(starter)
+        self.color = color_of(starter)
+        dealer_seat = self.seats.index(self.dealer)
+        mode = r["starting_player"]
+        if mode == "left":
+            first = self.next_seat(dealer_seat)
+        elif mode == "dealer":
+            first = dealer_seat
+        else:
+            digest = hmac.digest(seed, b"first-player", "sha256")
+            first = int.from_bytes(digest[:8], "big") % len(self.seats)
+        rank = rank_of(starter)
+        if rank == "S":
+            self.start_turn(self.next_seat(first))
+        elif rank == "R":
+            self.direction = -1
+            self.start_turn(self.next_seat(first))
+        elif rank == "D":
+            self.draw(self.seats[first], 2)
+            self.start_turn(self.next_seat(first))
+        elif rank == "W":
+            self.turn = first
+            self.steps = ["turn"]
+            self.decision = "color"
+        else:
+            self.start_turn(first)
+
+    def shuffle(self, items: list[str]) -> list[str]:
+        out = shuffle(items, self.seed, self.shuffles)
+        self.shuffles += 1
+        return out
+
+    # -- turns
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        return (seat + self.direction * steps) % len(self.seats)
+
+    def seats_from(self, seat: int) -> list[int]:
+        n = len(self.seats)
+        return [self.seats[(seat + self.direction * k) % n] for k in range(1, n + 1)]
+
+    def start_turn(self, seat: int) -> None:
+        while self.skip_next and self.seats[seat] in self.skip_next:
+            self.skip_next.remove(self.seats[seat])
+            seat = self.next_seat(seat)
+        self.turn = seat
+        self.decision = "play"
+        self.steps = []
+
+    # -- drawing
+
+    def take(self, count: int) -> list[str]:
+        pile = self.pile
+        if len(pile) < count and len(self.discards) > 1:
+            top = self.discards.pop()
+            rest = self.shuffle(self.discards)  # numbered from the bottom of the discards
+            self.pile = pile = rest + pile  # under what is left: the old pile is drawn first
+            self.discards = [top]
+        taken: list[str] = []
+        while pile and len(taken) < count:
+            taken.append(pile.pop())
+        return taken
+
+    def draw(self, player: int, count: int) -> list[str]:
+        if count <= 0:
+            return []
+        cards = self.take(count)
+        self.hands[player] += cards
+        if player in self.at_risk:
+            self.at_risk.remove(player)
+        return cards
+
+    # -- what may be played
+
+    def matches(self, card: str) -> bool:
+        top = self.discards[-1]
+        if card in ("W", "WS", "WX", "WC"):
+            return True
+        if card == "W4":
+            return False
+        return color_of(card) == self.color or (
+            not top.startswith("W") and rank_of(card) == rank_of(top)
+        )
+
+    def wd4_allowed(self, hand: list[str]) -> bool:
+        rule = self.r["wd4_rule"]
+        if rule == "color":
+            return not any(color_of(c) == self.color for c in hand)
+        if rule == "no_playable":
+            return not any(self.matches(c) for c in hand)
+        return True
+
+    def playable_drawn(self, card: str, hand: list[str]) -> bool:
+        if len(hand) == 1 and not self.r["go_out_on_action"] and not rank_of(card).isdigit():
+            return False
+        return self.wd4_allowed(hand) if card == "W4" else self.matches(card)
+
+    def responses(self, player: int) -> bool:
+        """Whether `player` holds a card that stacks on or deflects the pending penalty."""
+        r = self.r
+        hand = self.hands[player]
+        if len(hand) == 1 and not r["go_out_on_action"]:
+            return False
+        kind = self.penalty_kind
+        allowed: set[str] = set()
+        if kind == "D":
+            if r["stacking"] != "off" or r["deflect_d2"]:
+                allowed |= {c + "D" for c in COLORS}
+            if r["stacking"] == "mixed":
+                allowed.add("W4")
+        elif kind == "W4":
+            if r["stacking"] != "off":
+                allowed.add("W4")
+            if r["deflect_wd4"]:
+                allowed.add(self.color + "D")
+        elif kind == "S":
+            allowed.add(self.discards[-1])
+        return any(c in allowed for c in hand)
+
+    def can_challenge(self) -> bool:
+        r = self.r
+        return (
+            self.penalty_kind == "W4"
+            and r["wd4_challenge"]
+            and r["wd4_rule"] != "any"
+            and self.wd4 is not None
+            and self.wd4[0] in self.seats
+        )
+
+    # -- actions
+
+    def act(self, player: int, code: str) -> None:
+        if code == "leave":
+            self.leave(player)
+            return
+        if self.over or self.round_over:
+            raise Mismatch("an action after the round ended")
+        if player not in self.seats:
+            raise Mismatch("an action of a player not seated")
+        kind, _, arg = code.partition(":")
+        if kind == "play":
+            card, _, uno = arg.partition(":")
+            self.at_risk.clear()
+            self.play(player, card, uno == "uno")
+        elif kind == "draw":
+            self.at_risk.clear()
+            self.draw_turn(player)
+        elif kind == "color":
+            if arg not in COLORS:
+                raise Mismatch("not a colour")
+            self.color = arg
+            self.continue_card()
+        elif kind == "keep":
+            self.start_turn(self.next_seat(self.turn))
+        elif kind == "pass":
+            self.at_risk.clear()
+            self.passes += 1
+            if self.passes >= len(self.seats):
+                self.end_round(self.blocked_winner())
+            else:
+                self.start_turn(self.next_seat(self.turn))
+        elif kind == "accept":
+            self.at_risk.clear()
+            self.take_penalty(self.turn)
+        elif kind == "challenge":
+            self.at_risk.clear()
+            self.challenge(player)
+        elif kind == "uno":
+            if player in self.at_risk:
+                self.at_risk.remove(player)
+        elif kind == "target":
+            self.swap(player, int(arg))
+            if not self.someone_out():
+                self.continue_card()
+        elif kind == "catch":
+            target = int(arg)
+            if target in self.at_risk:
+                self.at_risk.remove(target)
+                self.draw(target, self.r["uno_penalty"])
+            else:
+                self.draw(player, self.r["false_catch_penalty"])
+        else:
+            raise Mismatch("not an action")
+        if not self.pile and self.decision == "play" and not self.round_over:
+            self.note_position()
+
+    def play(self, player: int, card: str, uno: bool) -> None:
+        r = self.r
+        hand = self.hands[player]
+        if card not in hand:
+            raise Mismatch(f"{card} is not in the hand of {player}")
+        seat = self.seats.index(player)
+        self.turn = seat  # (a jump-in takes the turn)
+        responding = self.decision == "respond"
+        hand.remove(card)
+        self.discards.append(card)
+        color_before = self.color
+        self.color = color_of(card)
+        self.passes = 0
+        rank = rank_of(card)
+        if card == "W4":
+            rule = r["wd4_rule"]
+            if rule == "color":
+                guilty = any(color_of(c) == color_before for c in hand)
+            elif rule == "no_playable":
+                under, active = self.discards[-2], color_before
+                guilty = any(
+                    c in ("W", "WS", "WX", "WC")
+                    or color_of(c) == active
+                    or (not under.startswith("W") and c != "W4" and rank_of(c) == rank_of(under))
+                    for c in hand
+                )
+            else:
+                guilty = False
+            self.wd4 = (player, color_before, guilty)
+        if responding:
+            self.penalty_kind = ""
+        if not hand:
+            if card == "WS" and r["last_card_swap"] == "apply":
+                self.steps = ["target", "color", "effect"]
+                self.continue_card()
+                return
+            if card == "WX" and r["last_card_shuffle"] == "apply":
+                self.shuffle_hands()
+                if self.someone_out():
+                    return
+                self.steps = ["color", "effect"]
+                self.continue_card()
+                return
+            if rank in ("D", "W4"):
+                amount = self.penalty_after(rank)
+                self.penalty = 0
+                self.draw(self.seats[self.next_seat(seat)], amount)
+            self.end_round(player)
+            return
+        if len(hand) == 1 and not uno:
+            self.at_risk.append(player)
+        if card in ("W", "W4"):
+            self.steps = ["effect"]
+            self.decision = "color"
+            return
+        if card == "WS":
+            self.steps = ["target", "color", "effect"]
+        elif card == "WX":
+            self.shuffle_hands()
+            if self.someone_out():
+                return
+            self.steps = ["color", "effect"]
+        elif card == "WC":
+            self.steps = ["color", "custom", "effect"]
+        elif r["seven_o"] and rank in ("7", "0"):
+            if rank == "7":
+                self.steps = ["target", "effect"]
+            else:
+                self.rotate_hands()
+                self.steps = ["effect"]
+        else:  # a coloured card: nothing to decide before its effect
+            self.steps = []
+            self.effect()
+            return
+        self.continue_card()
+
+    def penalty_after(self, rank: str) -> int:
+        amount = 2 if rank == "D" else 4
+        return self.penalty + amount if self.r["stacking"] != "off" else amount
+
+    def continue_card(self) -> None:
+        actor = self.seats[self.turn]
+        while self.steps:
+            step = self.steps.pop(0)
+            if step == "color":
+                self.decision = "color"
+                return
+            if step == "target":
+                self.decision = "target"
+                return
+            if step == "turn":
+                self.decision = "play"
+                return
+            if step == "custom":
+                self.custom_effect(actor)
+            elif step == "effect":
+                self.effect()
+                return
+
+    def effect(self) -> None:
+        r = self.r
+        card = self.discards[-1]
+        rank = rank_of(card)
+        seat = self.turn
+        if rank == "R":
+            self.direction = -self.direction
+        following = self.next_seat(seat)
+        if rank.isdigit():
+            self.start_turn(following)
+        elif rank == "S":
+            victim = self.seats[following]
+            if r["deflect_skip"] and card in self.hands[victim]:
+                self.penalty_kind = "S"
+                self.turn = following
+                self.decision = "respond"
+                return
+            self.start_turn(self.next_seat(following))
+        elif rank == "R":
+            if len(self.seats) == 2 and r["two_player_reverse"] == "skip":
+                self.start_turn(seat)
+            else:
+                self.start_turn(following)
+        elif rank in ("D", "W4"):
+            self.penalty = self.penalty_after(rank)
+            self.penalty_kind = "D" if rank == "D" else "W4"
+            self.turn = following
+            if self.responses(self.seats[following]) or self.can_challenge():
+                self.decision = "respond"
+                return
+            self.turn = seat
+            self.take_penalty(following)
+        elif rank == "WC" and r["custom_effect"] == "play_again":
+            self.start_turn(seat)
+        else:
+            self.start_turn(following)
+
+    def take_penalty(self, victim_seat: int) -> None:
+        amount, self.penalty, self.penalty_kind = self.penalty, 0, ""
+        self.draw(self.seats[victim_seat], amount)
+        self.start_turn(self.next_seat(victim_seat))
+
+    def challenge(self, challenger: int) -> None:
+        if self.wd4 is None:
+            raise Mismatch("a challenge without a Wild Draw Four")
+        offender, color_before, guilty = self.wd4
+        total, self.penalty, self.penalty_kind, self.wd4 = self.penalty, 0, "", None
+        if guilty:
+            if self.r["challenge_guilty"] == "de":
+                if len(self.discards) > 1:
+                    self.hands[offender].append(self.discards.pop())
+                self.color = color_before
+                self.skip_next.append(offender)
+            self.draw(offender, total)
+            self.start_turn(self.turn)
+        else:
+            self.draw(challenger, max(0, total + self.r["challenge_fail_draw"] - 4))
+            self.start_turn(self.next_seat(self.turn))
+
+    def custom_effect(self, actor: int) -> None:
+        name = self.r["custom_effect"]
+        others = self.seats_from(self.seats.index(actor))[:-1]
+        if name == "swap_hands":
+            self.steps.insert(0, "target")
+        elif name == "others_draw_2":
+            for p in others:
+                self.draw(p, 2)
+        elif name == "draw_to_7":
+            for p in others:
+                self.draw(p, 7 - len(self.hands[p]))
+
+    def hands_changed(self, players: list[int]) -> None:
+        for p in players:
+            if len(self.hands[p]) == 1:
+                if p not in self.at_risk:
+                    self.at_risk.append(p)
+            elif p in self.at_risk:
+                self.at_risk.remove(p)
+
+    def swap(self, player: int, target: int) -> None:
+        if target not in self.seats or target == player:
+            raise Mismatch("not a target")
+        self.hands[player], self.hands[target] = self.hands[target], self.hands[player]
+        self.hands_changed([player, target])
+
+    def rotate_hands(self) -> None:
+        old = [self.hands[p] for p in self.seats]
+        for i, hand in enumerate(old):
+            self.hands[self.seats[self.next_seat(i)]] = hand
+        self.hands_changed(self.seats)
+
+    def shuffle_hands(self) -> None:
+        pool = [c for p in self.seats for c in in_card_order(self.hands[p])]
+        pool = self.shuffle(pool)
+        order = self.seats_from(self.turn)
+        for p in order:
+            self.hands[p] = []
+        for i, card in enumerate(pool):
+            self.hands[order[i % len(order)]].append(card)
+        self.hands_changed(self.seats)
+
+    def someone_out(self) -> bool:
+        for k in range(len(self.seats)):
+            p = self.seats[self.next_seat(self.turn, k)]
+            if not self.hands[p]:
+                self.end_round(p)
+                return True
+        return False
+
+    def draw_turn(self, player: int) -> None:
+        self.passes = 0
+        hand = self.hands[player]
+        if self.r["draw_until_playable"]:
+            drawn: list[str] = []
+            while True:
+                got = self.take(1)
+                if not got:
+                    break
+                drawn += got
+                hand += got
+                if self.playable_drawn(got[0], hand):
+                    break
+        else:
+            drawn = self.take(1)
+            hand += drawn
+        if player in self.at_risk:
+            self.at_risk.remove(player)
+        if drawn and self.playable_drawn(drawn[-1], hand):
+            self.decision = "play_drawn"
+        else:
+            self.start_turn(self.next_seat(self.turn))
+
+    def note_position(self) -> None:
+        key = json.dumps(
+            [
+                self.seats[self.turn],
+                self.direction,
+                self.color,
+                self.discards,
+                [in_card_order(self.hands[p]) for p in self.seats],
+                self.at_risk,
+                self.skip_next,
+                self.penalty,
+            ]
+        )
+        seen = self.positions[key] = self.positions.get(key, 0) + 1
+        if seen >= 3:
+            self.end_round(self.blocked_winner())
+
+    def blocked_winner(self) -> int:
+        order = self.seats_from(self.turn)
+        return min(
+            order,
+            key=lambda p: (sum(map(points_of, self.hands[p])), len(self.hands[p]), order.index(p)),
+        )
+
+    # -- the end of a round, leaving
+
+    def end_round(self, winner: int | None) -> None:
+        r = self.r
+        value = {p: sum(map(points_of, self.hands[p])) for p in self.seats}
+        points = dict.fromkeys(self.seats, 0)
+        if winner is not None:
+            if r["scoring"] == "standard":
+                points[winner] = sum(value.values()) - value[winner]
+            elif r["scoring"] == "cards_count":
+                points[winner] = sum(len(self.hands[p]) for p in self.seats if p != winner)
+            elif r["scoring"] in ("penalty", "elimination"):
+                for p in self.seats:
+                    if p != winner:
+                        points[p] = value[p]
+        for p, v in points.items():
+            self.totals[p] += v
+        self.result = (winner, points)
+        self.round_over = True
+        self.at_risk = []
+        self.penalty = 0
+        if winner is None:
+            return
+        reached = [p for p in self.seats if self.totals[p] >= r["target"]]
+        if r["scoring"] == "none":
+            self.over = True
+        elif r["scoring"] in ("standard", "cards_count", "penalty"):
+            self.over = bool(reached)
+        elif len(self.seats) == 2:
+            self.over = True
+        else:
+            self.eliminated += reached
+            self.over = len(self.seats) - len(reached) <= 1
+
+    def leave(self, player: int) -> None:
+        if player not in self.players or player in self.left or self.over:
+            raise Mismatch("a leave of a player not in the match")
+        in_round = not self.round_over and player in self.seats
+        while in_round and not self.round_over and self.seats[self.turn] == player:
+            if self.decision == "color":
+                counts = [sum(color_of(c) == k for c in self.hands[player]) for k in COLORS]
+                self.act(player, "color:" + COLORS[counts.index(max(counts))])
+            elif self.decision == "target":
+                self.act(player, f"target:{self.seats[self.next_seat(self.turn)]}")
+            elif self.decision == "respond":
+                self.act(player, "accept")
+            else:
+                break
+        self.left.append(player)
+        in_round = not self.round_over and player in self.seats
+        if in_round:
+            self.unseat(player)
+        staying = [p for p in self.players if p not in self.left and p not in self.eliminated]
+        if len(staying) < 2:
+            if in_round:
+                self.end_round(None)
+            self.over = True
+
+    def unseat(self, player: int) -> None:
+        seat = self.seats.index(player)
+        self.pile[:0] = in_card_order(self.hands.pop(player))
+        self.seats.pop(seat)
+        for waiting in (self.at_risk, self.skip_next):
+            if player in waiting:
+                waiting.remove(player)
+        if not self.seats:
+            return
+        if self.turn > seat:
+            self.turn -= 1
+        elif self.turn == seat:
+            following = seat if self.direction == 1 else seat - 1
+            self.start_turn(following % len(self.seats))
+
+    def next_dealer(self) -> None:
+        i = self.players.index(self.dealer)
+        for k in range(1, len(self.players) + 1):
+            candidate = self.players[(i + k) % len(self.players)]
+            if candidate not in self.left and candidate not in self.eliminated:
+                self.dealer = candidate
+                return
+
+
+# ------------------------------------------------------------------- the record
+
+
+def verify(record: dict[str, Any]) -> str:
+    """'OK: ...' or raises Mismatch with the first thing that does not hold."""
+    try:
+        return _verify(record)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise Mismatch(f"unreadable record: {type(exc).__name__} {exc}") from None
+
+
+def _verify(record: dict[str, Any]) -> str:
+    if record.get("format") != "uno-record" or record.get("version") != 1:
+        raise Mismatch("not a uno-record version 1")
+    if record.get("shuffle") != "uno-shuffle-v1":
+        raise Mismatch("unknown shuffle")
+    match = Match(record)
+    checked = 0
+    for index, rnd in enumerate(record["rounds"]):
+        number = rnd["number"]
+        if rnd.get("seed") is None:
+            break
+        seed = bytes.fromhex(rnd["seed"])
+        if hashlib.sha256(seed).hexdigest() != str(rnd["commitment"]).lower():
+            raise Mismatch(f"round {number}: the seed does not match its commitment")
+        dealt = shuffle(unshuffled_deck(match.r["deck"]), seed, 0)
+        if rnd.get("deck") is not None and [str(c).upper() for c in rnd["deck"]] != dealt:
+            raise Mismatch(f"round {number}: the deck is not the deal of the seed")
+        if index:
+            if match.over or not match.round_over:
+                raise Mismatch(f"round {number}: the match could not go on")
+            match.next_dealer()
+        if int(rnd["dealer"]) != match.dealer:
+            raise Mismatch(f"round {number}: the dealer is {rnd['dealer']}, not {match.dealer}")
+        match.deal(number, seed)
+        for i, (player, code) in enumerate(rnd["actions"], start=1):
+            try:
+                match.act(int(player), str(code))
+            except Mismatch as exc:
+                raise Mismatch(f"round {number}, action {i} ({player} {code}): {exc}") from None
+        result = rnd.get("result")
+        if result is not None:
+            if match.result is None:
+                raise Mismatch(f"round {number}: the record has a result, the round is not over")
+            winner, points = match.result
+            got = {int(p): int(v) for p, v in result["points"].items()}
+            if result.get("winner") != winner or got != points:
+                raise Mismatch(
+                    f"round {number}: the record says {result}, the cards say {winner} {points}"
+                )
+        checked += 1
+    if not checked:
+        raise Mismatch("no round with a revealed seed")
+    totals = record.get("totals")
+    if (
+        totals is not None
+        and checked == len(record["rounds"])
+        and {int(p): int(v) for p, v in totals.items()} != match.totals
+    ):
+        raise Mismatch(f"final scores: the record says {totals}, the cards {match.totals}")
+    return f"OK: {checked} round(s). Scores: {match.totals}"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python tools/reference_verifier.py RECORD.json", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[0], encoding="utf-8") as fh:
+            print(verify(json.load(fh)))
+    except (Mismatch, OSError, ValueError) as exc:
+        print(f"MISMATCH: {exc}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
