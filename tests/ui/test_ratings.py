@@ -36,14 +36,14 @@ def test_a_trend() -> None:
 
 
 def test_a_newcomer_is_shown_as_provisional_not_as_a_first_loss() -> None:
-    line = rating_changes_line({2: (1000, 936), 1: (1080, 1120)}, NAMES, provisional={2})
+    line = plain(rating_changes_line({2: (1000, 936), 1: (1080, 1120)}, NAMES, provisional={2}))
     assert "Ben provisional" in line and "936" not in line and "-64" not in line
     assert line.index("Ana 1,120 (+40)") < line.index("Ben provisional")
 
 
 def test_provisional_ratings_are_marked_on_the_board() -> None:
     board = (RatingEntry(1, "Ana", 1130, 9, 1), RatingEntry(2, "Ben", 1200, 2, 2, True))
-    text = render_rating_board(RatingBoard(1, 1, 10, 2, board)).description or ""
+    text = plain(render_rating_board(RatingBoard(1, 1, 10, 2, board)).description or "")
     assert "Ben — **1,200** · provisional" in text and "Ana — **1,130** · rated" in text
 
 
@@ -54,9 +54,11 @@ def test_a_tie_at_the_top_makes_shared_champions() -> None:
         RatingEntry(3, "Cy", 927, 1, 3, True),
     )
     assert [e.user_id for e in champions(tied)] == [1, 2]
-    announced = render_season_end(1, tied).description or ""
+    announced = plain(render_season_end(1, tied).description or "")
     assert "Champions, tied at a rating of **1,138**: **Ana, Ben**!" in announced
-    archive = render_rating_board(RatingBoard(1, 1, 10, 3, tied, ended=True)).description or ""
+    archive = plain(
+        render_rating_board(RatingBoard(1, 1, 10, 3, tied, ended=True)).description or ""
+    )
     assert "Champions, tied: **Ana, Ben**" in archive
     # An established rating outranks a provisional one of the same number: one champion.
     mixed = (RatingEntry(1, "Ana", 1138, 9, 1), RatingEntry(2, "Ben", 1138, 1, 2, True))
