@@ -32,21 +32,33 @@ def actions(msg: Message, *, enabled_only: bool = True) -> dict[str, str]:
 
 
 def card_buttons(msg: Message) -> list[tuple[str, bool]]:
-    """(card label, enabled) for every card of a hand page; a Wild's colour buttons ("Wild →
-    Red", ...) are one card, named by the part before the arrow."""
+    """(card label, enabled) for every card of a hand page, as its full label reads ("Red 7",
+    "Red 7 ×2"): a button showing its card's picture alone (card pictures on) is named by the
+    card it plays; a Wild's colour buttons ("Wild → Red", ...) are one card."""
     out = []
     wilds = set()
     for b in msg.buttons:
         m = re.match(r"^uno:\d+:\d+:play:([A-Z0-9]+)(:[RYGB])?$", b.custom_id or "")
         if m is None:
             continue
+        label = b.label or ""
         if m[2]:
             if m[1] not in wilds:
                 wilds.add(m[1])
-                out.append(((b.label or "").split(" → ")[0], not b.disabled))
+                name = label.split(" → ")[0] if " → " in label else _card_name(m[1])
+                out.append((name, not b.disabled))
+        elif not label or label.startswith("×"):  # the picture alone, and its count
+            out.append((_card_name(m[1]) + (f" {label}" if label else ""), not b.disabled))
         else:
-            out.append((b.label or "", not b.disabled))
+            out.append((label, not b.disabled))
     return out
+
+
+def _card_name(code: str) -> str:
+    from bot.engine import Card
+    from bot.ui.cards import card_name
+
+    return card_name(Card.of(code), "en-US")
 
 
 def hand_size(msg: Message) -> int:

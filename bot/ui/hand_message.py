@@ -1,10 +1,19 @@
-"""A player's private hand: an ephemeral embed plus buttons built only from DynamicItems.
+"""A player's private hand: the player's whole view of the game, in one phone screen.
+
+Most players are on a phone, where the public table is far up the channel: the hand says
+whose turn it is and when it runs out, the card to match and its colour, every opponent's card
+count and UNO state in one strip, the last move or two, and shows the player's cards (the ones
+they may play standing up in the picture on their turn) with the actions below. An ephemeral
+embed plus buttons built only from DynamicItems.
 
 One button per distinct card (with a count when held more than once), disabled when it cannot
 be played now; a playable Wild or Wild Draw Four that asks for a colour right away gets one
-button per colour instead, so it is played with its colour in one click. Controls (Draw, UNO!,
-colours, Accept/Challenge, ...) come first; cards fill the rest of four rows and page with
-Previous/Next on the fifth, so no card is ever dropped. A finished match's hand has no buttons.
+button per colour instead, so it is played with its colour in one click, its colours kept on one
+row. Controls (Draw, UNO!, colours, Accept/Challenge, ...) and Refresh come first; with card
+pictures on, a card's button is its picture alone (its application emoji; a wild's colours are
+swatches), so a 7-card turn fits a phone. Cards fill the rows below, a group never split across
+two, and page with Previous/Next on the last, so no card is ever dropped. A finished match's
+hand has no buttons.
 
 Styles point at the sensible next move: a playable card shows its colour and an unplayable one
 is grey; Draw (or Pass) is blue only when no card can be played; with two cards on your turn,
@@ -14,8 +23,9 @@ is grey; Draw (or Pass) is blue only when no card can be played; with two cards 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -52,13 +62,14 @@ from bot.ui.cards import (
     hand_summary,
 )
 from bot.ui.ids import game_id_for, target_select_id
-from bot.ui.names import literal_name
+from bot.ui.names import literal, literal_name
 from bot.ui.pictures import hand_picture
 from bot.ui.plain_view import PlainView, button, select
 
-#: Buttons in the four rows above the navigation row.
+#: Buttons in the four rows above the navigation row (at most: a row holds one group whole).
 SLOTS = 20
 ROW_WIDTH = 5
+ROWS = 5  # Discord's most action rows in a message
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +82,9 @@ class Slot:
     emoji: EmojiJson | str | None = None
     disabled: bool = False
     card: Card | None = None  # the card a card button plays
+    # With card pictures on, the label next to the card's own emoji ("" for none): the emoji
+    # says which card it is. None: the full label stays (no emoji of the card known).
+    short: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +96,7 @@ class HandLayout:
     targets: tuple[tuple[int, str], ...] = ()  # (user id, name) for the target select
     all_cards: tuple[Slot, ...] = ()  # every card slot of every page (for tests)
     finished: bool = False  # the match is over: no buttons at all, not even Refresh
+    card_rows: tuple[tuple[Slot, ...], ...] = ()  # this page's cards, row by row
 
 
 def _name(names: Mapping[int, str], user: int) -> str:
@@ -102,26 +117,61 @@ def colour_follows(card: Card, view: PlayerView) -> bool:
 
 
 def _play_slots(
-    card: Card, label: str, view: PlayerView, locale: object, custom: bool, *, uno: bool
+    card: Card,
+    label: str,
+    view: PlayerView,
+    locale: object,
+    custom: bool,
+    *,
+    uno: bool,
+    count: int = 1,
 ) -> list[Slot]:
     """The buttons that play a playable `card` (with an UNO call if `uno`): one, or one per
-    colour when the colour follows at once (`play:W:R` is the play and the colour)."""
+    colour when the colour follows at once (`play:W:R` is the play and the colour). `count`:
+    how many the player holds (a short label says so, with card pictures on)."""
     code = f"play:{card.code}" + (":uno" if uno else "")
+    own = button_emoji(card, custom)
+    uno_label = t("hand.uno", locale)
     if not colour_follows(card, view):
-        emoji = "📣" if uno else button_emoji(card, custom)
-        return [Slot(code, label, card_style(card), emoji, card=card)]
+        if uno:
+            emoji = own if _known(own) else "📣"
+            short = uno_label if _known(own) else None
+            return [Slot(code, label, card_style(card), emoji, card=card, short=short)]
+        short = _short(own, count)
+        return [Slot(code, label, card_style(card), own, card=card, short=short)]
     key = "hand.wild_color_uno" if uno else "hand.wild_color"
     name = card_name(card, locale)
-    return [
-        Slot(
-            f"{code}:{color.value}",
-            t(key, locale, card=name, color=color_name(color, locale)),
-            COLOR_STYLE[color],
-            color_emoji(color, custom),
-            card=card,
+    # A wild's colours are swatches: "+4" tells a Wild Draw Four's from a Wild's.
+    tag = "+4" if card.rank is Rank.WILD_DRAW_FOUR else ""
+    tag = f"{tag} {uno_label}".strip() if uno else tag
+    slots = []
+    for color in COLORS:
+        swatch = color_emoji(color, custom)
+        slots.append(
+            Slot(
+                f"{code}:{color.value}",
+                t(key, locale, card=name, color=color_name(color, locale)),
+                COLOR_STYLE[color],
+                swatch,
+                card=card,
+                short=tag if _known(swatch) else None,
+            )
         )
-        for color in COLORS
-    ]
+    return slots
+
+
+def _known(emoji: EmojiJson | str) -> bool:
+    """Whether a button's emoji is our own picture (an application emoji), which says what the
+    button is without words; a colour square from Unicode does not."""
+    return isinstance(emoji, dict)
+
+
+def _short(emoji: EmojiJson | str, count: int) -> str | None:
+    """A card button's label with card pictures on: its count ("×2") or none; None (the full
+    label) when its emoji is no picture of the card."""
+    if not _known(emoji):
+        return None
+    return f"×{count}" if count > 1 else ""
 
 
 def _grey(slot: Slot) -> Slot:
@@ -129,7 +179,7 @@ def _grey(slot: Slot) -> Slot:
 
 
 def _card_slots(view: PlayerView, locale: object, custom: bool) -> list[list[Slot]]:
-    """The card buttons in groups that stay on one page: a card's button, or its colour
+    """The card buttons in groups that stay on one row: a card's button, or its colour
     buttons (a Wild played with its colour)."""
     legal = set(view.legal)
     counts = Counter(view.hand)
@@ -143,9 +193,11 @@ def _card_slots(view: PlayerView, locale: object, custom: bool) -> list[list[Slo
         label = t("hand.card_count", locale, card=name, count=n) if n > 1 else name
         if Play(card) not in legal:
             emoji = button_emoji(card, custom)
-            slots.append([Slot(f"play:{card.code}", label, emoji=emoji, disabled=True, card=card)])
+            code = f"play:{card.code}"
+            short = _short(emoji, n)
+            slots.append([Slot(code, label, emoji=emoji, disabled=True, card=card, short=short)])
             continue
-        plays = _play_slots(card, label, view, locale, custom, uno=False)
+        plays = _play_slots(card, label, view, locale, custom, uno=False, count=n)
         slots.append([_grey(p) for p in plays] if uno_turn else plays)
     # The next-to-last card: offer "play and call UNO" for each playable card.
     for card in sorted(counts):
@@ -245,23 +297,37 @@ def hand_layout(
         controls.append(Slot("catch", t("hand.catch", locale), discord.ButtonStyle.danger, "🫵"))
 
     cards = _card_slots(view, locale, card_emojis) if show_cards and view.hand else []
-    per_page = max(1, SLOTS - len(controls) - (ROW_WIDTH if targets else 0))
-    paged = _paged(cards, per_page)
-    page = min(max(page, 0), len(paged) - 1)
+    # Rows left for cards: the target select and the controls (Refresh among them) come first;
+    # a hand of several pages gives one more row to Previous/Next.
+    fixed = (1 if targets else 0) + control_rows(len(controls))
+    rows = _rows(cards)
+    per_page = max(1, ROWS - fixed)
+    if len(rows) > per_page:
+        per_page = max(1, per_page - 1)
+    pages = [rows[k : k + per_page] for k in range(0, len(rows), per_page)] or [[]]
+    page = min(max(page, 0), len(pages) - 1)
+    shown = tuple(tuple(row) for row in pages[page])
     every = tuple(slot for group in cards for slot in group)
-    return HandLayout(tuple(controls), tuple(paged[page]), page, len(paged), targets, every)
+    flat = tuple(slot for row in shown for slot in row)
+    return HandLayout(tuple(controls), flat, page, len(pages), targets, every, card_rows=shown)
 
 
-def _paged(groups: list[list[Slot]], per_page: int) -> list[list[Slot]]:
-    """The card buttons page by page, each group on one page (split only if it cannot fit)."""
-    pages: list[list[Slot]] = [[]]
+def control_rows(controls: int) -> int:
+    """Rows the controls and Refresh take (Refresh joins the controls' last row)."""
+    return -(-(controls + 1) // ROW_WIDTH)
+
+
+def _rows(groups: list[list[Slot]]) -> list[list[Slot]]:
+    """The card buttons row by row, a group (a card, a wild's colours) never split across two
+    rows unless it is wider than one."""
+    rows: list[list[Slot]] = []
     for group in groups:
-        for start in range(0, len(group), per_page):
-            part = group[start : start + per_page]
-            if pages[-1] and len(pages[-1]) + len(part) > per_page:
-                pages.append([])
-            pages[-1].extend(part)
-    return pages
+        for start in range(0, len(group), ROW_WIDTH):
+            part = group[start : start + ROW_WIDTH]
+            if not rows or len(rows[-1]) + len(part) > ROW_WIDTH:
+                rows.append([])
+            rows[-1].extend(part)
+    return rows
 
 
 def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: object) -> str:
@@ -304,6 +370,30 @@ def _finished_status(view: PlayerView, locale: object) -> str:
     return t("hand.status.round_won" if round_won else "hand.status.round_over", locale)
 
 
+#: Characters of a name in the opponents' strip (a phone line holds about 44).
+STRIP_NAME = 12
+
+
+def seats_strip(view: PlayerView, names: Mapping[int, str]) -> str:
+    """Every opponent still in the round in one strip, from the next seat on: their name
+    (▶ whose turn it is), card count, and UNO state (📣 called, ⚠️ one card and not called,
+    catchable). Numbers and marks only, so it reads in every language."""
+    seats = [s for s in view.seats if s.in_round and not s.left]
+    players = [s.player for s in seats]
+    start = players.index(view.viewer) + 1 if view.viewer in players else 0
+    parts = []
+    for seat in seats[start:] + seats[:start]:
+        if seat.player == view.viewer:
+            continue
+        name = names.get(seat.player, str(seat.player))
+        if len(name) > STRIP_NAME:
+            name = name[: STRIP_NAME - 1] + "…"
+        mark = " ⚠️" if seat.at_risk else (" 📣" if seat.cards == 1 else "")
+        text = f"{literal(name)} {seat.cards}{mark}"
+        parts.append(f"▶ **{text}**" if seat.player == view.current_player else text)
+    return " · ".join(parts)
+
+
 def hand_embed(
     game: Game,
     viewer: int,
@@ -313,11 +403,20 @@ def hand_embed(
     layout: HandLayout,
     notice: str | None = None,
     player_view: PlayerView | None = None,
+    deadline: datetime | None = None,
+    recent: Sequence[str] = (),
 ) -> discord.Embed:
+    """The hand's text, most urgent first: what just happened to the player, whose turn it is
+    and when it runs out (`deadline`, a Discord timestamp that counts down by itself), the card
+    to match, the opponents' strip, and the last move or two (`recent`, the table's log)."""
     view = player_view or view_for(game, viewer)
     lines: list[str] = []
     if notice:
         lines += [notice, ""]
+    status = _status(game, view, names, locale)
+    if deadline is not None and view.decision not in (Decision.MATCH_OVER,):
+        status += f" ⏱ {discord.utils.format_dt(deadline, 'R')}"
+    lines.append(status)
     if view.top_card is not None:
         lines.append(
             t(
@@ -327,7 +426,11 @@ def hand_embed(
                 color=color_name(view.color, locale),
             )
         )
-    lines.append(_status(game, view, names, locale))
+    strip = seats_strip(view, names)
+    if strip and view.decision not in (Decision.MATCH_OVER, Decision.NEXT_ROUND):
+        lines.append(strip)
+    if not notice:  # (a notice tells the last move already, as it concerns the player)
+        lines += [f"↪ {line}" for line in recent if line]
     if view.hand and not layout.cards:  # the buttons show a choice, not the cards: list them
         lines += ["", t("hand.cards", locale, cards=hand_summary(view.hand, locale))]
     if layout.pages > 1:
@@ -340,46 +443,55 @@ def hand_embed(
     return embed
 
 
-def hand_view(game_id: int, version: int, layout: HandLayout, locale: object = None) -> PlainView:
+def hand_view(
+    game_id: int, version: int, layout: HandLayout, locale: object = None, *, compact: bool = False
+) -> PlainView:
     """The buttons of a hand, at most 25, as plain components (see plain_view.py): each one's
-    custom_id is a DynamicItem template's, so it is routed like any of the bot's buttons."""
+    custom_id is a DynamicItem template's, so it is routed like any of the bot's buttons.
+    `compact` (card pictures on): a card button shows its picture and at most a short label,
+    and Refresh and the page buttons their emoji alone, so a turn fits a phone's screen."""
     view = PlainView()
-    index = 0
+    row = 0
     if layout.targets:
         options = [(name, str(uid)) for uid, name in layout.targets]
         placeholder = t("hand.target_placeholder", locale)
         view.add(select(target_select_id(game_id, version), options, placeholder=placeholder), 0)
-        index = ROW_WIDTH
-    for slot in (*layout.controls, *layout.cards):
+        row = 1
+
+    def add(slot: Slot, at: int) -> None:
+        label = slot.short if compact and slot.short is not None else slot.label
         component = button(
             game_id_for(game_id, version, slot.action),
-            label=slot.label,
+            label=label or None,
             style=slot.style,
             emoji=slot.emoji,
             disabled=slot.disabled,
         )
-        view.add(component, min(index // ROW_WIDTH, 3))
-        index += 1
-    nav_row = 4
-    first, last = layout.page == 0, layout.page >= layout.pages - 1
-    if layout.pages > 1:
-        action = "page:999" if first else f"page:{layout.page - 1}"
-        label = t("hand.previous", locale)
-        component = button(
-            game_id_for(game_id, version, action), label=label, emoji="◀️", disabled=first
+        view.add(component, at)
+
+    def small(action: str, key: str, emoji: str, disabled: bool = False) -> dict[str, Any]:
+        label = None if compact else t(key, locale)
+        return button(
+            game_id_for(game_id, version, action), label=label, emoji=emoji, disabled=disabled
         )
-        view.add(component, nav_row)
+
     if layout.finished:  # nothing left to do or to refresh
         return view
-    refresh = t("hand.refresh", locale)
-    view.add(button(game_id_for(game_id, version, "refresh"), label=refresh, emoji="🔄"), nav_row)
+    for index, slot in enumerate(layout.controls):
+        add(slot, row + index // ROW_WIDTH)
+    row += control_rows(len(layout.controls)) - 1
+    view.add(small("refresh", "hand.refresh", "🔄"), row)
+    row += 1
+    for cards in layout.card_rows:
+        for slot in cards:
+            add(slot, row)
+        row += 1
     if layout.pages > 1:
-        action = "page:998" if last else f"page:{layout.page + 1}"
-        label = t("hand.next", locale)
-        component = button(
-            game_id_for(game_id, version, action), label=label, emoji="▶️", disabled=last
-        )
-        view.add(component, nav_row)
+        first, last = layout.page == 0, layout.page >= layout.pages - 1
+        back = "page:999" if first else f"page:{layout.page - 1}"
+        view.add(small(back, "hand.previous", "◀️", disabled=first), row)
+        onward = "page:998" if last else f"page:{layout.page + 1}"
+        view.add(small(onward, "hand.next", "▶️", disabled=last), row)
     return view
 
 
@@ -394,8 +506,12 @@ def render_hand(
     notice: str | None = None,
     host_id: int | None = None,
     pictures: bool = False,
+    deadline: datetime | None = None,
+    recent: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Keyword arguments for send_message/edit_message: the viewer's hand. `pictures` (the
+    """Keyword arguments for send_message/edit_message: the viewer's hand (`deadline`: when
+    the turn or the round's break runs out; `recent`: the last lines of the table's log, see
+    `hand_embed`). `pictures` (the
     server's card pictures setting): card emojis on the buttons, the card to match as the
     embed's thumbnail (its emoji, once the emojis are known), and under "picture" the hand's
     picture (a `Picture` to render and attach; the embed already points at it)."""
@@ -410,10 +526,20 @@ def render_hand(
         player_view=seen,
         card_emojis=pictures,
     )
-    embed = hand_embed(game, viewer, names, locale, layout=layout, notice=notice, player_view=seen)
+    embed = hand_embed(
+        game,
+        viewer,
+        names,
+        locale,
+        layout=layout,
+        notice=notice,
+        player_view=seen,
+        deadline=deadline,
+        recent=recent,
+    )
     kwargs: dict[str, Any] = {
         "embed": embed,
-        "view": hand_view(game_id, game.version, layout, locale),
+        "view": hand_view(game_id, game.version, layout, locale, compact=pictures),
     }
     if pictures:
         if seen.top_card is not None:

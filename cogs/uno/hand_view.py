@@ -7,6 +7,14 @@ from typing import Any
 from bot.ui.hand_message import render_hand
 from cogs.uno.live import LiveGame
 
+#: Lines of the table's log a hand repeats: the last moves, told as the table tells them (in
+#: the server's language).
+RECENT_LINES = 2
+
+
+def recent_lines(live: LiveGame) -> list[str]:
+    return live.log.lines()[-RECENT_LINES:]
+
 
 def host_for_next(live: LiveGame) -> int | None:
     """Who may start the next round: the host, or anyone once the host has left."""
@@ -34,4 +42,6 @@ def hand_kwargs(
         notice=notice,
         host_id=host_for_next(live),
         pictures=pictures,
+        deadline=live.deadline,
+        recent=recent_lines(live),
     )

@@ -4,11 +4,13 @@ A hand is an ephemeral message, which the bot can reach only through the token o
 interaction it answered, for 15 minutes. So every answer that shows a hand (Show my hand,
 `/uno hand`, the answer to a move) registers that interaction here as the player's one live
 hand; the previous one is deleted through its own token, so each player has one. After every
-saved change (results.py) `refresh` compares, for each registered player, a small signature of
-what their hand shows (their cards, legal actions, whose turn, the decision) with what it last
-showed, and edits the changed ones: their turn starts, a penalty or a colour comes to them,
-someone else's action changed their cards, the round ended. Without this an open hand kept
-saying "Waiting for Bob" with every card greyed out, and each turn took a Refresh first.
+saved change `refresh` compares, for each registered player, a signature of what their hand
+shows with what it last showed, and edits the changed ones. A hand is the player's whole view
+on a phone (bot/ui/hand_message.py: whose turn and its countdown, the card to match, every
+opponent's count and UNO state, the last moves, their cards), so nearly every move edits every
+open hand: through its own token, on routes exempt from Discord's global limit, and coalesced.
+Without this an open hand kept saying "Waiting for Bob" with every card greyed out, each turn
+took a Refresh first, and a phone player scrolled up to the table to see the game.
 
 Edits are coalesced per player (latest state wins, one request in flight, like
 game_table.py), run off the acting player's path (after their answer), and never use an
@@ -44,7 +46,7 @@ from bot.i18n import t
 from bot.ui.pictures import Picture
 from bot.ui.story import personal_notice
 from cogs.uno.hand_tokens import HandTokens, Token
-from cogs.uno.hand_view import hand_kwargs
+from cogs.uno.hand_view import hand_kwargs, recent_lines
 from cogs.uno.live import LiveGame
 from cogs.uno.pictures import attach, has_picture, images_on, shown_after
 from cogs.uno.shared import Shared
@@ -56,7 +58,7 @@ log = logging.getLogger(__name__)
 #: margin covers clock skew and a request still in flight). Setting HAND_TOKEN_TTL overrides it.
 TOKEN_TTL = 840.0
 
-#: What a hand shows that is worth an edit (not the top card alone, nor others' card counts).
+#: What a hand shows (an edit is due when it changes).
 Signature = tuple[Any, ...]
 #: The signature of a hand whose player is out of the game (it says why, without buttons).
 _ENDED: Signature = ("ended",)
@@ -82,7 +84,13 @@ def signature(live: LiveGame, user: int) -> Signature:
         view.penalty,
         view.drawn,
         host == user,
+        view.top_card,
+        view.color,
+        tuple((s.player, s.cards, s.at_risk, s.in_round, s.left) for s in view.seats),
+        live.deadline,
+        tuple(recent_lines(live)),
     )
+
 
 
 class _Unknown:

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.engine import Card
-from bot.ui.art.hand_picture import HAND_CARD_WIDTH, grid_size
+from bot.ui.art.hand_picture import hand_size
 from bot.ui.art.table_picture import HEIGHT, WIDTH
 from bot.ui.card_emojis import NAME, wanted_emojis
 from bot.ui.cards import card_text
@@ -71,7 +71,7 @@ async def test_the_table_and_the_hand_carry_their_pictures(s: Any) -> None:
         name, _, copies = label.partition(" ×")
         expected += [name] * int(copies or 1)
     assert picture.info["alt"] == f"Your hand, {len(expected)} cards: {', '.join(expected)}."
-    assert picture.size == grid_size(len(expected), HAND_CARD_WIDTH)
+    assert picture.size == hand_size(len(expected))
 
 
 async def test_hand_buttons_wear_the_card_emojis_uploaded_at_start_up(s: Any) -> None:
