@@ -24,6 +24,7 @@ from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.moves import Moves
 from cogs.uno.pictures import DRAWING
 from cogs.uno.pings import TurnPings
+from cogs.uno.public_posts import PublicPoster
 from cogs.uno.records import Records
 from cogs.uno.rematch import Rematch
 from cogs.uno.results import Results
@@ -43,8 +44,14 @@ class UnoApp:
         self.tables = self.table_posts.updater
         self.live_hands = LiveHands(shared)
         self.pings = TurnPings(shared)
+        self.posts = PublicPoster(shared)  # results and champions, saved with their change
         self.games = RunningGames(
-            shared, Saving(shared), Results(shared), self.tables, self.live_hands, self.pings
+            shared,
+            Saving(shared),
+            Results(shared, self.posts),
+            self.tables,
+            self.live_hands,
+            self.pings,
         )
         self.hands = Hands(self.games, self.live_hands)
         self.moves = Moves(self.games, self.live_hands)
@@ -88,6 +95,7 @@ class UnoApp:
         """Stop the table updates, the timers and the pings (the cog is unloaded)."""
         await self.tables.close()
         await self.stop_clocks()
+        await self.posts.close()  # what is still pending is posted by the next run
         await self.pings.close()
         await self.live_hands.close()
         await self.card_emojis.close()

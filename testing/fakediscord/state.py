@@ -651,6 +651,8 @@ class Fault:
     retries give up); the bot must recover from them by itself. ``path`` is a route template
     like ``/channels/{id}/messages/{id}`` (``{...}`` matches any one segment) or a concrete path.
     Active until ``clear()``, until ``until`` (``time.monotonic()``) or after ``count`` answers.
+    ``applied``: Discord carries the call out, and only its answer is the error (a response lost
+    on the way back: the message exists, the bot does not know it).
     """
 
     method: str
@@ -658,6 +660,7 @@ class Fault:
     status: int = 500
     until: float | None = None
     count: int | None = None
+    applied: bool = False
     hits: list[RequestRecord] = field(default_factory=list)
     cleared_at: float | None = None  # time.monotonic() when it stopped failing (by clear())
 

@@ -72,6 +72,11 @@ class World:
         self.global_limit = GlobalLimit()
         # Routes Discord is failing (``fail_route``): each answers 5xx while active.
         self.faults: list[Fault] = []
+        # Message nonces sent with ``enforce_nonce``: (channel, author, nonce) -> (message id,
+        # time.monotonic() of its creation). Discord returns that message instead of creating
+        # another for the same nonce "in the past few minutes": ``nonce_window`` seconds here.
+        self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
+        self.nonce_window: float = 300.0
         self.token = token  # None: any "Bot ..." token is accepted
 
         self.ids = Snowflakes()
@@ -174,12 +179,14 @@ class World:
         status: int = 500,
         seconds: float | None = None,
         count: int | None = None,
+        applied: bool = False,
     ) -> Fault:
         """Make Discord answer ``status`` to ``method path`` (``{...}``: any segment) for
         ``seconds``, ``count`` calls, or until ``fault.clear()``; every answered call is kept in
-        ``fault.hits``. E.g. ``emu.fail_route("PATCH", "/channels/{id}/messages/{id}")``."""
+        ``fault.hits``. E.g. ``emu.fail_route("PATCH", "/channels/{id}/messages/{id}")``.
+        ``applied``: each call is carried out first and only its answer fails (lost)."""
         until = None if seconds is None else time.monotonic() + seconds
-        fault = Fault(method.upper(), path, status, until, count)
+        fault = Fault(method.upper(), path, status, until, count, applied=applied)
         self.faults.append(fault)
         return fault
 

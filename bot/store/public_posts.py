@@ -1,0 +1,120 @@
+"""The outbox of public messages: each saved with the change it tells of, until Discord took it.
+
+A round's results (and a match's, with its rating changes and buttons) or a season's champion
+carry what is found nowhere else. Writing them in the change's own transaction means a change
+is never saved without its message, nor a message kept for a change that was rolled back; the
+poster (cogs/uno/outbox.py) reads the pending ones, posts them, and marks each one done here.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.store.dml import rowcount
+from bot.store.models import PublicPost, utcnow
+
+PostKind = Literal["results", "season"]
+
+PENDING = "pending"
+POSTED = "posted"
+UNDELIVERABLE = "undeliverable"
+
+
+@dataclass(frozen=True, slots=True)
+class PendingPost:
+    """A public message waiting to be posted: where, what (as rendered), and its nonce."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game_id: int | None
+    kind: str
+    payload: Mapping[str, Any]
+    nonce: str
+
+
+class PublicPostRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+
+    async def add(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game_id: int | None,
+        kind: PostKind,
+        payload: Mapping[str, Any],
+    ) -> int:
+        """Queue a message for the channel (committed with the caller's unit of work); its id.
+        The nonce is random (24 hex digits; Discord allows 25 characters): unique per post."""
+        result = await self._session.execute(
+            insert(PublicPost)
+            .values(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game_id=game_id,
+                kind=kind,
+                payload=dict(payload),
+                nonce=secrets.token_hex(12),
+                created_at=utcnow(),
+                state=PENDING,
+            )
+            .returning(PublicPost.id)
+        )
+        return int(result.scalar_one())
+
+    async def pending(
+        self,
+        *,
+        channel_id: int | None = None,
+        shard_ids: Collection[int] | None = None,
+        shard_count: int = 1,
+    ) -> list[PendingPost]:
+        """The messages not posted yet, oldest first: of one channel, or (at start-up) of the
+        servers these shards own ((guild_id >> 22) % count), or all of them."""
+        stmt = select(PublicPost).where(PublicPost.state == PENDING).order_by(PublicPost.id)
+        if channel_id is not None:
+            stmt = stmt.where(PublicPost.channel_id == channel_id)
+        if shard_ids is not None:
+            shard = (PublicPost.guild_id // (1 << 22)) % shard_count
+            stmt = stmt.where(shard.in_(list(shard_ids)))
+        rows = await self._session.scalars(stmt)
+        return [
+            PendingPost(
+                row.id, row.guild_id, row.channel_id, row.game_id, row.kind, row.payload, row.nonce
+            )
+            for row in rows
+        ]
+
+    async def mark_posted(self, post_id: int, message_id: int) -> bool:
+        """Discord accepted the post as `message_id`; False if it was already done."""
+        return await self._finish(post_id, POSTED, message_id)
+
+    async def mark_undeliverable(self, post_id: int) -> bool:
+        """Discord refused the channel for good (403, 404): never tried again."""
+        return await self._finish(post_id, UNDELIVERABLE, None)
+
+    async def _finish(self, post_id: int, state: str, message_id: int | None) -> bool:
+        result = await self._session.execute(
+            update(PublicPost)
+            .where(PublicPost.id == post_id, PublicPost.state == PENDING)
+            .values(state=state, message_id=message_id, done_at=utcnow()),
+            execution_options={"synchronize_session": False},
+        )
+        return rowcount(result) == 1
+
+    async def message_of(self, post_id: int) -> tuple[str, int | None]:
+        """(state, message id) of a post."""
+        row = (
+            await self._session.execute(
+                select(PublicPost.state, PublicPost.message_id).where(PublicPost.id == post_id)
+            )
+        ).one()
+        return str(row[0]), row[1]
