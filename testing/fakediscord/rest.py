@@ -313,7 +313,7 @@ class Rest:
     def _fault(self, call: Call) -> Fault | None:
         """The injected fault (``World.fail_route``) this call meets, recorded, if any."""
         record = call.record
-        fault = self.world.fault_for(record.method, record.path)
+        fault = self.world.fault_for(record.method, record.path, record.json)
         if fault is not None:
             fault.hits.append(record)
             record.status = fault.status
