@@ -21,6 +21,7 @@ autoplay.py     what the timer plays for an absent player, what a computer choos
 show_hand.py        a player's private hand;  hand_view.py: what a hand message shows
 live_hands.py   each player's latest hand, edited through its token as their view changes
 results.py      a change in public: log lines and round results;  pings.py: turn reminders
+public_posts.py the outbox's poster: results, champions posted until Discord takes them, once
 table_posts.py  the table's rendering and `/uno table` (table_updater.py coalesces the edits)
 lobby.py        new lobby, join/leave/kick/computers, Start, End, lobby expiry
 dealing.py      the test hooks that fix a deal (UNO_TEST_SEED, UNO_TEST_DECKS)
