@@ -162,43 +162,43 @@ class PublicPoster:
                 await self._post(post)
 
     async def _post(self, post: PendingPost) -> None:
-        """Post `post` until Discord took it (and it is marked so) or refused its channel."""
+        """Post `post` until Discord took it or refused it for good, then mark it so (the mark
+        is retried by itself: a post Discord took is never sent again by this process)."""
         failures = 0
         message_id: int | None = None
         while True:
-            if message_id is None:
-                try:
-                    message_id = await asyncio.wait_for(self._send(post), self.attempt_timeout)
-                except (discord.Forbidden, discord.NotFound) as exc:
-                    log.warning(
-                        "%s post %s not shown: channel %s refused it (%s)",
-                        post.kind,
-                        post.id,
-                        post.channel_id,
-                        exc,
-                    )
-                    await self._mark(post, None)
-                    return
-                except discord.HTTPException as exc:
-                    if exc.status < 500 and exc.status != 429:
-                        log.error("%s post %s refused by Discord: %s", post.kind, post.id, exc)
-                        await self._mark(post, None)
-                        return
-                    failures = self._failed(post, failures, exc)
-                except _TRANSIENT as exc:
-                    failures = self._failed(post, failures, exc)
-            if message_id is not None:
-                try:
-                    await self._mark(post, message_id)
-                except Exception as exc:  # posted: only the mark is tried again, never the post
-                    failures = self._failed(post, failures, exc)
-                else:
-                    if failures:
-                        log.info(
-                            "%s post %s shown after %d tries", post.kind, post.id, failures + 1
-                        )
-                    return
+            try:
+                message_id = await asyncio.wait_for(self._send(post), self.attempt_timeout)
+                break
+            except (discord.Forbidden, discord.NotFound) as exc:
+                log.warning(
+                    "%s post %s not shown: channel %s refused it (%s)",
+                    post.kind,
+                    post.id,
+                    post.channel_id,
+                    exc,
+                )
+                break
+            except discord.HTTPException as exc:
+                if exc.status < 500 and exc.status != 429:
+                    log.error("%s post %s refused by Discord: %s", post.kind, post.id, exc)
+                    break
+                failures = self._failed(post, failures, exc)
+            except _TRANSIENT as exc:
+                failures = self._failed(post, failures, exc)
+            except Exception:  # a bug (an unreadable payload): it must not block the channel
+                log.exception("%s post %s cannot be sent", post.kind, post.id)
+                break
             await asyncio.sleep(self._delay(failures))
+        while True:
+            try:
+                await self._mark(post, message_id)
+                break
+            except Exception as exc:  # the store logs its own faults
+                failures = self._failed(post, failures, exc)
+            await asyncio.sleep(self._delay(failures))
+        if failures and message_id is not None:
+            log.info("%s post %s shown after %d tries", post.kind, post.id, failures + 1)
 
     async def _send(self, post: PendingPost) -> int:
         channel = self.shared.bot.get_partial_messageable(post.channel_id)

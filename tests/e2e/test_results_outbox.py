@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from testing.fakediscord import Message
+from testing.fakediscord import MANAGE_GUILD, Message
 from testing.players import Table, actions, answer, deal, open_game, play_round, show_hand
 from tests.e2e.worlds import BotWorld, running_world
 
@@ -29,6 +29,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 HANDS = ["R1 R2", "R3 B9"]
 RESULTS = "won round 1"  # the results' first line (the table's log says "Round 1 won by")
 BUTTONS = ("rematch", "record", "replay")
+SEASON_OVER = "Season 1 is over"  # the champion's announcement
 
 
 class Outbox(BotWorld):
@@ -185,3 +186,27 @@ async def test_results_discord_took_but_never_confirmed_are_not_posted_twice(
         lambda: world.posts(game_id) == [("posted", created.id)], 10, what="the same message"
     )
     assert world.results(channel) == [created]
+
+
+async def test_a_season_s_champion_is_announced_once_after_discord_failed_it(
+    world: Outbox,
+) -> None:
+    """The champion's announcement carries what no other message says: claimed and saved in one
+    transaction, it is posted once Discord takes it, after two 503s."""
+    emu = world.emu
+    channel, _, alice, bob = await world.round_to_its_end(match=True)
+    final = await play_round(emu, channel, {alice.id: alice, bob.id: bob})
+    assert "match is over" in final.text  # a counted match: the season has a champion
+    await world.one_result(channel)
+    fault = emu.fail_route(
+        "POST", f"/channels/{channel}/messages", status=503, count=2, containing=SEASON_OVER
+    )
+    (admin,) = world.users("admin", permissions=MANAGE_GUILD)
+    ended = await answer(await emu.slash(admin, channel, "uno-admin end-season"))
+    assert "has ended" in ended.text, ended.text
+
+    def announcements() -> list[Message]:
+        return [m for m in emu.channel_messages(channel) if SEASON_OVER in m.text]
+
+    await emu.wait_for(announcements, 10, what="the champion's announcement")
+    assert len(fault.hits) == 2 and len(announcements()) == 1
