@@ -361,7 +361,7 @@ class PublicPost(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger)
     channel_id: Mapped[int] = mapped_column(BigInteger)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(16))  # "results", "season"
+    kind: Mapped[str] = mapped_column(String(16))  # "results", "season", "table" (an edit)
     payload: Mapped[dict[str, Any]]
     nonce: Mapped[str] = mapped_column(String(25))
     created_at: Mapped[datetime]

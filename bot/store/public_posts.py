@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.store.dml import rowcount
 from bot.store.models import PublicPost, utcnow
 
-PostKind = Literal["results", "season"]
+#: "results": a round's; "season": a champion's; "table": a game's closed table (an edit).
+PostKind = Literal["results", "season", "table"]
 
 PENDING = "pending"
 POSTED = "posted"

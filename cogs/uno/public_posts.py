@@ -48,25 +48,36 @@ _TRANSIENT = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
 def post_payload(
-    embeds: list[discord.Embed], *, locale: str, rematch_of: int | None = None
+    embeds: list[discord.Embed],
+    *,
+    locale: str,
+    rematch_of: int | None = None,
+    edit_of: int | None = None,
 ) -> dict[str, Any]:
     """A message as the outbox stores it (JSON): its embeds as rendered now, and (a match's
-    results) the game whose Rematch / Game record / Replay buttons it carries, in `locale`."""
+    results) the game whose Rematch / Game record / Replay buttons it carries, in `locale`.
+    `edit_of`: not a new message but this one's last state (a closed table: no buttons, no
+    picture)."""
     return {
         "embeds": [embed.to_dict() for embed in embeds],
         "locale": locale,
         "rematch_of": rematch_of,
+        "edit_of": edit_of,
     }
 
 
 def message_kwargs(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored message as `send` takes it: the same message whenever it goes out."""
+    """The stored message as `send` (or, for an edit, `edit`) takes it: the same message
+    whenever it goes out."""
     kwargs: dict[str, Any] = {
         "embeds": [discord.Embed.from_dict(data) for data in payload.get("embeds") or []]
     }
     game_id = payload.get("rematch_of")
     if game_id is not None:
         kwargs["view"] = rematch_view(int(game_id), payload.get("locale") or "en")
+    if payload.get("edit_of") is not None:
+        kwargs.update(content=None, attachments=[])
+        kwargs.setdefault("view", None)
     return kwargs
 
 
@@ -202,6 +213,10 @@ class PublicPoster:
 
     async def _send(self, post: PendingPost) -> int:
         channel = self.shared.bot.get_partial_messageable(post.channel_id)
+        edit_of = post.payload.get("edit_of")
+        if edit_of is not None:  # an edit: done twice, it shows the same
+            await channel.get_partial_message(int(edit_of)).edit(**message_kwargs(post.payload))
+            return int(edit_of)
         message = await channel.send(**message_kwargs(post.payload), nonce=post.nonce)
         return int(message.id)
 

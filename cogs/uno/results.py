@@ -14,6 +14,8 @@ from typing import Any
 
 from bot.engine import Game
 from bot.engine import events as E
+from bot.i18n import t
+from bot.store import UnitOfWork
 from bot.ui.table_message import render_round_result, render_table
 from cogs.uno.live import LiveGame
 from cogs.uno.public_posts import PublicPoster, post_payload
@@ -72,6 +74,22 @@ class Results:
             if live.game.outcome is not None:  # this match may have ended a season
                 await announce_season_ends(shared.db, self.posts, live.guild_id, locale)
         return any(isinstance(e, E.RoundStarted) and e.round_number > 1 for e in events)
+
+    async def save_closed_table(self, unit: UnitOfWork, live: LiveGame, reason: str) -> None:
+        """Save, with the game's end (in `unit`), its closed table saying why (`reason`, a
+        catalogue key): posted by public_posts.py like the results, after a restart too."""
+        if live.table_message_id is None:
+            return
+        locale = self.shared.public_locale(live.guild_id)
+        kwargs = self.closed_table(live, t(reason, locale))
+        payload = post_payload([kwargs["embed"]], locale=locale, edit_of=live.table_message_id)
+        await unit.posts.add(
+            guild_id=live.guild_id,
+            channel_id=live.channel_id,
+            game_id=live.game_id,
+            kind="table",
+            payload=payload,
+        )
 
     def closed_table(self, live: LiveGame, closed: str) -> dict[str, Any]:
         """The table of a game that ended without a winner, saying why (`closed`)."""

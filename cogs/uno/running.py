@@ -239,13 +239,12 @@ class RunningGame:
                 return
             async with games.shared.db.write() as unit:
                 done = await unit.games.abandon(self.game_id)
+                if done:  # the closed table is saved with the end: shown after a restart too
+                    await games.results.save_closed_table(unit, self.live, "notice.no_humans_left")
             self.stop()
         if done:
             await games.tables.flush(self.game_id)
-            locale = games.shared.public_locale(self.live.guild_id)
-            kwargs = games.results.closed_table(self.live, t("notice.no_humans_left", locale))
-            live = self.live
-            await games.shared.edit_public(live.channel_id, live.table_message_id, **kwargs)
+            games.results.posts.deliver(self.live.channel_id)  # (public_posts.py)
 
     # ------------------------------------------------------------------ the clock
 

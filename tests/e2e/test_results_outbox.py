@@ -31,6 +31,7 @@ HANDS = ["R1 R2", "R3 B9"]
 RESULTS = "won round 1"  # the results' first line (the table's log says "Round 1 won by")
 BUTTONS = ("rematch", "record", "replay")
 SEASON_OVER = "Season 1 is over"  # the champion's announcement
+CLOSED = "Only computer players were left"  # a game's closed table
 
 
 class Outbox(BotWorld):
@@ -212,3 +213,38 @@ async def test_a_season_s_champion_is_announced_once_after_discord_failed_it(
 
     await emu.wait_for(announcements, 10, what="the champion's announcement")
     assert len(fault.hits) == 2 and len(announcements()) == 1
+
+
+async def test_a_game_left_to_computers_shows_its_closed_table_after_a_restart(
+    world: Outbox,
+) -> None:
+    """The last person leaves a game with a computer: it ends, and its table says so (the only
+    place that does). Discord fails that edit until the bot is killed: the next run shows it."""
+    emu = world.emu
+    channel = world.channel()
+    (alice,) = world.users("alice")
+    await answer(await emu.slash(alice, channel, "uno new"))
+    for _ in range(2):
+        await answer(await emu.slash(alice, channel, "uno addbot", level="normal"))
+    lobby = await emu.wait_for(
+        lambda: (m := Table(emu, channel).message()) and m.text.count("(normal)") == 2 and m,
+        5,
+        what="the lobby with two computers",
+    )
+    table = await answer(await emu.click(alice, lobby, label="Start"))
+    assert "UNO — round 1" in table.text
+    path = f"/channels/{channel}/messages/{{id}}"
+    fault = emu.fail_route("PATCH", path, status=503, containing=CLOSED)
+    left = await answer(await emu.slash(alice, channel, "uno leave"))
+    assert left.ephemeral
+    await emu.wait_for(lambda: fault.hits, 10, what="the closed table failing")
+    await world.bot.kill()
+    fault.clear()
+    await world.bot.start()
+    await emu.wait_for_bot(timeout=30, new=True)
+    closed = await emu.wait_for(
+        lambda: (m := Table(emu, channel).message()) is not None and CLOSED in m.text and m,
+        10,
+        what="the closed table",
+    )
+    assert not closed.buttons
