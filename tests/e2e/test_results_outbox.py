@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from testing.fakediscord import MANAGE_GUILD, Message
+from testing.fakediscord import MANAGE_GUILD, SEND_MESSAGES, Message
 from testing.players import Table, actions, answer, deal, open_game, play_round, show_hand
 from tests.e2e.worlds import BotWorld, running_world
 
@@ -248,3 +248,31 @@ async def test_a_game_left_to_computers_shows_its_closed_table_after_a_restart(
         what="the closed table",
     )
     assert not closed.buttons
+
+
+async def test_results_in_a_channel_the_bot_may_no_longer_post_in_are_given_up_once(
+    world: Outbox,
+) -> None:
+    """The bot lost Send Messages in the channel during the match: Discord answers 403, which
+    no retry can change. The post is given up with one warning and marked so; nothing stalls."""
+    emu = world.emu
+    channel, game_id, alice, bob = await world.round_to_its_end(match=True)
+    emu.channels[channel].overwrites.append(
+        {"id": str(emu.bot_user.id), "type": 1, "allow": "0", "deny": str(SEND_MESSAGES)}
+    )
+    since, refused = len(emu.requests), len(emu.violations)
+    final = await play_round(emu, channel, {alice.id: alice, bob.id: bob})
+    assert "match is over" in final.text  # the table's edits still land
+    await emu.wait_for(
+        lambda: world.posts(game_id) == [("undeliverable", None)], 10, what="given up"
+    )
+    posts = [
+        r
+        for r in emu.requests[since:]
+        if r.method == "POST" and r.path == f"/channels/{channel}/messages"
+    ]
+    assert [r.status for r in posts] == [403]  # tried once: no retry can help
+    assert world.bot.output.count("refused it") == 1
+    # Discord's refusal, expected here: not one of the module's unexpected violations.
+    assert [v.kind for v in emu.violations[refused:]] == ["missing_permissions"]
+    del emu.violations[refused:]
