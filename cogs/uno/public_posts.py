@@ -95,6 +95,7 @@ class PublicPoster:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wanted: set[int] = set()
         self._settled: dict[int, asyncio.Event] = {}
+        self._failing: set[int] = set()  # channels whose current post Discord did not take yet
         self._closed = False
 
     def deliver(self, channel_id: int) -> None:
@@ -116,8 +117,8 @@ class PublicPoster:
         self.deliver(channel_id)
         task = self._tasks.get(channel_id)
         settled = self._settled.get(channel_id)
-        if task is None or settled is None:
-            return False
+        if task is None or settled is None or channel_id in self._failing:
+            return False  # an earlier post is being retried: these follow it, later
         waiter = asyncio.ensure_future(settled.wait())
         try:
             await asyncio.wait({task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
@@ -149,6 +150,7 @@ class PublicPoster:
     def _forget(self, channel_id: int, task: asyncio.Task[None]) -> None:
         if self._tasks.get(channel_id) is task:
             del self._tasks[channel_id]
+            self._failing.discard(channel_id)
             event = self._settled.pop(channel_id, None)
             if event is not None:
                 event.set()
@@ -180,6 +182,7 @@ class PublicPoster:
         while True:
             try:
                 message_id = await asyncio.wait_for(self._send(post), self.attempt_timeout)
+                self._failing.discard(post.channel_id)
                 break
             except (discord.Forbidden, discord.NotFound) as exc:
                 log.warning(
@@ -231,6 +234,7 @@ class PublicPoster:
 
     def _failed(self, post: PendingPost, failures: int, exc: BaseException) -> int:
         failures += 1
+        self._failing.add(post.channel_id)
         self._settle(post.channel_id)
         delay = self._delay(failures)
         if failures == 1:
