@@ -366,7 +366,9 @@ class PublicPost(Base):
     nonce: Mapped[str] = mapped_column(String(25))
     created_at: Mapped[datetime]
     # "pending" until Discord accepted it ("posted", with its message) or refused the channel
-    # for good ("undeliverable": the bot may not post there, or the channel is gone).
+    # for good ("undeliverable": the bot may not post there, or the channel is gone); a
+    # finished match's final table waits as "standby" for a restart, "superseded" once the
+    # running process showed it itself.
     state: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
     message_id: Mapped[int | None] = mapped_column(BigInteger)
     done_at: Mapped[datetime | None]

@@ -25,6 +25,10 @@ PostKind = Literal["results", "season", "table"]
 PENDING = "pending"
 POSTED = "posted"
 UNDELIVERABLE = "undeliverable"
+#: Kept for the next start-up only: a finished match's final table, which the running process
+#: shows itself (its table updater, with the picture); dropped ("superseded") once it did.
+STANDBY = "standby"
+SUPERSEDED = "superseded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +56,11 @@ class PublicPostRepository:
         game_id: int | None,
         kind: PostKind,
         payload: Mapping[str, Any],
+        standby: bool = False,
     ) -> int:
         """Queue a message for the channel (committed with the caller's unit of work); its id.
-        The nonce is random (24 hex digits; Discord allows 25 characters): unique per post."""
+        The nonce is random (24 hex digits; Discord allows 25 characters): unique per post.
+        `standby`: only for the next start-up, unless `wake_standby` (see STANDBY)."""
         result = await self._session.execute(
             insert(PublicPost)
             .values(
@@ -65,7 +71,7 @@ class PublicPostRepository:
                 payload=dict(payload),
                 nonce=secrets.token_hex(12),
                 created_at=utcnow(),
-                state=PENDING,
+                state=STANDBY if standby else PENDING,
             )
             .returning(PublicPost.id)
         )
@@ -77,10 +83,13 @@ class PublicPostRepository:
         channel_id: int | None = None,
         shard_ids: Collection[int] | None = None,
         shard_count: int = 1,
+        standby: bool = False,
     ) -> list[PendingPost]:
         """The messages not posted yet, oldest first: of one channel, or (at start-up) of the
-        servers these shards own ((guild_id >> 22) % count), or all of them."""
-        stmt = select(PublicPost).where(PublicPost.state == PENDING).order_by(PublicPost.id)
+        servers these shards own ((guild_id >> 22) % count), or all of them. `standby`: with
+        those kept for a start-up (a restart takes them over: they become pending)."""
+        states = [PENDING, STANDBY] if standby else [PENDING]
+        stmt = select(PublicPost).where(PublicPost.state.in_(states)).order_by(PublicPost.id)
         if channel_id is not None:
             stmt = stmt.where(PublicPost.channel_id == channel_id)
         if shard_ids is not None:
@@ -94,6 +103,27 @@ class PublicPostRepository:
             for row in rows
         ]
 
+    async def settle_standby(self, game_id: int, *, shown: bool) -> int:
+        """The running process showed the game's final table itself (`shown`: its standby
+        posts are superseded), or could not (they become pending, to be posted now); how many."""
+        result = await self._session.execute(
+            update(PublicPost)
+            .where(PublicPost.game_id == game_id, PublicPost.state == STANDBY)
+            .values(state=SUPERSEDED if shown else PENDING),
+            execution_options={"synchronize_session": False},
+        )
+        return rowcount(result)
+
+    async def wake_standby(self, post_ids: Collection[int]) -> None:
+        """Standby posts taken over at start-up: pending from now on."""
+        if post_ids:
+            await self._session.execute(
+                update(PublicPost)
+                .where(PublicPost.id.in_(list(post_ids)), PublicPost.state == STANDBY)
+                .values(state=PENDING),
+                execution_options={"synchronize_session": False},
+            )
+
     async def mark_posted(self, post_id: int, message_id: int) -> bool:
         """Discord accepted the post as `message_id`; False if it was already done."""
         return await self._finish(post_id, POSTED, message_id)
@@ -105,7 +135,7 @@ class PublicPostRepository:
     async def _finish(self, post_id: int, state: str, message_id: int | None) -> bool:
         result = await self._session.execute(
             update(PublicPost)
-            .where(PublicPost.id == post_id, PublicPost.state == PENDING)
+            .where(PublicPost.id == post_id, PublicPost.state.in_([PENDING, STANDBY]))
             .values(state=state, message_id=message_id, done_at=utcnow()),
             execution_options={"synchronize_session": False},
         )

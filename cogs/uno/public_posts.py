@@ -96,6 +96,7 @@ class PublicPoster:
         self._wanted: set[int] = set()
         self._settled: dict[int, asyncio.Event] = {}
         self._failing: set[int] = set()  # channels whose current post Discord did not take yet
+        self._settling: set[asyncio.Task[None]] = set()  # final tables' standby copies
         self._closed = False
 
     def deliver(self, channel_id: int) -> None:
@@ -130,8 +131,15 @@ class PublicPoster:
         """At start-up: post what the last process saved but Discord never took (for the
         servers of this process's shards, resume.py's `shard_filter`); how many channels have
         posts waiting."""
-        async with self.shared.db.read() as unit:
-            pending = await unit.posts.pending(shard_ids=shard_ids, shard_count=shard_count)
+
+        async def take_over(unit: UnitOfWork) -> list[PendingPost]:
+            found = await unit.posts.pending(
+                shard_ids=shard_ids, shard_count=shard_count, standby=True
+            )
+            await unit.posts.wake_standby([post.id for post in found])
+            return found
+
+        pending = await self.shared.db.transact(take_over)
         channels = sorted({post.channel_id for post in pending})
         for channel_id in channels:
             self.deliver(channel_id)
@@ -139,10 +147,32 @@ class PublicPoster:
             log.info("%d public posts left by the last run: posting them", len(pending))
         return len(channels)
 
+    def final_table_shown(self, game_id: int, channel_id: int, *, shown: bool) -> None:
+        """A finished match's table: this process showed its final state (`shown`: the copy
+        kept for a restart is dropped) or gave up waiting (the copy is posted now)."""
+        if self._closed:
+            return
+
+        async def settle() -> None:
+            async def work(unit: UnitOfWork) -> int:
+                return await unit.posts.settle_standby(game_id, shown=shown)
+
+            try:
+                woken = await self.shared.db.transact(work)
+            except Exception:  # kept for the next start-up: nothing is lost
+                log.warning("final table of game %s: not settled", game_id, exc_info=True)
+                return
+            if woken and not shown:
+                self.deliver(channel_id)
+
+        task = asyncio.create_task(settle(), name=f"uno-final-table-{game_id}")
+        self._settling.add(task)
+        task.add_done_callback(self._settling.discard)
+
     async def close(self) -> None:
         """Stop posting (shutdown): what is still pending stays saved for the next run."""
         self._closed = True
-        tasks = list(self._tasks.values())
+        tasks = [*self._tasks.values(), *self._settling]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

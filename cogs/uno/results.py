@@ -9,6 +9,7 @@ ends a game nobody plays on.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -50,6 +51,22 @@ def results_post(
         ratings=ratings,
     )
     return post_payload([embed], locale=locale, rematch_of=live.game_id if match else None)
+
+
+def final_table_post(
+    live: LiveGame, game: Game, events: list[E.Event], locale: str
+) -> dict[str, Any] | None:
+    """A finished match's final table as the outbox keeps it for a restart (saving.py, "standby":
+    the running process shows it itself, with its picture): text only, with the match's
+    Rematch / Game record / Replay buttons; None without a table message."""
+    if live.table_message_id is None:
+        return None
+    log = copy.deepcopy(live.log)  # with this change's lines, which announce adds later
+    log.record(events, live.names, locale)
+    kwargs = render_table(game, live.game_id, live.names, locale, log=log.lines())
+    return post_payload(
+        [kwargs["embed"]], locale=locale, rematch_of=live.game_id, edit_of=live.table_message_id
+    )
 
 
 class Results:

@@ -174,7 +174,8 @@ class RunningGame:
         # table (its render needs the game held).
         over = live.game.outcome is not None and not self._outbox
         if over:
-            await games.tables.flush(self.game_id)  # its last state, while it still renders
+            shown = await games.tables.flush(self.game_id)  # its last state, while it renders
+            games.results.posts.final_table_shown(self.game_id, live.channel_id, shown=shown)
             self._retire()
         games.pings.after_change(live)
         self.arm()

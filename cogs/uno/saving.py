@@ -18,7 +18,7 @@ from bot.engine.ai import is_computer
 from bot.engine.standing import finishing_places
 from bot.store import UNCHANGED, ClickSave, NewAction, UnitOfWork
 from cogs.uno.live import LiveGame, stat_counters
-from cogs.uno.results import results_post
+from cogs.uno.results import final_table_post, results_post
 from cogs.uno.shared import Shared
 from cogs.uno.turn_clock import next_deadline
 
@@ -153,6 +153,16 @@ class Saving:
                         kind="results",
                         payload=results_post(live, game, e, locale, ratings or None),
                     )
+            final = final_table_post(live, game, events, locale) if game.outcome else None
+            if final is not None:  # shown by this process; by the next if it dies first
+                await unit.posts.add(
+                    guild_id=live.guild_id,
+                    channel_id=live.channel_id,
+                    game_id=game_id,
+                    kind="table",
+                    payload=final,
+                    standby=True,
+                )
 
         await self.shared.db.transact(work)
 

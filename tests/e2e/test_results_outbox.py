@@ -32,6 +32,7 @@ RESULTS = "won round 1"  # the results' first line (the table's log says "Round 
 BUTTONS = ("rematch", "record", "replay")
 SEASON_OVER = "Season 1 is over"  # the champion's announcement
 CLOSED = "Only computer players were left"  # a game's closed table
+FINAL = "The match is over. Thanks for playing!"  # a finished match's table
 
 
 class Outbox(BotWorld):
@@ -57,12 +58,13 @@ class Outbox(BotWorld):
         (result,) = self.results(channel)
         return result
 
-    def posts(self, game_id: int) -> list[tuple[str, int | None]]:
-        """(state, message id) of the game's saved public posts, oldest first."""
+    def posts(self, game_id: int, kind: str = "results") -> list[tuple[str, int | None]]:
+        """(state, message id) of the game's saved public posts of `kind`, oldest first."""
         with sqlite3.connect(self.db) as conn:
             rows = conn.execute(
-                "SELECT state, message_id FROM public_posts WHERE game_id = ? ORDER BY id",
-                (game_id,),
+                "SELECT state, message_id FROM public_posts"
+                " WHERE game_id = ? AND kind = ? ORDER BY id",
+                (game_id, kind),
             )
             return [(state, message_id) for state, message_id in rows]
 
@@ -223,7 +225,7 @@ async def test_a_game_left_to_computers_shows_its_closed_table_after_a_restart(
     emu = world.emu
     channel = world.channel()
     (alice,) = world.users("alice")
-    await answer(await emu.slash(alice, channel, "uno new"))
+    await answer(await emu.slash(alice, channel, "uno new"))  # (alone: a practice game)
     for _ in range(2):
         await answer(await emu.slash(alice, channel, "uno addbot", level="normal"))
     lobby = await emu.wait_for(
@@ -276,3 +278,50 @@ async def test_results_in_a_channel_the_bot_may_no_longer_post_in_are_given_up_o
     # Discord's refusal, expected here: not one of the module's unexpected violations.
     assert [v.kind for v in emu.violations[refused:]] == ["missing_permissions"]
     del emu.violations[refused:]
+
+
+async def test_a_match_killed_before_its_final_table_shows_it_after_the_restart(
+    world: Outbox,
+) -> None:
+    """Discord fails the final table's edit (the match's end is saved, its results posted) until
+    the bot is killed: the next run shows the final table, with the match's buttons, from the
+    copy saved with the end. While the process lives, that copy is only a standby."""
+    emu = world.emu
+    channel, game_id, alice, bob = await world.round_to_its_end(match=True)
+    table = Table(emu, channel).message()
+    assert table is not None
+    path = f"/channels/{channel}/messages/{table.id}"
+    fault = emu.fail_route("PATCH", path, status=503, containing=FINAL)
+    users = {alice.id: alice, bob.id: bob}
+    with pytest.raises(TimeoutError):  # the table never shows the end: play_round says so
+        await play_round(emu, channel, users)
+    result = await world.one_result(channel)
+    assert fault.hits and world.posts(game_id, "table") == [("standby", None)]
+    await world.bot.kill()
+    fault.clear()
+    await world.bot.start()
+    await emu.wait_for_bot(timeout=30, new=True)
+    final = await emu.wait_for(
+        lambda: (m := Table(emu, channel).message()) is not None and FINAL in m.text and m,
+        10,
+        what="the final table",
+    )
+    assert final.id == table.id and _has_match_buttons(final, game_id), final.buttons
+    await emu.wait_for(
+        lambda: world.posts(game_id, "table") == [("posted", table.id)], 5, what="marked"
+    )
+    assert world.results(channel) == [result]
+
+
+async def test_a_final_table_shown_by_the_running_process_is_not_edited_again(
+    world: Outbox,
+) -> None:
+    """No fault: the running process shows the final table (with its picture) and drops the
+    copy kept for a restart, which is never posted."""
+    emu = world.emu
+    channel, game_id, alice, bob = await world.round_to_its_end(match=True)
+    final = await play_round(emu, channel, {alice.id: alice, bob.id: bob})
+    assert "match is over" in final.text and _has_match_buttons(final, game_id)
+    await emu.wait_for(
+        lambda: world.posts(game_id, "table") == [("superseded", None)], 5, what="dropped"
+    )
