@@ -87,3 +87,37 @@ async def test_only_the_posts_of_the_given_shards(db: Database) -> None:
         mine = await unit.posts.pending(shard_ids=[shard], shard_count=4)
         others = await unit.posts.pending(shard_ids=[(shard + 1) % 4], shard_count=4)
     assert ([p.id for p in mine], others) == ([post], [])
+
+
+async def test_a_standby_post_waits_for_a_restart_or_its_settlement(db: Database) -> None:
+    """A finished match's final table: not posted by the running process (it shows the table
+    itself), superseded once shown, made pending if not, taken over by a restart otherwise."""
+    shown = await new_running_game(db, {11: "Alice", 12: "Bob"})
+    failing = await new_running_game(db, {13: "Cat", 14: "Dan"}, channel_id=CHANNEL + 1)
+    crashed = await new_running_game(db, {15: "Eve", 16: "Fay"}, channel_id=CHANNEL + 2)
+    ids = {}
+    async with db.write() as unit:
+        for game in (shown, failing, crashed):
+            ids[game.id] = await unit.posts.add(
+                guild_id=GUILD,
+                channel_id=game.channel_id,
+                game_id=game.id,
+                kind="table",
+                payload={"edit_of": 5},
+                standby=True,
+            )
+    async with db.read() as unit:
+        assert await unit.posts.pending() == []  # the running process posts none of them
+    async with db.write() as unit:
+        assert await unit.posts.settle_standby(shown.id, shown=True) == 1
+        assert await unit.posts.settle_standby(failing.id, shown=False) == 1
+        assert await unit.posts.settle_standby(failing.id, shown=True) == 0  # settled once
+    async with db.read() as unit:
+        assert [p.id for p in await unit.posts.pending()] == [ids[failing.id]]
+        with_standby = await unit.posts.pending(standby=True)
+        assert [p.id for p in with_standby] == [ids[failing.id], ids[crashed.id]]
+        assert await unit.posts.message_of(ids[shown.id]) == ("superseded", None)
+    async with db.write() as unit:  # a restart takes the crashed one over
+        await unit.posts.wake_standby([ids[crashed.id]])
+    async with db.read() as unit:
+        assert [p.id for p in await unit.posts.pending()] == [ids[failing.id], ids[crashed.id]]
