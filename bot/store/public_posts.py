@@ -11,9 +11,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.store.dml import rowcount
@@ -106,10 +107,13 @@ class PublicPostRepository:
     async def settle_standby(self, game_id: int, *, shown: bool) -> int:
         """The running process showed the game's final table itself (`shown`: its standby
         posts are superseded), or could not (they become pending, to be posted now); how many."""
+        values: dict[str, Any] = (
+            {"state": SUPERSEDED, "done_at": utcnow()} if shown else {"state": PENDING}
+        )
         result = await self._session.execute(
             update(PublicPost)
             .where(PublicPost.game_id == game_id, PublicPost.state == STANDBY)
-            .values(state=SUPERSEDED if shown else PENDING),
+            .values(**values),
             execution_options={"synchronize_session": False},
         )
         return rowcount(result)
@@ -140,6 +144,17 @@ class PublicPostRepository:
             execution_options={"synchronize_session": False},
         )
         return rowcount(result) == 1
+
+    async def prune(self, done_before: datetime) -> int:
+        """Forget the posts done (posted, given up, superseded) before `done_before`: what is
+        kept of a post once shown is its message; how many were forgotten."""
+        result = await self._session.execute(
+            delete(PublicPost).where(
+                PublicPost.state.not_in([PENDING, STANDBY]), PublicPost.done_at < done_before
+            ),
+            execution_options={"synchronize_session": False},
+        )
+        return rowcount(result)
 
     async def message_of(self, post_id: int) -> tuple[str, int | None]:
         """(state, message id) of a post."""

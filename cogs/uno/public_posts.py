@@ -25,6 +25,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Collection, Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import aiohttp
@@ -42,6 +43,9 @@ RETRY_MAX = 60.0
 #: Seconds one try may take (discord.py itself retries a 500 for up to 25 s): then it is tried
 #: again with the same nonce, which cannot post it twice.
 ATTEMPT_TIMEOUT = 10.0
+
+#: Days a post is kept once done (posted, given up): pruned at start-up.
+KEEP_DAYS = 7
 
 #: What "Discord did not take it this time" looks like (anything else is a bug, or a refusal).
 _TRANSIENT = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
@@ -129,14 +133,16 @@ class PublicPoster:
 
     async def sweep(self, *, shard_ids: Collection[int] | None = None, shard_count: int = 1) -> int:
         """At start-up: post what the last process saved but Discord never took (for the
-        servers of this process's shards, resume.py's `shard_filter`); how many channels have
-        posts waiting."""
+        servers of this process's shards, resume.py's `shard_filter`), its standby final tables
+        included; forget the posts done more than KEEP_DAYS ago. How many channels have posts
+        waiting."""
 
         async def take_over(unit: UnitOfWork) -> list[PendingPost]:
             found = await unit.posts.pending(
                 shard_ids=shard_ids, shard_count=shard_count, standby=True
             )
             await unit.posts.wake_standby([post.id for post in found])
+            await unit.posts.prune(datetime.now(UTC) - timedelta(days=KEEP_DAYS))
             return found
 
         pending = await self.shared.db.transact(take_over)

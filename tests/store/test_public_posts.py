@@ -3,6 +3,8 @@ is marked done, and is marked done once (cogs/uno/public_posts.py posts it)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from bot.store import Database
@@ -121,3 +123,25 @@ async def test_a_standby_post_waits_for_a_restart_or_its_settlement(db: Database
         await unit.posts.wake_standby([ids[crashed.id]])
     async with db.read() as unit:
         assert [p.id for p in await unit.posts.pending()] == [ids[failing.id], ids[crashed.id]]
+
+
+async def test_done_posts_are_pruned_after_a_while_pending_ones_never(db: Database) -> None:
+    async with db.write() as unit:
+        done, waiting, standby = [
+            await unit.posts.add(
+                guild_id=GUILD,
+                channel_id=CHANNEL,
+                game_id=None,
+                kind="season",
+                payload={},
+                standby=kept,
+            )
+            for kept in (False, False, True)
+        ]
+    async with db.write() as unit:
+        await unit.posts.mark_posted(done, 1)
+    async with db.write() as unit:
+        assert await unit.posts.prune(datetime.now(UTC) - timedelta(days=1)) == 0  # too recent
+        assert await unit.posts.prune(datetime.now(UTC) + timedelta(seconds=1)) == 1
+    async with db.read() as unit:
+        assert [p.id for p in await unit.posts.pending(standby=True)] == [waiting, standby]
