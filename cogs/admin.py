@@ -167,7 +167,8 @@ class AdminCog(
         await send_ephemeral(interaction, notice)  # first: the interaction waits 3 s at most
         language = config.language
         public = interaction.guild_locale if language == AUTO else language
-        await announce_season_ends(self.bot.database, self.bot, guild_id, public)
+        posts = self.bot.uno.posts if self.bot.uno is not None else None
+        await announce_season_ends(self.bot.database, posts, guild_id, public)
 
 
 async def setup(bot: Any) -> None:

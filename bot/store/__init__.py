@@ -27,6 +27,7 @@ from bot.store.games import UNCHANGED, GameRepository
 from bot.store.guild_settings import SettingsRepository
 from bot.store.history import ENDED_STATUSES, HistoryRepository
 from bot.store.models import COUNTERS, GameStatus, StartPolicy
+from bot.store.public_posts import PendingPost, PostKind, PublicPostRepository
 from bot.store.records import (
     ActionRecord,
     GameRecord,
@@ -62,7 +63,10 @@ __all__ = [
     "LeaderboardSort",
     "NewAction",
     "NotSeated",
+    "PendingPost",
     "PlayerStats",
+    "PostKind",
+    "PublicPostRepository",
     "RoundRecord",
     "SavedGame",
     "SeatRecord",

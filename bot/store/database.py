@@ -34,6 +34,7 @@ from bot.store.games import GameRepository, refusal
 from bot.store.guild_settings import SettingsRepository
 from bot.store.history import HistoryRepository
 from bot.store.json_codec import JSON_CODEC
+from bot.store.public_posts import PublicPostRepository
 from bot.store.ratings import RatingRepository
 from bot.store.sqlite_writer import (
     SQLITE_BEGIN,
@@ -77,6 +78,7 @@ class UnitOfWork:
     stats: StatsRepository
     settings: SettingsRepository
     ratings: RatingRepository
+    posts: PublicPostRepository
 
     @classmethod
     def on(cls, session: AsyncSession) -> UnitOfWork:
@@ -87,6 +89,7 @@ class UnitOfWork:
             StatsRepository(session),
             SettingsRepository(session),
             RatingRepository(session),
+            PublicPostRepository(session),
         )
 
 

@@ -352,3 +352,33 @@ class RatingChange(Base):
     created_at: Mapped[datetime]
 
     __table_args__ = (Index("ix_rating_changes_guild_id_user_id", "guild_id", "user_id"),)
+
+
+class PublicPost(Base):
+    """A public message that carries what is found nowhere else (a round's results, a season's
+    champion), written in the same transaction as the change it tells of, and posted by
+    cogs/uno/outbox.py until Discord accepted it (an outbox: it survives a restart).
+
+    `payload` is the message as rendered at save time (JSON: embeds, and which buttons), so it
+    reads the same whenever it goes out; `nonce` is sent with `enforce_nonce`, so Discord
+    returns the first message instead of a second one when a post is repeated."""
+
+    __tablename__ = "public_posts"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))  # "results", "season", "table" (an edit)
+    payload: Mapped[dict[str, Any]]
+    nonce: Mapped[str] = mapped_column(String(25))
+    created_at: Mapped[datetime]
+    # "pending" until Discord accepted it ("posted", with its message) or refused the channel
+    # for good ("undeliverable": the bot may not post there, or the channel is gone); a
+    # finished match's final table waits as "standby" for a restart, "superseded" once the
+    # running process showed it itself.
+    state: Mapped[str] = mapped_column(String(16), default="pending", server_default="pending")
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    done_at: Mapped[datetime | None]
+
+    __table_args__ = (Index("ix_public_posts_state_channel_id", "state", "channel_id"),)

@@ -338,7 +338,8 @@ def render_table(
     `deadline`: when the current turn runs out (the turn timer); `last_chance`: the turns in a
     row the current player already lost to it, when one more removes them (0: no warning).
     `closed` (why the game ended): the table says it ended, without picture, turn, countdown,
-    mentions or buttons.
+    mentions or buttons. A finished match's table carries its results' Rematch / Game record /
+    Replay buttons (`rematch_view`).
     """
     view = view_for(game, None)
     lines: list[str] = []
@@ -379,6 +380,8 @@ def render_table(
                 GameButton(game_id, game.version, action, label=label, style=style, emoji=emoji)
             )
         buttons.add_item(LogButton(game_id, label=t("table.log", locale)))
+    elif not closed:  # a finished match: the same buttons as its results, should those be late
+        buttons = rematch_view(game_id, locale)
     return {"content": None, "embed": embed, "view": buttons}
 
 

@@ -23,6 +23,7 @@ live_hands.py   a game's live hands, edited as their view changes; hand_tokens.p
 results.py      a change in public: log lines and round results;  pings.py: turn reminders
 game_table.py   a game's table kept current (table_updater.py: what all tables share)
 table_view.py   what a table shows;  table_posts.py: `/uno table`
+public_posts.py the outbox's poster: results, champions posted until Discord takes them, once
 lobby.py        new lobby, join/leave/kick/computers, Start, End, lobby expiry
 dealing.py      the test hooks that fix a deal (UNO_TEST_SEED, UNO_TEST_DECKS)
 lobby_rules.py  a lobby's rules (its panel and `/uno setrule`); config_panel.py: the selects

@@ -25,6 +25,7 @@ from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.moves import Moves
 from cogs.uno.pictures import DRAWING
 from cogs.uno.pings import TurnPings
+from cogs.uno.public_posts import PublicPoster
 from cogs.uno.record_work import RECORDS
 from cogs.uno.records import Records
 from cogs.uno.rematch import Rematch
@@ -51,8 +52,14 @@ class UnoApp:
         )
         self.live_hands = LiveHands(shared)
         self.pings = TurnPings(shared)
+        self.posts = PublicPoster(shared)  # results and champions, saved with their change
         self.games = RunningGames(
-            shared, Saving(shared), Results(shared), self.tables, self.live_hands, self.pings
+            shared,
+            Saving(shared),
+            Results(shared, self.posts),
+            self.tables,
+            self.live_hands,
+            self.pings,
         )
         self.hands = Hands(self.games)
         self.moves = Moves(self.games)
@@ -97,6 +104,7 @@ class UnoApp:
         await self.tables.close()
         await self.stop_clocks()
         self.games.drop_clocks()  # the pings' jobs too
+        await self.posts.close()  # what is still pending is posted by the next run
         await self.pings.close()
         await self.live_hands.close()
         await self.card_emojis.close()

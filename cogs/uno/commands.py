@@ -28,7 +28,7 @@ from cogs.uno.app import UnoApp
 from cogs.uno.inputs import require_choice, require_range
 from cogs.uno.moves import play_texts
 from cogs.uno.pictures import DRAWING
-from cogs.uno.resume import resume_running_games
+from cogs.uno.resume import resume_running_games, shard_filter
 from cogs.uno.seasons import announce_season_ends, roll_over_if_due
 
 log = logging.getLogger(__name__)
@@ -79,6 +79,12 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
             self._timers_resumed = True
             self.app.games.arm_all()
             self.app.pings.clear_leftovers()  # the last run's turn pings, in the background
+            settings = self.bot.settings
+            shard_ids, shard_count = shard_filter(settings.shard_count, settings.shard_ids)
+            try:  # the last run's results Discord never took, posted in the background
+                await self.app.posts.sweep(shard_ids=shard_ids, shard_count=shard_count)
+            except Exception:
+                log.exception("could not read the public posts left by the last run")
             try:
                 await self.app.lobby.resume_expiry()
             except Exception:
@@ -347,7 +353,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         if seasons_on:  # a monthly or quarterly season may be over: checked at a view
             await roll_over_if_due(shared.db, guild_id)
             locale = shared.public_locale(guild_id)
-            await announce_season_ends(shared.db, shared.bot, guild_id, locale)
+            await announce_season_ends(shared.db, self.app.posts, guild_id, locale)
         async with shared.db.read() as unit:
             if sort is None and season is None:
                 sort = "rating" if await unit.ratings.has_ratings(guild_id) else "points"

@@ -1,76 +1,118 @@
 """What a saved change says in public before the table moves: log lines and round results.
 
 The first step of a running game's publication (running.py): the change's events become the
-table's log lines, and a round's end is announced with its results (and, at the match's end, a
-Rematch button). Also the closed table that ends a game nobody plays on.
+table's log lines, and a round's end is announced with its results (and, at the match's end, the
+Rematch / Game record / Replay buttons): rendered here when the change is saved (saving.py
+stores them in the change's transaction), posted by public_posts.py. Also the closed table that
+ends a game nobody plays on.
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Collection, Mapping
 from typing import Any
 
+from bot.engine import Game
 from bot.engine import events as E
-from bot.store import StoreError
+from bot.i18n import t
+from bot.store import UnitOfWork
 from bot.store.rating_model import MIN_RATED_HAND, rated_hand
-from bot.ui.table_message import rematch_view, render_round_result, render_table
+from bot.ui.table_message import render_round_result, render_table
 from cogs.uno.live import LiveGame
+from cogs.uno.public_posts import PublicPoster, post_payload
 from cogs.uno.seasons import announce_season_ends
 from cogs.uno.shared import Shared
 
+#: Seconds a round's end waits for its results to go out before its table moves on (so the
+#: results come first); a try that fails ends the wait: the post is retried in the background
+#: (public_posts.py) and the game goes on meanwhile.
+RESULTS_WAIT = 5.0
+
+
+def results_post(
+    live: LiveGame,
+    game: Game,
+    ended: E.RoundEnded,
+    locale: str,
+    ratings: Mapping[int, tuple[int, int]] | None,
+    provisional: Collection[int] = (),
+) -> dict[str, Any]:
+    """A round's results as the outbox stores them (saving.py writes them with the round's end):
+    the scores, the seed revealed, and at the match's end its winner, the rating changes
+    (`ratings`, saved with it; those still `provisional` shown kindly) or why it was not rated,
+    and the Rematch / Game record / Replay buttons."""
+    match = game.outcome
+    small = not rated_hand(game.rules.hand_size)
+    embed = render_round_result(
+        ended.outcome,
+        live.names,
+        locale,
+        match=match,
+        host_id=None if match else live.host_id,  # says: anyone may start it
+        seed=ended.seed,  # the round is over: its seed is revealed
+        left=game.left,
+        ratings=ratings,
+        provisional=set(provisional),
+        unrated_below=MIN_RATED_HAND if small else None,
+    )
+    return post_payload([embed], locale=locale, rematch_of=live.game_id if match else None)
+
+
+def final_table_post(
+    live: LiveGame, game: Game, events: list[E.Event], locale: str
+) -> dict[str, Any] | None:
+    """A finished match's final table as the outbox keeps it for a restart (saving.py, "standby":
+    the running process shows it itself, with its picture): text only, with the match's
+    Rematch / Game record / Replay buttons; None without a table message."""
+    if live.table_message_id is None:
+        return None
+    log = copy.deepcopy(live.log)  # with this change's lines, which announce adds later
+    log.record(events, live.names, locale)
+    kwargs = render_table(game, live.game_id, live.names, locale, log=log.lines())
+    return post_payload(
+        [kwargs["embed"]], locale=locale, rematch_of=live.game_id, edit_of=live.table_message_id
+    )
+
 
 class Results:
-    def __init__(self, shared: Shared) -> None:
+    def __init__(self, shared: Shared, posts: PublicPoster) -> None:
         self.shared = shared
+        self.posts = posts
 
     async def announce(
         self, live: LiveGame, events: list[E.Event], note: tuple[int, str] | None = None
     ) -> bool:
         """Log the change (`note`: a clause opening a player's line, e.g. the timer's "ran out
-        of time") and post any round's results; whether a new round began (its table is then
-        posted anew)."""
+        of time") and post any round's results (saved with the change: public_posts.py posts
+        them until Discord takes them); whether a new round began (its table is then posted
+        anew)."""
         shared = self.shared
         locale = shared.public_locale(live.guild_id)
         if note is not None:
             live.log.note_for(note[0], note[1], live.names, locale)
         live.log.record(events, live.names, locale)
-        new_round = False
-        for e in events:
-            if isinstance(e, E.RoundEnded):
-                match = live.game.outcome
-                rated = await self._rating_changes(live.game_id) if match else None
-                ratings, provisional = rated or (None, set())
-                small = not rated_hand(live.game.rules.hand_size)
-                embed = render_round_result(
-                    e.outcome,
-                    live.names,
-                    locale,
-                    match=match,
-                    host_id=None if match else live.host_id,  # says: anyone may start it
-                    seed=e.seed,  # the round is over: its seed is revealed
-                    left=live.game.left,
-                    ratings=ratings,
-                    provisional=provisional,
-                    unrated_below=MIN_RATED_HAND if small else None,
-                )
-                extra = {"view": rematch_view(live.game_id, locale)} if match else {}
-                await shared.send_public(live.channel_id, embed=embed, **extra)
-                if match:  # this match may have ended a season (a lazy rollover)
-                    await announce_season_ends(shared.db, shared.bot, live.guild_id, locale)
-            elif isinstance(e, E.RoundStarted) and e.round_number > 1:
-                new_round = True
-        return new_round
+        if any(isinstance(e, E.RoundEnded) for e in events):
+            await self.posts.post_now(live.channel_id, RESULTS_WAIT)
+            if live.game.outcome is not None:  # this match may have ended a season
+                await announce_season_ends(shared.db, self.posts, live.guild_id, locale)
+        return any(isinstance(e, E.RoundStarted) and e.round_number > 1 for e in events)
 
-    async def _rating_changes(
-        self, game_id: int
-    ) -> tuple[dict[int, tuple[int, int]], set[int]] | None:
-        """The match's rating changes, saved with its end, and who is still provisional; None
-        if it was not rated (or the database cannot say now: the results go without them)."""
-        try:
-            async with self.shared.db.read() as unit:
-                changes = await unit.ratings.changes(game_id)
-                return (changes, await unit.ratings.provisional(game_id)) if changes else None
-        except StoreError:
-            return None
+    async def save_closed_table(self, unit: UnitOfWork, live: LiveGame, reason: str) -> None:
+        """Save, with the game's end (in `unit`), its closed table saying why (`reason`, a
+        catalogue key): posted by public_posts.py like the results, after a restart too."""
+        if live.table_message_id is None:
+            return
+        locale = self.shared.public_locale(live.guild_id)
+        kwargs = self.closed_table(live, t(reason, locale))
+        payload = post_payload([kwargs["embed"]], locale=locale, edit_of=live.table_message_id)
+        await unit.posts.add(
+            guild_id=live.guild_id,
+            channel_id=live.channel_id,
+            game_id=live.game_id,
+            kind="table",
+            payload=payload,
+        )
 
     def closed_table(self, live: LiveGame, closed: str) -> dict[str, Any]:
         """The table of a game that ended without a winner, saying why (`closed`)."""

@@ -232,7 +232,8 @@ class RunningGame:
         # table (its render needs the game held).
         over = live.game.outcome is not None and not self._outbox
         if over:
-            await self.table.flush()  # its last state, while it still renders
+            shown = await self.table.flush()  # its last state, while it still renders
+            games.results.posts.final_table_shown(self.game_id, live.channel_id, shown=shown)
             self._retire()
         self.ping.after_change()
         self.arm()
@@ -283,11 +284,18 @@ class RunningGame:
         await self.table.flush(timeout=5)  # an update in flight must not land after this
         return kwargs, text
 
-    async def _save_end(self, ended_by: int | None = None) -> tuple[bool, bool]:
-        """Save the game as abandoned: (whether it was still open, whether it was rated)."""
-        async with self._games.shared.db.write() as unit:
+    async def _save_end(
+        self, ended_by: int | None = None, closed: str | None = None
+    ) -> tuple[bool, bool]:
+        """Save the game as abandoned: (whether it was still open, whether it was rated).
+        `closed`: the catalogue key of why, whose closed table is saved with the end (and so
+        shown after a restart too: public_posts.py)."""
+        games = self._games
+        async with games.shared.db.write() as unit:
             done = await unit.games.abandon(self.game_id, ended_by=ended_by)
             rated = done and bool(await unit.ratings.changes(self.game_id))
+            if done and closed is not None:
+                await games.results.save_closed_table(unit, self.live, closed)
         return done, rated
 
     def stop(self) -> None:
@@ -312,14 +320,11 @@ class RunningGame:
         async with self.lock:
             if self.closed:
                 return
-            done, _ = await self._save_end()
+            done, _ = await self._save_end(closed="notice.no_humans_left")
             self.stop()
         if done:
             await self.table.flush()
-            locale = games.shared.public_locale(self.live.guild_id)
-            kwargs = games.results.closed_table(self.live, t("notice.no_humans_left", locale))
-            live = self.live
-            await games.shared.edit_public(live.channel_id, live.table_message_id, **kwargs)
+            games.results.posts.deliver(self.live.channel_id)  # (public_posts.py)
 
     # ------------------------------------------------------------------ the clock
 

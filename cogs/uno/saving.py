@@ -18,6 +18,7 @@ from bot.engine.ai import is_computer
 from bot.engine.standing import finishing_places
 from bot.store import UNCHANGED, ClickSave, NewAction, UnitOfWork
 from cogs.uno.live import LiveGame, stat_counters
+from cogs.uno.results import final_table_post, results_post
 from cogs.uno.shared import Shared
 from cogs.uno.turn_clock import next_deadline
 
@@ -101,14 +102,18 @@ class Saving:
         if change.unseat is None and not scored:
             await self.shared.db.save_click(click)
         else:
-            await self._save_with_results(click, change, game)
+            await self._save_with_results(click, change, game, live)
         return Saved(deadline, timeouts)
 
-    async def _save_with_results(self, click: ClickSave, change: Change, game: Game) -> None:
+    async def _save_with_results(
+        self, click: ClickSave, change: Change, game: Game, live: LiveGame
+    ) -> None:
         """A move that ends a round or the match, or unseats a player: one unit of work (run
-        again from the start on PostgreSQL after a deadlock or serialization failure)."""
+        again from the start on PostgreSQL after a deadlock or serialization failure). A
+        round's results are saved with it, as the outbox's post (public_posts.py)."""
         game_id = click.game_id
         events = change.events
+        locale = self.shared.public_locale(live.guild_id)
 
         async def work(unit: UnitOfWork) -> None:
             await unit.games.save_action(
@@ -138,6 +143,27 @@ class Saving:
                         walkover=any(isinstance(x, E.PlayerLeft) for x in events),
                         places=finishing_places(game.rules, e.outcome),  # for the ratings
                     )
+            for e in events:  # after the match's end: its rating changes are saved by now
+                if isinstance(e, E.RoundEnded):
+                    ratings = await unit.ratings.changes(game_id) if game.outcome else None
+                    provisional = await unit.ratings.provisional(game_id) if ratings else set()
+                    await unit.posts.add(
+                        guild_id=live.guild_id,
+                        channel_id=live.channel_id,
+                        game_id=game_id,
+                        kind="results",
+                        payload=results_post(live, game, e, locale, ratings or None, provisional),
+                    )
+            final = final_table_post(live, game, events, locale) if game.outcome else None
+            if final is not None:  # shown by this process; by the next if it dies first
+                await unit.posts.add(
+                    guild_id=live.guild_id,
+                    channel_id=live.channel_id,
+                    game_id=game_id,
+                    kind="table",
+                    payload=final,
+                    standby=True,
+                )
 
         await self.shared.db.transact(work)
 

@@ -9,38 +9,52 @@ An ended season waits there, unannounced, until one caller claims its announceme
 from __future__ import annotations
 
 import logging
-from typing import Any
-
-import discord
 
 from bot.store import Database, UnitOfWork
 from bot.ui.stats import render_season_end
+from cogs.uno.public_posts import PublicPoster, post_payload
 
 log = logging.getLogger(__name__)
 
 
-async def announce_season_ends(db: Database, bot: Any, guild_id: int, locale: object) -> None:
-    """Post the champion of every ended season of the server not announced yet."""
+async def announce_season_ends(
+    db: Database, posts: PublicPoster | None, guild_id: int, locale: object
+) -> None:
+    """Post the champion of every ended season of the server not announced yet: the claim and
+    the post are saved together (the outbox, public_posts.py), so a post Discord does not take
+    now, or that a restart interrupts, is posted later, and never twice. `posts`: this
+    process's poster (None: the next start-up posts it)."""
     async with db.read() as unit:
         pending = await unit.ratings.unannounced(guild_id)
         if not pending:
             return
         chosen = (await unit.settings.guild(guild_id)).season_channel_id
     for end in pending:
-
-        async def claim(unit: UnitOfWork, number: int = end.number) -> bool:
-            return await unit.ratings.claim_announcement(guild_id, number)
-
-        if not await db.transact(claim):
-            continue  # somebody else announces it
         channel = chosen or end.channel_id
-        if channel is None:
-            continue
-        embed = render_season_end(end.number, end.standings, locale)
-        try:
-            await bot.get_partial_messageable(channel).send(embed=embed)
-        except discord.HTTPException:
-            log.warning("could not announce season %s in channel %s", end.number, channel)
+        payload = post_payload(
+            [render_season_end(end.number, end.standings, locale)], locale=str(locale)
+        )
+
+        async def claim(
+            unit: UnitOfWork,
+            number: int = end.number,
+            where: int | None = channel,
+            payload: dict[str, object] = payload,
+        ) -> bool:
+            if not await unit.ratings.claim_announcement(guild_id, number):
+                return False  # somebody else announces it
+            if where is not None:
+                await unit.posts.add(
+                    guild_id=guild_id,
+                    channel_id=where,
+                    game_id=None,
+                    kind="season",
+                    payload=payload,
+                )
+            return True
+
+        if await db.transact(claim) and channel is not None and posts is not None:
+            posts.deliver(channel)
 
 
 async def roll_over_if_due(db: Database, guild_id: int) -> None:

@@ -10,6 +10,7 @@ Replies are built by hand: discord.py wants ``Content-Type: application/json`` e
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -199,6 +200,10 @@ class Rest:
             call = await self._parse(request, path, record)
             fault = self._fault(call)
             if fault is not None:
+                if fault.applied:  # carried out; only the answer is lost
+                    with contextlib.suppress(ApiError):
+                        await self._route(call)
+                    world.notify()
                 return json_response(fault.status, fault.body(), headers)
             if not await self._arrived(call):
                 return web.Response(status=204)  # the bot is gone: nobody reads this
@@ -308,7 +313,7 @@ class Rest:
     def _fault(self, call: Call) -> Fault | None:
         """The injected fault (``World.fail_route``) this call meets, recorded, if any."""
         record = call.record
-        fault = self.world.fault_for(record.method, record.path)
+        fault = self.world.fault_for(record.method, record.path, record.json)
         if fault is not None:
             fault.hits.append(record)
             record.status = fault.status
@@ -838,13 +843,32 @@ class Rest:
         w = self.world
         channel = self._channel(call, need=VIEW_CHANNEL | SEND_MESSAGES)
         data: JSON = dict(call.body)
+        nonce = data.pop("nonce", None)
+        enforce = bool(data.pop("enforce_nonce", False))
+        if nonce is not None and (not isinstance(nonce, str | int) or len(str(nonce)) > 25):
+            raise invalid_form(
+                [limits.Issue(("nonce",), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")]
+            )
+        key = (channel.id, w.bot_user.id, str(nonce))
+        if nonce is not None and enforce:
+            # Discord: "If true and nonce is present, it will be checked for uniqueness in the
+            # past few minutes. If another message was created by the same author with the same
+            # nonce, that message will be returned and no new message will be created."
+            earlier = w.nonces.get(key)
+            if earlier is not None and time.monotonic() - earlier[1] < w.nonce_window:
+                msg = w.messages.get(earlier[0])
+                if msg is not None:
+                    return 200, {**msg.payload(), "nonce": nonce}
         atts = self._attachments(call, channel.id, None)
         if atts is not None:
             data["attachments"] = atts
         self._validate(data, creating=True)
         msg = w.new_message(channel.id, data, msg_type=19 if data.get("message_reference") else 0)
         w.add_message(msg)
-        return 200, msg.payload()
+        if nonce is None:
+            return 200, msg.payload()
+        w.nonces[key] = (msg.id, time.monotonic())
+        return 200, {**msg.payload(), "nonce": nonce}
 
     async def get_message(self, call: Call) -> Reply:
         channel = self._channel(call, need=VIEW_CHANNEL | READ_MESSAGE_HISTORY)

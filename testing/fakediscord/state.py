@@ -654,6 +654,10 @@ class Fault:
     retries give up); the bot must recover from them by itself. ``path`` is a route template
     like ``/channels/{id}/messages/{id}`` (``{...}`` matches any one segment) or a concrete path.
     Active until ``clear()``, until ``until`` (``time.monotonic()``) or after ``count`` answers.
+    ``applied``: Discord carries the call out, and only its answer is the error (a response lost
+    on the way back: the message exists, the bot does not know it). ``containing``: only calls
+    whose JSON body contains this text fail (one kind of message, e.g. a round's results, while
+    the channel's other posts go through).
     """
 
     method: str
@@ -661,6 +665,8 @@ class Fault:
     status: int = 500
     until: float | None = None
     count: int | None = None
+    applied: bool = False
+    containing: str | None = None
     hits: list[RequestRecord] = field(default_factory=list)
     cleared_at: float | None = None  # time.monotonic() when it stopped failing (by clear())
 
@@ -678,7 +684,9 @@ class Fault:
             return False
         return self.count is None or len(self.hits) < self.count
 
-    def matches(self, method: str, path: str) -> bool:
+    def matches(self, method: str, path: str, body: str = "") -> bool:
+        if self.containing is not None and self.containing not in body:
+            return False
         return self.active and method == self.method and bool(self._regex.match(path))
 
     def body(self) -> JSON:

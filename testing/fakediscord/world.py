@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import inspect
+import json
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
@@ -72,6 +73,11 @@ class World:
         self.global_limit = GlobalLimit()
         # Routes Discord is failing (``fail_route``): each answers 5xx while active.
         self.faults: list[Fault] = []
+        # Message nonces sent with ``enforce_nonce``: (channel, author, nonce) -> (message id,
+        # time.monotonic() of its creation). Discord returns that message instead of creating
+        # another for the same nonce "in the past few minutes": ``nonce_window`` seconds here.
+        self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
+        self.nonce_window: float = 300.0
         self.token = token  # None: any "Bot ..." token is accepted
 
         self.ids = Snowflakes()
@@ -174,17 +180,25 @@ class World:
         status: int = 500,
         seconds: float | None = None,
         count: int | None = None,
+        applied: bool = False,
+        containing: str | None = None,
     ) -> Fault:
         """Make Discord answer ``status`` to ``method path`` (``{...}``: any segment) for
         ``seconds``, ``count`` calls, or until ``fault.clear()``; every answered call is kept in
-        ``fault.hits``. E.g. ``emu.fail_route("PATCH", "/channels/{id}/messages/{id}")``."""
+        ``fault.hits``. E.g. ``emu.fail_route("PATCH", "/channels/{id}/messages/{id}")``.
+        ``applied``: each call is carried out first and only its answer fails (lost);
+        ``containing``: only the calls whose JSON body contains this text fail."""
         until = None if seconds is None else time.monotonic() + seconds
-        fault = Fault(method.upper(), path, status, until, count)
+        fault = Fault(
+            method.upper(), path, status, until, count, applied=applied, containing=containing
+        )
         self.faults.append(fault)
         return fault
 
-    def fault_for(self, method: str, path: str) -> Fault | None:
-        return next((f for f in self.faults if f.matches(method, path)), None)
+    def fault_for(self, method: str, path: str, body: Any = None) -> Fault | None:
+        """The active fault a call meets (`body`: its JSON, for faults `containing` a text)."""
+        text = "" if body is None else json.dumps(body, ensure_ascii=False)
+        return next((f for f in self.faults if f.matches(method, path, text)), None)
 
     # -- lookups -----------------------------------------------------------------------------
     def guild_of(self, guild: Guild | int) -> Guild:

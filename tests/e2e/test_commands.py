@@ -143,7 +143,8 @@ async def test_playing_by_commands(s) -> None:
     final = await emu.wait_for(
         lambda: (m := Table(emu, channel).message()) and "match is over" in m.text and m, 5
     )
-    assert not final.buttons
+    # No moves left: only the match's Rematch / Game record / Replay, as under its results.
+    assert [c.rsplit(":", 1)[1] for c in final.custom_ids] == ["rematch", "record", "replay"]
 
 
 async def test_admin_sync_is_owner_only(s) -> None:

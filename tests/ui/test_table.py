@@ -167,8 +167,12 @@ def test_round_results_and_log_lines() -> None:
     log = TurnLog()
     log.record(events, names, None)  # every event of a whole round can be told
     assert 0 < len(log) <= 12 and all(log.lines())
-    final = render_table(game, BIG, names)
-    assert final["view"].children == []
+    final = render_table(game, BIG, names)  # a finished match: its results' buttons, no moves
+    assert [i.item.custom_id for i in final["view"].children] == [
+        f"uno:{BIG}:{b}" for b in ("rematch", "record", "replay")
+    ]
+    closed = render_table(game, BIG, names, closed="ended")
+    assert closed["view"].children == []
 
 
 def test_rules_leaderboard_stats_help_render() -> None:

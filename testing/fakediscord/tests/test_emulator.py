@@ -646,6 +646,31 @@ async def test_messages_keep_their_allowed_mentions(world: World) -> None:
     assert emu.message_of(edited.id).notified == set()  # an edit never notifies
 
 
+async def test_a_repeated_nonce_returns_the_first_message(world: World) -> None:
+    """`enforce_nonce`: a create with a nonce the same author used in the same channel within
+    minutes returns that message, even when its first answer was lost (Discord's 500 after it
+    created the message); without `enforce_nonce`, or elsewhere, a new one is created."""
+    emu, guild, bot = world
+    channel = bot.get_partial_messageable(guild.default_channel)
+    first = await channel.send("results", nonce="n-1")  # discord.py sets enforce_nonce
+    again = await channel.send("results", nonce="n-1")
+    assert again.id == first.id and again.nonce == "n-1"
+    other = await channel.send("results", nonce="n-2")
+    assert other.id != first.id
+    elsewhere = emu.add_channel(guild, "elsewhere")
+    there = await bot.get_partial_messageable(elsewhere).send("results", nonce="n-1")
+    assert there.id != first.id
+    # The answer is lost after Discord created the message; discord.py retries the 500.
+    fault = emu.fail_route("POST", "/channels/{id}/messages", status=500, count=1, applied=True)
+    lost = await channel.send("lost answer", nonce="n-3")
+    assert len(fault.hits) == 1
+    shown = [m.id for m in emu.channel_messages(guild.default_channel) if m.text == "lost answer"]
+    assert shown == [lost.id]
+    emu.nonce_window = 0.0  # past Discord's few minutes: a new message
+    late = await channel.send("results", nonce="n-1")
+    assert late.id != first.id
+
+
 SUBPROCESS_BOT = """
 import asyncio, os, sys
 import discord, yarl
