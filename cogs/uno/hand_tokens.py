@@ -108,6 +108,19 @@ class HandTokens:
                     if done is not None and not done.done():
                         done.set_result(None)
 
+    def reach(self, interaction: discord.Interaction[Any]) -> Token | None:
+        """A token through which a hand can be posted to this interaction's user as a private
+        follow-up (a Join or Start click answered in public, say), while it lives; None
+        without one. Its `@original` is that public answer: it is never edited or deleted."""
+        app_id = interaction.application_id
+        if not app_id or not interaction.token:
+            return None
+        expires = interaction.created_at + timedelta(seconds=self.ttl)
+        token = Token(
+            app_id, interaction.token, interaction_session(interaction), expires, interaction.id
+        )
+        return token if token.alive() else None
+
     def token(self, interaction: discord.Interaction[Any]) -> Token | None:
         """The live token through which the interaction's answer can be edited, if that answer
         is a private message not deleted meanwhile: a public one (a deferred update of the
@@ -181,7 +194,8 @@ class HandTokens:
 
     async def relocate(self, old: Token, kwargs: dict[str, Any]) -> tuple[int, Token | None]:
         """Post a hand as a new private follow-up of `old`'s interaction: the status of the
-        post, and the token of the new message (which the caller makes the live hand)."""
+        post, and the token of the new message (which the caller makes the live hand). Also
+        how a hand is dealt through a `reach` token."""
         message: dict[str, Any] = {k: kwargs[k] for k in ("embed", "view", "files") if k in kwargs}
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):

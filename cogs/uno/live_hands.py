@@ -204,6 +204,34 @@ class GameHands:
         self._hands[user] = hand
         self._kick(user, hand)
 
+    async def deal(self, reach: Mapping[int, tuple[Token, Any]]) -> set[int]:
+        """At the deal: post each person their hand, without a click, as a private follow-up of
+        their last click in the lobby (`reach`: player -> a `HandTokens.reach` token and their
+        language), which becomes their live hand. Whom it reached; the others find Show my hand
+        on the table, as after a restart."""
+        game = self.live.game
+
+        async def one(user: int, token: Token, locale: Any) -> int | None:
+            if user not in game.players or user in game.left or user in self._hands:
+                return None
+            if not token.alive():
+                return None
+            kwargs = self._kwargs(user, locale, 0)
+            picture = kwargs.get("picture")
+            sent = await attach(kwargs, edit=False, urgent=False)
+            _, new = await self._tokens.relocate(token, sent)
+            if new is None or user in self._hands:  # (a Show my hand came first: that one)
+                if new is not None:
+                    self._tokens.delete(new)
+                return None
+            hand = _Hand(new, locale, 0, signature(self.live, user))
+            hand.picture, hand.picture_known = shown_after(picture, sent, kept=False), True
+            self._hands[user] = hand
+            return user
+
+        dealt = await asyncio.gather(*(one(u, tok, loc) for u, (tok, loc) in reach.items()))
+        return {user for user in dealt if user is not None}
+
     @contextlib.asynccontextmanager
     async def answer(
         self,

@@ -30,6 +30,7 @@ from cogs.uno.answer_in_time import answers_in_time, respond
 from cogs.uno.autoplay import computer_name
 from cogs.uno.clock import Clock
 from cogs.uno.dealing import deal_options
+from cogs.uno.hand_tokens import Token
 from cogs.uno.live import LiveGame
 from cogs.uno.lobby_rules import LobbyRules
 from cogs.uno.lobby_view import lobby_kwargs
@@ -65,6 +66,15 @@ class Lobby:
         self.rules = rules
         self.expiry = Clock("lobby expiry")  # lobby id -> its closing
         self.close_after = shared.settings.lobby_close_after
+        # lobby id -> person -> their last click's token and language: their hand is posted
+        # through it at the deal (running.py `started`), so nobody needs Show my hand first.
+        self._reach: dict[int, dict[int, tuple[Token, Any]]] = {}
+
+    def _remember(self, game_id: int, interaction: discord.Interaction[Any]) -> None:
+        """A person's click in a lobby: the newest way to reach them at the deal."""
+        token = self.games.live_hands.tokens.reach(interaction)
+        if token is not None and not is_computer(interaction.user.id):
+            self._reach.setdefault(game_id, {})[interaction.user.id] = (token, interaction.locale)
 
     # ------------------------------------------------------------------ expiry
 
@@ -133,6 +143,7 @@ class Lobby:
                 message_id = (await interaction.original_response()).id
             async with shared.db.write() as unit:
                 await unit.games.set_table_message(record.id, message_id)
+        self._remember(record.id, interaction)
         self.arm_expiry(record.id, record.created_at)
 
     async def lobby_click(
@@ -144,6 +155,8 @@ class Lobby:
             if record.status is GameStatus.RUNNING:
                 raise UserError("error.already_started")
             raise UserError("error.game_ended")
+        if record.seat_of(interaction.user.id) is not None or verb == "join":
+            self._remember(game_id, interaction)
         if verb == "join":
             await self.join(interaction, record, edit=True)
         elif verb == "leave":
@@ -183,6 +196,7 @@ class Lobby:
                 raise UserError("error.table_full", max=MAX_SEATS) from None
             except WrongStatus:
                 raise UserError("error.already_started") from None
+            self._remember(record.id, interaction)
             await self._lobby_answer(interaction, record, edit, "notice.joined")
 
     async def _lobby_answer(
@@ -347,6 +361,8 @@ class Lobby:
                 raise UserError("error.already_started") from None
             running = self.games.start(record, game, events)  # its owner takes over
             self.expiry.cancel(record.id)
+            self._remember(record.id, interaction)
+            reach = self._reach.pop(record.id, {})
             kwargs = table_kwargs(shared, running.live)  # with the first turn's countdown
         if edit:
             picture = kwargs.get("picture")
@@ -360,7 +376,7 @@ class Lobby:
             await respond(
                 interaction, content=t("notice.started", interaction.locale), ephemeral=True
             )
-        await running.started(table_shown=edit)
+        await running.started(table_shown=edit, reach=reach)
 
     @answers_in_time(ephemeral=False)
     async def end(
@@ -397,6 +413,7 @@ class Lobby:
                 if not done:
                     raise UserError("error.game_ended")
                 self.expiry.cancel(record.id)
+                self._reach.pop(record.id, None)
                 kwargs = lobby_kwargs(shared, record, closed=closed)
                 message_id = record.table_message_id
         if kwargs is None:  # a running game: its owner ends it (the lock is its own to take)
@@ -425,6 +442,7 @@ class Lobby:
             async with shared.db.write() as unit:
                 done = await unit.games.abandon(game_id)
                 record = await unit.games.get(game_id)
+            self._reach.pop(game_id, None)
         if done:
             closed = t("notice.lobby_expired", shared.public_locale(record.guild_id))
             kwargs = lobby_kwargs(shared, record, closed=closed)

@@ -40,7 +40,8 @@ import contextlib
 import logging
 import random
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -61,6 +62,7 @@ from bot.ui.errors import UserError
 from cogs.uno.autoplay import apply_computer_move, computer_move, computers_may_act, timeout_moves
 from cogs.uno.clock import Clock
 from cogs.uno.game_table import Rendered
+from cogs.uno.hand_tokens import Token
 from cogs.uno.live import LiveGame
 from cogs.uno.live_hands import LiveHands
 from cogs.uno.pings import TurnPings
@@ -86,6 +88,10 @@ HAND_WAITS_FOR_TABLE = 5.0
 #: fresh hand before the table and the others' hands); past it, whatever holds the answer up
 #: (discord.py retrying Discord's 5xx for up to 25 s), the game is shown and moves on.
 ANSWER_HEADSTART = 1.0
+
+#: Seconds the start waits for the hands being dealt before its clock starts (a hand later
+#: than that still arrives; the first turn's time counts from then on).
+DEAL_TIMEOUT = 5.0
 
 #: The clock's jobs that move the game (its ping's jobs are the ping's: pings.py).
 _GAME_JOBS = ("timer", "computer", "reload")
@@ -240,12 +246,38 @@ class RunningGame:
         if not over and live.levels and not live.humans:
             await self._abandon_without_humans()
 
-    async def started(self, *, table_shown: bool) -> None:
-        """A game just dealt (its start saved by the lobby): show it and start its clock."""
+    async def started(
+        self, *, table_shown: bool, reach: Mapping[int, tuple[Token, Any]] | None = None
+    ) -> None:
+        """A game just dealt (its start saved by the lobby): show it, hand every person their
+        hand without a click (`reach`: their last click in the lobby, live_hands.py `deal`),
+        and start its clock: the first turn's time counts from when the hands were dealt."""
         if not table_shown:
             self.table.request()
+        if reach:
+            began = now()
+            dealing = asyncio.ensure_future(self.hands.deal(reach))
+            await asyncio.wait({dealing}, timeout=DEAL_TIMEOUT)  # (late ones arrive later)
+            await self._first_turn_from(now() - began)
         self.ping.after_change()
         self.arm()
+
+    async def _first_turn_from(self, dealing: timedelta) -> None:
+        """Move the first turn's deadline on by the time the deal took (saved: a restart keeps
+        it), so nobody's time runs while their hand is on its way."""
+        async with self.lock:
+            live = self.live
+            if self.closed or live.deadline is None or dealing <= timedelta(0):
+                return
+            deadline = live.deadline + dealing
+            try:
+                async with self._games.shared.db.write() as unit:
+                    await unit.games.set_turn_deadline(self.game_id, deadline)
+            except Exception:  # the deadline as saved still holds: a little less time
+                log.warning("game %s: the first turn's deadline stays as saved", self.game_id)
+                return
+            live.deadline = deadline
+        self.table.request()  # its countdown
 
     def resumed(self, note: str) -> None:
         """Loaded again at start-up: the log says so, and the table shows it (re-posted
