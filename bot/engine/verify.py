@@ -33,6 +33,8 @@ class Verdict:
     message: str  # the mismatch, or a summary
     rounds: int = 0  # rounds verified
     totals: dict[int, int] = field(default_factory=dict)  # scores after them
+    unfinished: int = 0  # rounds not finished (their seed still secret)
+    names: dict[int, str] = field(default_factory=dict)  # the players' names in the record
 
 
 def verify(record: Mapping[str, Any]) -> Verdict:
@@ -139,6 +141,8 @@ def _verify(record: Mapping[str, Any]) -> Verdict:
         f"OK: {len(revealed)} round(s){note}. Scores: {scores}",
         len(revealed),
         dict(game.totals),
+        unfinished,
+        dict(names),
     )
 
 

@@ -26,6 +26,7 @@ from bot.i18n import t
 from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, send_ephemeral
 from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
+from bot.ui.verdict import verdict_text
 from cogs.uno.answer_in_time import answers_in_time, in_time, respond, settle
 from cogs.uno.pictures import DRAWING, PictureLate
 from cogs.uno.shared import Shared
@@ -76,8 +77,7 @@ class Records:
         """`/uno verify`: replay a finished game of this server from its record."""
         game = await self._game(interaction, game_id, finished_only=True)
         verdict = verify(await self.record(game, None))
-        key = "record.verified" if verdict.ok else "record.mismatch"
-        text = t(key, interaction.locale, game=game.id, detail=verdict.message)
+        text = verdict_text(verdict, game.id, interaction.locale)
         await respond(interaction, ephemeral=True, content=text)
 
     async def replay(
