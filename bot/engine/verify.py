@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import events as E
 from . import seeds
 from .actions import NEXT_ROUND, parse_action
 from .cards import Card
@@ -56,6 +57,7 @@ class Step:
     round_number: int
     action: int
     game: Game
+    events: tuple[E.Event, ...] = ()  # what the action did (a replay's captions)
 
 
 class Replay:
@@ -115,10 +117,10 @@ class Replay:
                 except ValueError:
                     raise Mismatch(f"{where}: not an action") from None
                 try:
-                    game.apply(int(player), action)
+                    events = game.apply(int(player), action)
                 except GameError as exc:
                     raise Mismatch(f"{where}: illegal: {exc}") from None
-                yield Step(number, i, game)
+                yield Step(number, i, game, tuple(events))
             _check_result(number, r.get("result"), game)
 
 

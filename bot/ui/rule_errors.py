@@ -29,7 +29,10 @@ _REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
         (r"only applies to penalty scoring", "rules.reason.penalty_only"),
         (r"no such option", "rules.reason.no_option"),
         (r"off, or (?P<min>\d+) to (?P<max>\d+) seconds", "rules.reason.timer"),
-        (r"not a number of seconds, or off \((?P<min>\d+) to (?P<max>\d+)\)", "rules.reason.seconds"),
+        (
+            r"not a number of seconds, or off \((?P<min>\d+) to (?P<max>\d+)\)",
+            "rules.reason.seconds",
+        ),
         (r"off, now, or (?P<min>\d+) to (?P<max>\d+) seconds", "rules.reason.ping"),
         (r"one of (?P<allowed>.+)", "rules.reason.one_of"),
         (r"a game needs (?P<min>\d+) to (?P<max>\d+) players", "rules.reason.players"),

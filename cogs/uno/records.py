@@ -22,13 +22,20 @@ import discord
 from bot.engine import Game
 from bot.engine.record import build_record
 from bot.engine.verify import verify
-from bot.i18n import t
+from bot.i18n import resolve_locale, t
 from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, send_ephemeral
 from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
 from bot.ui.verdict import verdict_text
-from cogs.uno.answer_in_time import answers_in_time, in_time, respond, settle
+from cogs.uno.answer_in_time import (
+    FOLLOWUP_TIMEOUT,
+    answers_in_time,
+    in_time,
+    respond,
+    settle,
+)
 from cogs.uno.pictures import DRAWING, PictureLate
+from cogs.uno.replay_posts import ReplayPosts
 from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
@@ -45,6 +52,7 @@ class Records:
         self._replaying: set[tuple[int, int]] = set()  # (server, member): one at a time
         # (server, member) -> when they may post their next replay (time.monotonic()).
         self._next_share: dict[tuple[int, int], float] = {}
+        self._posts = ReplayPosts()  # a round's replay posted once in a channel for a while
 
     @answers_in_time()
     async def export(
@@ -95,7 +103,9 @@ class Records:
         asker watches a private "thinking" message: private, so that a replay that cannot be
         drawn in time is told to the asker alone (the first follow-up of a deferral fills it,
         and takes its visibility), and a public replay is a message of the channel's own.
-        A member gets one replay at a time, and posts one in SHARE_EVERY seconds at most."""
+        A member gets one replay at a time, and posts one in SHARE_EVERY seconds at most; a
+        round replayed in the channel in the last minutes is pointed to, not posted again
+        (replay_posts.py)."""
         asker = (interaction.guild_id or 0, interaction.user.id)
         if asker in self._replaying:
             raise UserError("replay.busy")
@@ -103,14 +113,35 @@ class Records:
             self._check_share_allowed(asker)
         self._replaying.add(asker)
         try:
-            game, number, made = await self._drawn(interaction, game_id, round_number)
+            game, number, made = await self._drawn(interaction, game_id, round_number, private)
         finally:
             # Free before any answer: whoever sees one may ask again at once.
             self._replaying.discard(asker)
         if isinstance(made, str):  # (not drawn: the asker is told why)
             await send_ephemeral(interaction, made)
             return
+        where = (interaction.channel_id or 0, game.id, number)
         if not private:
+            earlier = await self._posts.earlier(where, wait=FOLLOWUP_TIMEOUT)
+            if earlier is not None:  # (posted here a little while ago: pointed to)
+                when = discord.utils.format_dt(earlier.created_at, "R")
+                link = (
+                    self.shared.bot.get_partial_messageable(
+                        earlier.channel.id, guild_id=interaction.guild_id
+                    )
+                    .get_partial_message(earlier.id)
+                    .jump_url
+                )
+                text = t(
+                    "replay.already_posted",
+                    interaction.locale,
+                    game=game.id,
+                    round=number,
+                    when=when,
+                    link=link,
+                )
+                await interaction.followup.send(content=text, ephemeral=True)
+                return
             # Counted before the post (so that no second one slips in while it uploads), and
             # undone if the bot may not post here.
             self._next_share[asker] = time.monotonic() + SHARE_EVERY
@@ -123,12 +154,17 @@ class Records:
                 round=number,
                 turns=made.turns,
             )
-            posted = await self.shared.send_public(
-                interaction.channel_id or 0,
-                content=shared,
-                file=self._file(made, game.id, number, locale),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            posted = None
+            self._posts.begin(where)  # (an ask meanwhile waits for this post and points to it)
+            try:
+                posted = await self.shared.send_public(
+                    interaction.channel_id or 0,
+                    content=shared,
+                    file=self._file(made, game.id, number, locale),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            finally:
+                self._posts.done(where, posted)
             if posted is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.delete_original_response()  # (the asker sees the post)
@@ -153,9 +189,14 @@ class Records:
             raise UserError("replay.wait", when=discord.utils.format_dt(when, "R"))
 
     async def _drawn(
-        self, interaction: discord.Interaction[Any], game_id: int | None, round_number: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int | None,
+        round_number: int | None,
+        private: bool,
     ) -> tuple[GameRecord, int, ReplayFile | str]:
-        """The game, the round and its replay drawn (see `replay`), or the text that tells the
+        """The game, the round and its replay drawn (see `replay`; its captions in the
+        server's language, or the asker's for a `private` one), or the text that tells the
         asker why it was not; the asker watches "thinking" meanwhile. `UserError` for a round
         there is nothing to replay of."""
         reading = self._replay_parts(interaction, game_id, round_number)
@@ -164,7 +205,10 @@ class Records:
         if not interaction.response.is_done():  # (a slow store may have deferred it already)
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            return game, number, await DRAWING.replay((game.id, number), parts, number)
+            guild = interaction.guild_id or 0
+            locale = interaction.locale if private else self.shared.public_locale(guild)
+            made = await DRAWING.replay((game.id, number), parts, number, resolve_locale(locale))
+            return game, number, made
         except PictureLate:
             log.warning("replay of game %s round %s not drawn in time", game.id, number)
             return game, number, t("replay.late", interaction.locale)
