@@ -3,7 +3,8 @@
     .venv/bin/python tools/render_samples.py OUT_DIR
 
 Writes table.png (4 seats), table10.png (10 seats, awkward names), table_scripts.png (10 seats,
-names in our players' alphabets: Norwegian, German, Polish, Cyrillic, Greek, CJK), hand7.png,
+names in our players' alphabets: Norwegian, German, Polish, Cyrillic, Greek, CJK), table_world.png
+(computer players, Arabic, CJK, Korean and emoji names: what no font of ours has), hand7.png,
 hand27.png, deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png and
 faces120.png (every face 48 and 120 px wide, the back, the chosen-colour wilds and the swatches)
 and a greyscale copy of each. Its table.png is the README's picture, docs/table.png.
@@ -58,6 +59,16 @@ SCRIPT_NAMES = (
     "ШШШШШШШШШШШШШШШШ",
 )
 
+WORLD_NAMES = (
+    "🤖 Bot Ada (normal)",
+    "محمد علي",
+    "山田太郎",
+    "김민준",
+    "😀😀",
+    "Sam 🎲🔥",
+    "🤖 Bot Lin (expert)",
+)
+
 
 def sample_table(seats: int, names: tuple[str, ...] = NAMES) -> TableState:
     counts = (7, 3, 1, 12, 25, 5, 2, 9, 4, 6)
@@ -66,8 +77,8 @@ def sample_table(seats: int, names: tuple[str, ...] = NAMES) -> TableState:
         color=Color.BLUE if seats > 4 else Color.GREEN,
         clockwise=seats > 4,
         seats=tuple(
-            SeatState(names[i] if seats > 4 else ("Ann", "Ben", "Cat", "Dan")[i], counts[i], i == 1)
-            for i in range(seats)
+            SeatState(name, counts[i], i == 1, computer=name.startswith("🤖"))
+            for i, name in enumerate(names[:seats] if seats > 4 else ("Ann", "Ben", "Cat", "Dan"))
         ),
         draw_pile=42,
     )
@@ -99,6 +110,7 @@ def main(out: Path) -> None:
         "table": table_picture(sample_table(4)),
         "table10": table_picture(sample_table(10)),
         "table_scripts": table_picture(sample_table(10, SCRIPT_NAMES)),
+        "table_world": table_picture(sample_table(len(WORLD_NAMES), WORLD_NAMES)),
         "hand7": hand_picture(hand7),
         "hand27": hand_picture(hand27),
         "deck_classic108": deck_sheet("classic108"),

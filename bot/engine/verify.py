@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import events as E
 from . import seeds
 from .actions import NEXT_ROUND, parse_action
 from .cards import Card
@@ -33,6 +34,8 @@ class Verdict:
     message: str  # the mismatch, or a summary
     rounds: int = 0  # rounds verified
     totals: dict[int, int] = field(default_factory=dict)  # scores after them
+    unfinished: int = 0  # rounds not finished (their seed still secret)
+    names: dict[int, str] = field(default_factory=dict)  # the players' names in the record
 
 
 def verify(record: Mapping[str, Any]) -> Verdict:
@@ -54,6 +57,7 @@ class Step:
     round_number: int
     action: int
     game: Game
+    events: tuple[E.Event, ...] = ()  # what the action did (a replay's captions)
 
 
 class Replay:
@@ -113,10 +117,10 @@ class Replay:
                 except ValueError:
                     raise Mismatch(f"{where}: not an action") from None
                 try:
-                    game.apply(int(player), action)
+                    events = game.apply(int(player), action)
                 except GameError as exc:
                     raise Mismatch(f"{where}: illegal: {exc}") from None
-                yield Step(number, i, game)
+                yield Step(number, i, game, tuple(events))
             _check_result(number, r.get("result"), game)
 
 
@@ -139,6 +143,8 @@ def _verify(record: Mapping[str, Any]) -> Verdict:
         f"OK: {len(revealed)} round(s){note}. Scores: {scores}",
         len(revealed),
         dict(game.totals),
+        unfinished,
+        dict(names),
     )
 
 

@@ -17,6 +17,7 @@ from typing import Final
 import discord
 
 from bot.engine import Card, Game, Play, PlayerView, view_for
+from bot.engine.ai import is_computer
 from bot.ui.art import (
     EVERY_COPY,
     SeatState,
@@ -66,6 +67,7 @@ def table_state(game: Game, names: Mapping[int, str]) -> TableState | None:
             s.player == view.current_player,
             uno=s.cards == 1 and not s.at_risk,
             at_risk=s.cards == 1 and s.at_risk,
+            computer=is_computer(s.player),
         )
         for s in view.seats
         if s.in_round

@@ -29,6 +29,10 @@ _REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
         (r"only applies to penalty scoring", "rules.reason.penalty_only"),
         (r"no such option", "rules.reason.no_option"),
         (r"off, or (?P<min>\d+) to (?P<max>\d+) seconds", "rules.reason.timer"),
+        (
+            r"not a number of seconds, or off \((?P<min>\d+) to (?P<max>\d+)\)",
+            "rules.reason.seconds",
+        ),
         (r"off, now, or (?P<min>\d+) to (?P<max>\d+) seconds", "rules.reason.ping"),
         (r"one of (?P<allowed>.+)", "rules.reason.one_of"),
         (r"a game needs (?P<min>\d+) to (?P<max>\d+) players", "rules.reason.players"),
@@ -36,6 +40,16 @@ _REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
     )
 )
 _SERVER_OPTIONS: Final = frozenset({"turn_timer", "turn_ping", "language", "start_policy"})
+#: The reasons that are about options together; any other is about the one value given.
+_COMBINATIONS: Final = frozenset(
+    {
+        "rules.reason.wd4_any",
+        "rules.reason.deflect_d2",
+        "rules.reason.deflect_wd4",
+        "rules.reason.custom_deck",
+        "rules.reason.penalty_only",
+    }
+)
 
 
 def reason_phrase(reason: str) -> Phrase | str:
@@ -60,7 +74,13 @@ def option_phrase(option: str) -> Phrase | str:
 
 
 def rules_error(error: InvalidRules) -> UserError:
-    """The refusal to show for `error`, translated when it is shown (`error.bad_rules`)."""
+    """The refusal to show for `error`, translated when it is shown: options that contradict
+    each other (`error.bad_rules`), or a value the option does not take (`error.bad_value`:
+    "half a minute" for the turn timer is no clash of rules)."""
+    reason = reason_phrase(error.reason)
+    combination = isinstance(reason, Phrase) and reason.key in _COMBINATIONS
     return UserError(
-        "error.bad_rules", option=option_phrase(error.option), reason=reason_phrase(error.reason)
+        "error.bad_rules" if combination else "error.bad_value",
+        option=option_phrase(error.option),
+        reason=reason,
     )

@@ -85,7 +85,9 @@ def parse_turn_timer(text: str) -> int:
     if raw in _FALSE:
         return 0
     low, high = TURN_TIMER_RANGE
-    if raw.isdigit() and low <= int(raw) <= high:
+    if not raw.isdigit():  # ("half a minute", "1m": said so, with an example that works)
+        raise ValueError(f"not a number of seconds, or off ({low} to {high})")
+    if low <= int(raw) <= high:
         return int(raw)
     raise ValueError(f"off, or {low} to {high} seconds")
 

@@ -12,9 +12,9 @@ from dataclasses import fields
 
 import discord
 
-from bot.engine import PRESETS, RuleSet
+from bot.engine import PRESETS, InvalidRules, RuleSet
 from bot.i18n import t
-from bot.ui.rule_options import OFFICIAL, option_label, value_text
+from bot.ui.rule_options import OFFICIAL, match_target, option_label, value_text, with_match_target
 
 #: The most option names the one-line summary lists before it says "and N more".
 SUMMARY_OPTIONS = 3
@@ -30,14 +30,34 @@ def changed_options(rules: RuleSet) -> list[str]:
     return [f.name for f in fields(rules) if getattr(rules, f.name) != getattr(OFFICIAL, f.name)]
 
 
-def rules_summary(rules: RuleSet, locale: object = None) -> str:
+def _at_match_length(rules: RuleSet) -> dict[str, RuleSet]:
+    """Each preset played to the match length of `rules` (the lobby's One round, or its
+    points target: `with_match_target`)."""
+    choice = match_target(rules)
+    presets = {}
+    for name, preset in PRESETS.items():
+        try:
+            presets[name] = with_match_target(preset, choice)
+        except InvalidRules:
+            presets[name] = preset
+    return presets
+
+
+def rules_summary(rules: RuleSet, locale: object = None, *, length_apart: bool = False) -> str:
     """One line: "Official", "Norway", or the nearest preset and what differs from it
-    ("Official + Jump-in, 7-0"), for the table's footer."""
-    preset = preset_of(rules)
+    ("Official + Jump-in, 7-0"), for the table's footer.
+
+    `length_apart`: the message says the match length on a line of its own (the lobby, the
+    table), so the name is of the play alone: a preset whose match length was changed (the
+    lobby's One round, or 200 points) keeps its name, rather than turning into the preset that
+    differs only by that ("Official" played for one round is the Norway preset's rule set, and
+    was called "Norway")."""
+    presets = _at_match_length(rules) if length_apart else PRESETS
+    preset = next((name for name, preset in presets.items() if preset == rules), None)
     if preset:
         return t(f"preset.{preset}", locale)
     base, changed = min(
-        ((name, _differences(rules, preset_rules)) for name, preset_rules in PRESETS.items()),
+        ((name, _differences(rules, preset_rules)) for name, preset_rules in presets.items()),
         key=lambda item: (len(item[1]), item[0] != "official"),
     )
     names = [option_label(o, locale) for o in changed[:SUMMARY_OPTIONS]]

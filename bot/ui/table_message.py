@@ -65,7 +65,7 @@ def rules_line(rules: RuleSet, locale: object = None) -> str:
     return t(
         "table.rules_line",
         locale,
-        preset=rules_summary(rules, locale),
+        preset=rules_summary(rules, locale, length_apart=True),
         goal=goal_text(rules, locale),
     )
 
@@ -126,7 +126,7 @@ def render_lobby(
     match target in its select; a lobby of one person and computers says it is practice."""
     lines = [
         t("lobby.host", locale, host=f"<@{host_id}>"),
-        t("lobby.rules_name", locale, preset=rules_summary(rules, locale)),
+        t("lobby.rules_name", locale, preset=rules_summary(rules, locale, length_apart=True)),
         target_text(rules, locale),
     ]
     lines += difference_lines(rules, locale)[:MAX_LOBBY_RULE_LINES]

@@ -33,6 +33,7 @@ round_log.py    the table's Log button: the round's whole log, privately
 records.py      /uno export, /uno verify and the results' Game record button (docs/records.md)
 record_work.py  records built and verified in a process of their own;  cooldowns.py: member waits
 boards.py       public leaderboards, refreshed in place;  seasons.py: rating seasons' ends
+replay_posts.py a round's replay posted once in a channel for a while (later asks pointed to it)
 answer_in_time.py     answers within Discord's 3 s (defer when slow);  callback.py: answers sent raw
 pictures.py     card pictures rendered off the loop and attached; card_emojis.py: emoji upload
 drawing_thread.py     the threads that draw the pictures, a stuck one replaced

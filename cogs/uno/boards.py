@@ -6,7 +6,11 @@ Refresh and point, rather than only point: the board everyone sees then shows th
 the moment it was asked for, and the channel gets no new message. One lock per channel makes the
 decision and the post one step, so any number of concurrent asks give at most one new message.
 What was posted is kept in memory: a channel belongs to one process, and after a restart the
-worst case is one new board.
+worst case is one new board. The pointer says when the board was posted as a Discord timestamp
+(read from its message id), which each reader's app words in their language ("5 seconds ago").
+
+A board with nobody on it (a new server, a page past the last) is not posted: the asker alone is
+told there is nothing to post, and the channel gets no empty message.
 """
 
 from __future__ import annotations
@@ -73,13 +77,19 @@ class PublicBoards:
                 return
             await self._post(interaction, sort, page)
 
-    async def _board(self, guild_id: int, sort: str, page: int) -> discord.Embed:
+    async def _board(self, guild_id: int, sort: str, page: int) -> tuple[discord.Embed, bool]:
         await self.shared.load_settings(guild_id)
-        return await self.render(guild_id, sort, page, self.shared.public_locale(guild_id))
+        return await self._render(guild_id, sort, page, self.shared.public_locale(guild_id))
 
     async def render(self, guild_id: int, sort: str, page: int, locale: object) -> discord.Embed:
         """A board: "rating" (the current season's ratings), "season:N" (an ended season's
         final standings) or a totals sort ("points", "wins", ...)."""
+        return (await self._render(guild_id, sort, page, locale))[0]
+
+    async def _render(
+        self, guild_id: int, sort: str, page: int, locale: object
+    ) -> tuple[discord.Embed, bool]:
+        """The board (see `render`) and whether anyone is on it."""
         async with self.shared.db.read() as unit:
             if sort == "rating" or sort.startswith("season:"):
                 season = int(sort.split(":")[1]) if ":" in sort else None
@@ -91,15 +101,20 @@ class PublicBoards:
             else:
                 raise ValueError(f"no board sorted by {sort!r}")
         if board is not None:
-            return render_leaderboard(board, locale)
+            return render_leaderboard(board, locale), bool(board.entries)
         if rated is None:
-            return discord.Embed(description=t("leaderboard.empty", locale), colour=0xF1C40F)
-        return render_rating_board(rated, locale)
+            empty = discord.Embed(description=t("leaderboard.empty", locale), colour=0xF1C40F)
+            return empty, False
+        return render_rating_board(rated, locale), bool(rated.entries)
 
     @answers_in_time(ephemeral=False)
     async def _post(self, interaction: discord.Interaction[Any], sort: str, page: int) -> None:
         channel_id = interaction.channel_id or 0
-        embed = await self._board(interaction.guild_id or 0, sort, page)
+        embed, anyone = await self._board(interaction.guild_id or 0, sort, page)
+        if not anyone:  # (an empty board is no news for the channel)
+            text = t("leaderboard.nothing_to_post", interaction.locale)
+            await respond(interaction, content=text, ephemeral=True)
+            return
         response = await respond(interaction, message=True, embed=embed)
         message_id = getattr(response, "message_id", None)
         if message_id is None:
@@ -113,7 +128,7 @@ class PublicBoards:
         """Edit the posted board with the latest standings and point the asker to it; False
         (nothing answered) if that board is gone."""
         channel_id = interaction.channel_id or 0
-        embed = await self._board(interaction.guild_id or 0, sort, page)
+        embed, _ = await self._board(interaction.guild_id or 0, sort, page)
         message = self.shared.bot.get_partial_messageable(
             channel_id, guild_id=interaction.guild_id
         ).get_partial_message(posted.message_id)
@@ -122,6 +137,8 @@ class PublicBoards:
         except discord.HTTPException:
             self._posted.pop((channel_id, sort, page), None)
             return False
-        text = t("leaderboard.refreshed", interaction.locale, link=message.jump_url)
+        posted_at = discord.utils.snowflake_time(posted.message_id)
+        when = discord.utils.format_dt(posted_at, "R")  # ("5 seconds ago", in the reader's app)
+        text = t("leaderboard.refreshed", interaction.locale, when=when, link=message.jump_url)
         await respond(interaction, content=text, ephemeral=True)
         return True

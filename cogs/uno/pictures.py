@@ -148,11 +148,15 @@ class Drawing:
         """The replay process (tests stop it to see a late replay refused)."""
         return self._replays
 
-    async def replay(self, key: Hashable, parts: dict[str, Any], round_number: int) -> ReplayFile:
+    async def replay(
+        self, key: Hashable, parts: dict[str, Any], round_number: int, locale: str = "en"
+    ) -> ReplayFile:
         """Round `round_number` of the record built from `parts` (cogs/uno/records.py) as an
-        animated picture, drawn in the replay process; `key`: what it shows, for the cache.
+        animated picture, its captions in `locale`, drawn in the replay process; `key`: what
+        it shows (the locale is added to it), for the cache.
         `PictureLate` when the process is not up and done within REPLAY_DEADLINE; the
         replay's own errors (a record that does not replay: `Mismatch`) propagate."""
+        key = (key, locale)
         cached = self._replay_cache.get(key)
         if cached is not None:
             self._replay_cache.move_to_end(key)
@@ -170,6 +174,7 @@ class Drawing:
                 replay_from_parts,
                 parts,
                 round_number,
+                locale,
                 deadline=max(0.1, until - loop.time()),
                 thread=False,
             )

@@ -19,14 +19,16 @@ from typing import Any, TypeVar
 import discord
 
 from bot.engine import Game
-from bot.i18n import t
+from bot.i18n import resolve_locale, t
 from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, send_ephemeral
 from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
-from cogs.uno.answer_in_time import answers_in_time, in_time, respond, settle
+from bot.ui.verdict import verdict_text
+from cogs.uno.answer_in_time import FOLLOWUP_TIMEOUT, answers_in_time, in_time, respond, settle
 from cogs.uno.cooldowns import MemberCooldown
 from cogs.uno.pictures import DRAWING, PictureLate
 from cogs.uno.record_work import RECORDS, RecordLate
+from cogs.uno.replay_posts import ReplayPosts
 from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,7 @@ class Records:
         self._reading = asyncio.Semaphore(1)
         # (server, member): one replay posted in SHARE_EVERY seconds
         self._shares = MemberCooldown(SHARE_EVERY, "replay.wait")
+        self._posts = ReplayPosts()  # a round's replay posted once in a channel for a while
 
     @answers_in_time()
     async def export(
@@ -78,8 +81,7 @@ class Records:
         process, record_work.py)."""
         game = await self._game(interaction, game_id, finished_only=True)
         verdict = await self._built(game, RECORDS.verdict, await self.record_parts(game, None))
-        key = "record.verified" if verdict.ok else "record.mismatch"
-        text = t(key, interaction.locale, game=game.id, detail=verdict.message)
+        text = verdict_text(verdict, game.id, interaction.locale)
         await respond(interaction, ephemeral=True, content=text)
 
     async def replay(
@@ -97,7 +99,9 @@ class Records:
         asker watches a private "thinking" message: private, so that a replay that cannot be
         drawn in time is told to the asker alone (the first follow-up of a deferral fills it,
         and takes its visibility), and a public replay is a message of the channel's own.
-        A member gets one replay at a time, and posts one in SHARE_EVERY seconds at most."""
+        A member gets one replay at a time, and posts one in SHARE_EVERY seconds at most; a
+        round replayed in the channel in the last minutes is pointed to, not posted again
+        (replay_posts.py)."""
         asker = (interaction.guild_id or 0, interaction.user.id)
         if asker in self._replaying:
             raise UserError("replay.busy")
@@ -105,14 +109,35 @@ class Records:
             self._shares.check(asker)
         self._replaying.add(asker)
         try:
-            game, number, made = await self._drawn(interaction, game_id, round_number)
+            game, number, made = await self._drawn(interaction, game_id, round_number, private)
         finally:
             # Free before any answer: whoever sees one may ask again at once.
             self._replaying.discard(asker)
         if isinstance(made, str):  # (not drawn: the asker is told why)
             await send_ephemeral(interaction, made)
             return
+        where = (interaction.channel_id or 0, game.id, number)
         if not private:
+            earlier = await self._posts.earlier(where, wait=FOLLOWUP_TIMEOUT)
+            if earlier is not None:  # (posted here a little while ago: pointed to)
+                when = discord.utils.format_dt(earlier.created_at, "R")
+                link = (
+                    self.shared.bot.get_partial_messageable(
+                        earlier.channel.id, guild_id=interaction.guild_id
+                    )
+                    .get_partial_message(earlier.id)
+                    .jump_url
+                )
+                text = t(
+                    "replay.already_posted",
+                    interaction.locale,
+                    game=game.id,
+                    round=number,
+                    when=when,
+                    link=link,
+                )
+                await interaction.followup.send(content=text, ephemeral=True)
+                return
             # Counted before the post (so that no second one slips in while it uploads), and
             # undone if the bot may not post here.
             self._shares.use(asker)
@@ -125,12 +150,17 @@ class Records:
                 round=number,
                 turns=made.turns,
             )
-            posted = await self.shared.send_public(
-                interaction.channel_id or 0,
-                content=shared,
-                file=self._file(made, game.id, number, locale),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            posted = None
+            self._posts.begin(where)  # (an ask meanwhile waits for this post and points to it)
+            try:
+                posted = await self.shared.send_public(
+                    interaction.channel_id or 0,
+                    content=shared,
+                    file=self._file(made, game.id, number, locale),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            finally:
+                self._posts.done(where, posted)
             if posted is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.delete_original_response()  # (the asker sees the post)
@@ -143,9 +173,14 @@ class Records:
         await interaction.followup.send(content=text, file=file, ephemeral=True)
 
     async def _drawn(
-        self, interaction: discord.Interaction[Any], game_id: int | None, round_number: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int | None,
+        round_number: int | None,
+        private: bool,
     ) -> tuple[GameRecord, int, ReplayFile | str]:
-        """The game, the round and its replay drawn (see `replay`), or the text that tells the
+        """The game, the round and its replay drawn (see `replay`; its captions in the
+        server's language, or the asker's for a `private` one), or the text that tells the
         asker why it was not; the asker watches "thinking" meanwhile. `UserError` for a round
         there is nothing to replay of."""
         reading = self._replay_parts(interaction, game_id, round_number)
@@ -154,7 +189,10 @@ class Records:
         if not interaction.response.is_done():  # (a slow store may have deferred it already)
             await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            return game, number, await DRAWING.replay((game.id, number), parts, number)
+            guild = interaction.guild_id or 0
+            locale = interaction.locale if private else self.shared.public_locale(guild)
+            made = await DRAWING.replay((game.id, number), parts, number, resolve_locale(locale))
+            return game, number, made
         except PictureLate:
             log.warning("replay of game %s round %s not drawn in time", game.id, number)
             return game, number, t("replay.late", interaction.locale)

@@ -153,4 +153,4 @@ async def test_an_admin_picks_the_servers_language(norwegian: Any) -> None:
     refused = await answer(
         await emu.slash(owner, channel, "uno-admin set", option="language", value="xx")
     )
-    assert refused.ephemeral and "These rules don't work together (Language:" in refused.text
+    assert refused.ephemeral and "That value doesn't fit Language:" in refused.text

@@ -38,7 +38,9 @@ async def test_rematch_opens_a_lobby_with_the_same_rules_and_seats_the_clickers(
     assert lobby is not None and ":lobby:" in " ".join(lobby.custom_ids)
     new_game = Table(emu, channel).game_id
     assert new_game != finished
-    assert f"<@{bob.id}>" in lobby.text and "Norway" in lobby.text, lobby.text
+    # (the Norway rules: official play, one round; the lobby names the play and the length apart)
+    assert f"<@{bob.id}>" in lobby.text and "Rules: **Official**" in lobby.text, lobby.text
+    assert "**one round**" in lobby.text, lobby.text
 
     # Whoever clicks next is seated, like Join (Cara did not play the first match).
     for user in (alice, cara):

@@ -3,11 +3,13 @@ with one frame per turn of the round's record (the deal, then each action), post
 channel unless asked privately; the Replay button under the match's results gives it to the
 clicker; a round that is not over, not there, or a game not of this server is refused privately;
 a member posts one replay in 20 seconds at most (told when the next may be shared), and may watch
-one privately meanwhile.
+one privately meanwhile; a round replayed in the channel minutes ago is pointed to, not posted
+again, whoever asks (two at once: one post).
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
@@ -114,7 +116,37 @@ async def test_a_member_shares_one_replay_in_twenty_seconds_and_watches_privatel
 
     mine = await (await emu.slash(alice, channel, "uno replay", private=True)).settled(10)
     assert mine.ephemeral and mine.attachments  # private: at once
-    await emu.slash(bob, channel, "uno replay")  # another member: shared
-    await emu.wait_for(lambda: len(shared()) == 2, 10, what="bob's shared replay")
-    assert f"<@{bob.id}> shares" in shared()[1]
+    # Another member asking for the same round is pointed to the post, not posted again.
+    pointed = await (await emu.slash(bob, channel, "uno replay")).settled(10)
+    first = _post(emu, channel, "shares game")
+    assert pointed.ephemeral and not pointed.attachments, pointed.text
+    assert f"/channels/{s.guild.id}/{channel}/{first.id}" in pointed.text, pointed.text
+    assert re.search(r"round 1 was replayed here <t:\d+:R>", pointed.text), pointed.text
+    assert len(shared()) == 1
+    emu.assert_clean()
+
+
+async def test_two_members_asking_for_one_round_at_once_get_one_post(s) -> None:
+    emu = s.emu
+    channel = s.channel()
+    alice, bob = s.users("alice", "bob")
+    await open_game(emu, channel, alice, [bob], scoring="none")
+    await play_round(emu, channel, {alice.id: alice, bob.id: bob})
+    asks = await asyncio.gather(*(emu.slash(u, channel, "uno replay") for u in (alice, bob)))
+    await emu.wait_for(
+        lambda: _post(emu, channel, "shares game"), FIRST_REPLAY_WITHIN, what="the shared replay"
+    )
+    await emu.wait_for(
+        lambda: all(
+            a.message is not None and (a.message.deleted or "replayed here" in a.message.text)
+            for a in asks
+        ),
+        10,
+        what="one post, one pointer",
+    )
+    posts = [m for m in emu.channel_messages(channel) if "shares game" in m.text]
+    assert len(posts) == 1
+    pointers = [a.message for a in asks if not a.message.deleted]
+    assert len(pointers) == 1 and pointers[0].ephemeral
+    assert f"/{posts[0].id}" in pointers[0].text
     emu.assert_clean()

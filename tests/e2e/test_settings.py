@@ -72,6 +72,26 @@ async def test_settings_shown_changed_refused_and_reset(s) -> None:
     assert "back to its default" in reset.text and "✳️" not in reset.text.split("official rules")[1]
 
 
+async def test_a_turn_timer_that_is_no_number_is_told_so(s) -> None:
+    """`/uno-admin set turn_timer "half a minute"` is a value to fix, not a clash of rules: the
+    answer says what to give, and the setting stays."""
+    emu = s.emu
+    channel = s.channel()
+    (admin,) = s.users("admin", permissions=MANAGE_GUILD)
+    refused = await answer(
+        await emu.slash(admin, channel, "uno-admin set", option="turn_timer", value="half a minute")
+    )
+    assert refused.ephemeral
+    assert "not a number of seconds: give e.g. 60, or 0 for off (30 to 600)" in refused.text
+    assert "don't work together" not in refused.text, refused.text
+    out_of_range = await answer(
+        await emu.slash(admin, channel, "uno-admin set", option="turn_timer", value="5")
+    )
+    assert "off, or 30 to 600 seconds" in out_of_range.text, out_of_range.text
+    shown = await answer(await emu.slash(admin, channel, "uno-admin settings"))
+    assert "Turn timer" in shown.text and "60" in shown.text, shown.text
+
+
 async def test_anyone_may_start_when_the_server_says_so(s) -> None:
     emu = s.emu
     channel = s.channel()

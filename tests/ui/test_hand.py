@@ -12,6 +12,7 @@ from bot.engine import ALL_CARDS, Card, Decision, Game, Play, RuleSet, build_dec
 from bot.ui.cards import card_name
 from bot.ui.hand_message import SLOTS, hand_layout, render_hand
 from bot.ui.ids import MAX_CUSTOM_ID, MAX_LABEL, matches_exactly_one
+from bot.ui.names import literal
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
 BIG_ID = 2**63 - 1
@@ -271,3 +272,15 @@ def test_the_match_winners_hand_says_so_and_a_finished_hand_has_no_buttons() -> 
     assert "You won" not in theirs["embed"].description
     for kwargs in (mine, theirs):
         assert kwargs["view"].to_components() == []  # no Refresh, no cards, nothing enabled
+
+
+@pytest.mark.parametrize("name", ["山田太郎", "محمد علي", "Sam 🎲🔥", "🤖 Bot Ada (normal)"])
+def test_a_name_no_picture_font_draws_is_written_exactly_in_the_hand(name: str) -> None:
+    """Whose turn it is, in the hand's text: the exact name, whatever the pictures draw of it."""
+    game = Game.new([1, 2, -3], RuleSet(), seed=3)
+    current = view_for(game, None).current_player
+    viewer = next(p for p in (1, 2) if p != current)
+    names = {1: "Ann", 2: "Ben", -3: "Cid", current: name}
+    embed = render_hand(game, BIG_ID, viewer, names)["embed"].to_dict()
+    text = " ".join(str(v) for v in embed.values())
+    assert literal(name) == name and name in text, text

@@ -12,10 +12,14 @@ import pytest
 from PIL import Image, ImageChops, ImageSequence
 
 from bot.engine import Game, view_for
+from bot.engine import events as E
 from bot.engine.record import build_record
 from bot.engine.verify import Mismatch, Replay
+from bot.i18n import t
 from bot.ui.art.encode import table_palette
 from bot.ui.art.replay import (
+    BAR,
+    CAPTION,
     LAST_MS,
     MAX_BYTES,
     MAX_FRAMES,
@@ -26,8 +30,9 @@ from bot.ui.art.replay import (
     plan_frames,
     turn_ms,
 )
-from bot.ui.art.table_picture import SeatState, TableState
-from bot.ui.replay import replay_file, replay_from_parts, round_states
+from bot.ui.art.table_picture import SeatState, TableState, picture_size
+from bot.ui.cards import card_text
+from bot.ui.replay import replay_file, replay_from_parts, round_frames, round_states
 from tests.engine.matches import PLAYERS, recorded_match
 
 
@@ -127,13 +132,46 @@ def test_the_frames_are_the_public_table_and_nothing_else(record) -> None:
     for state, (view, hands) in zip(states[:-1], seen[:-1], strict=True):
         assert view.hand == () and state.top == view.top_card
         assert [s.cards for s in state.seats] == [len(hands[p]) for p, _ in PLAYERS]
-    # The file's pixels: each frame is its public state drawn, to the pixel.
+    # The file's pixels: each frame is its public state drawn, with its caption, to the pixel.
     made = replay_file(record, number)
-    frames = plan_frames(states)
+    _, captions = round_frames(record, number)
+    frames = plan_frames(states, captions=captions)
     palette = table_palette()
     for (picture, _), frame in zip(_gif_frames(made.data), frames, strict=True):
-        expected = frame_picture(frame, turns).quantize(palette=palette, dither=0).convert("RGB")
+        drawn = frame_picture(frame, turns, captioned=True)
+        expected = drawn.quantize(palette=palette, dither=0).convert("RGB")
+        assert picture.size == expected.size
         assert ImageChops.difference(picture, expected).getbbox() is None
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "no"])
+def test_each_frame_says_who_played_what_in_the_server_s_language(record, locale: str) -> None:
+    """Every turn's caption names its player and, for a play, the card, in the table log's
+    words of `locale`; the deal and the win have theirs; and the GIF's frames show them."""
+    names = dict(PLAYERS)
+    states, captions = round_frames(record, 1, locale)
+    assert len(captions) == len(states)
+    assert captions[0].startswith(t("log.round_started", locale, round=1, card="")[:6])
+    steps = [s for s in Replay(record).steps() if s.round_number == 1]
+    played = 0
+    for step, said in zip(steps[1:], captions[1:], strict=True):
+        for event in step.events:
+            if isinstance(event, E.CardPlayed):
+                played += 1
+                card = t("turn.played", locale, card=card_text(event.card, locale))
+                assert f"{names[event.player]} {card}" in said, (said, event)
+        assert said, step.events  # every action says something
+    assert played > 3
+    winner = names[record["rounds"][0]["result"]["winner"]]
+    assert captions[-1].startswith(t("log.round_ended", locale, round=1, name=winner))
+    # the frames differ in their caption's line alone where the table did not change
+    made = replay_file(record, 1, locale=locale)
+    height = picture_size(len(states[0].seats))[1] + BAR + CAPTION
+    pictures = [p for p, _ in _gif_frames(made.data)]
+    assert {p.size[1] for p in pictures} == {height}
+    english = replay_file(record, 1, locale="en")
+    if locale != "en":
+        assert english.data != made.data
 
 
 def test_the_last_frame_lights_the_winner() -> None:

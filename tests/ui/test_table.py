@@ -90,11 +90,12 @@ def test_the_table_shows_the_goal_and_a_practice_game() -> None:
     game = Game.new([1, -1, -2], RuleSet(scoring="none"), seed=1)
     kwargs = render_table(game, 1, {1: "Ann", -1: "Bot", -2: "Bot 2"}, log=["x"])
     assert kwargs["embed"].title == "🃏 UNO — round 1 · practice"
-    assert kwargs["embed"].footer.text == "x\nRules: Norway · one round" + _lock(game)
+    # (official play for one round: named for its play, its length said beside it)
+    assert kwargs["embed"].footer.text == "x\nRules: Official · one round" + _lock(game)
     two = Game.new([1, 2, -1], RuleSet(target=200), seed=1)
     kwargs = render_table(two, 1, {1: "Ann", 2: "Bo", -1: "Bot"})
     assert kwargs["embed"].title == "🃏 UNO — round 1"
-    assert kwargs["embed"].footer.text == "Rules: Official + Target · to 200 points" + _lock(two)
+    assert kwargs["embed"].footer.text == "Rules: Official · to 200 points" + _lock(two)
 
 
 def test_the_table_counts_the_turn_down_and_warns_before_a_removal() -> None:
@@ -288,3 +289,22 @@ def test_the_results_name_a_player_who_left_as_gone_not_as_scoring_nothing() -> 
     assert "**Cy**: left the game · total **20**" in text
     assert "Cy**: +0" not in text and "**Bo**: +0 (held 3 cards)" in text
     assert "left the game" not in render_round_result(outcome, names).description
+
+
+@pytest.mark.parametrize("preset", ["official", "party", "germany"])
+def test_a_preset_keeps_its_name_when_only_the_match_length_changes(preset: str) -> None:
+    """The lobby's One round, or a points target, leaves the rules' name where the match length
+    has a line of its own: Official played for one round is not "Norway"."""
+    from bot.ui.rule_options import with_match_target
+    from bot.ui.table_message import render_lobby
+
+    rules = RuleSet.preset(preset)
+    name = rules_summary(rules)
+    for choice in ("round", "100", "200", "500"):
+        changed = with_match_target(rules, choice)
+        assert rules_summary(changed, length_apart=True) == name, choice
+        lobby = str(render_lobby(1, 10, [(10, "Ann")], changed)["embed"].description)
+        assert f"Rules: **{name}**" in lobby, lobby
+    # still named for what differs in play
+    jump_in = with_match_target(rules.with_options(jump_in=True), "round")
+    assert rules_summary(jump_in, length_apart=True).startswith(name)

@@ -6,6 +6,10 @@ lossy WebP, which also puts colour fringes on the flat art. And every Discord cl
 GIF, while animated WebP attachments animate only in recent ones. The
 table's 48-colour palette (encode.py) fits GIF's 256, so nothing is lost.
 
+Each frame says what happened in its turn ("Ada played Red 7") on a line under the table, in
+the server's language (bot/ui/replay.py words it), so a replay tells who played what without
+reading the counts.
+
 Long rounds stay watchable and small: turns come faster past `BRISK_TURNS` (down to
 `MIN_TURN_MS`), at most `MAX_FRAMES` frames are kept (evenly spread, the first and last always),
 and a file over `MAX_BYTES` loses every other frame until it fits: a replay never fails for
@@ -22,8 +26,9 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from bot.ui.art.encode import table_palette
-from bot.ui.art.palette import HIGHLIGHT
-from bot.ui.art.table_picture import TableState, picture_size, table_picture
+from bot.ui.art.palette import FELT, HIGHLIGHT
+from bot.ui.art.table_picture import NAME_TONE, TableState, picture_size, table_picture
+from bot.ui.art.text import name_label
 
 FILENAME_EXTENSION: Final = "gif"
 #: A turn on screen: long enough to read the table on a phone, short enough to keep watching.
@@ -40,15 +45,21 @@ MAX_FRAMES: Final = 300
 MAX_BYTES: Final = 8 * 1000 * 1000
 #: The progress bar's height under the table (px).
 BAR: Final = 4
+#: The caption's line under the table: its height and its text's size (px).
+CAPTION: Final = 30
+CAPTION_SIZE: Final = 17
+CAPTION_TONE: Final = NAME_TONE
 
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """One picture of the replay: the table after turn `turn` (0: the deal) of `turns`."""
+    """One picture of the replay: the table after turn `turn` (0: the deal) of `turns`, and
+    what happened in that turn (`caption`; empty: nothing to say)."""
 
     state: TableState
     turn: int
     ms: int
+    caption: str = ""
 
 
 def turn_ms(turns: int) -> int:
@@ -58,25 +69,32 @@ def turn_ms(turns: int) -> int:
     return max(MIN_TURN_MS, TURN_MS * BRISK_TURNS // turns)
 
 
-def plan_frames(states: Sequence[TableState], *, max_frames: int = MAX_FRAMES) -> list[Frame]:
-    """The frames of a replay of `states` (the deal, then the table after each turn): one per
-    turn, a turn that changed nothing on the table merged into the one before (its time
-    added), at most `max_frames` (evenly spread over the round, the first and last kept), the
-    last one held LAST_MS."""
+def plan_frames(
+    states: Sequence[TableState],
+    *,
+    captions: Sequence[str] = (),
+    max_frames: int = MAX_FRAMES,
+) -> list[Frame]:
+    """The frames of a replay of `states` (the deal, then the table after each turn), each
+    with its caption from `captions` (as many as `states`, or none): one per turn, a turn that
+    changed neither the table nor its caption merged into the one before (its time added), at
+    most `max_frames` (evenly spread over the round, the first and last kept), the last one
+    held LAST_MS."""
     if not states:
         return []
     turns = len(states) - 1
     pace = turn_ms(turns)
+    said = list(captions) or [""] * len(states)
     frames: list[Frame] = []
-    for turn, state in enumerate(states):
-        if frames and frames[-1].state == state:
-            last = frames[-1]
-            frames[-1] = Frame(last.state, turn, last.ms + pace)
+    for turn, (state, caption) in enumerate(zip(states, said, strict=True)):
+        last = frames[-1] if frames else None
+        if last is not None and last.state == state and caption in ("", last.caption):
+            frames[-1] = Frame(last.state, turn, last.ms + pace, last.caption)
         else:
-            frames.append(Frame(state, turn, pace))
+            frames.append(Frame(state, turn, pace, caption))
     frames = _spread(frames, max(2, max_frames))
     last = frames[-1]
-    frames[-1] = Frame(last.state, last.turn, LAST_MS)
+    frames[-1] = Frame(last.state, last.turn, LAST_MS, last.caption)
     return frames
 
 
@@ -91,19 +109,26 @@ def _spread(frames: list[Frame], keep: int) -> list[Frame]:
     for k, index in enumerate(picked):
         end = picked[k + 1] if k + 1 < len(picked) else len(frames)
         ms = sum(f.ms for f in frames[index:end])
-        out.append(Frame(frames[index].state, frames[index].turn, ms))
+        kept = frames[index]
+        out.append(Frame(kept.state, kept.turn, ms, kept.caption))
     return out
 
 
-def frame_picture(frame: Frame, turns: int) -> Image.Image:
-    """The table of `frame` with the round's progress as a bar along its bottom edge."""
+def frame_picture(frame: Frame, turns: int, *, captioned: bool = False) -> Image.Image:
+    """The table of `frame` with the round's progress as a bar along its bottom edge; when
+    `captioned`, the frame's caption on a line of its own under the bar."""
     table = table_picture(frame.state)
     width, height = table.size
-    image = Image.new("RGB", (width, height + BAR), (0, 0, 0))
+    image = Image.new("RGB", (width, height + BAR + (CAPTION if captioned else 0)), FELT)
     image.paste(table, (0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, height, width - 1, height + BAR - 1), fill=(0, 0, 0))
     done = round(width * frame.turn / turns) if turns else width
     if done:
-        ImageDraw.Draw(image).rectangle((0, height, done - 1, height + BAR - 1), fill=HIGHLIGHT)
+        draw.rectangle((0, height, done - 1, height + BAR - 1), fill=HIGHLIGHT)
+    if captioned and frame.caption:
+        line = name_label(frame.caption, width - 16, CAPTION, CAPTION_TONE, CAPTION_SIZE)
+        image.paste(line, (8, height + BAR), line)
     return image
 
 
@@ -114,15 +139,19 @@ def encode_gif(frames: Sequence[Frame], *, max_bytes: int = MAX_BYTES) -> tuple[
         raise ValueError("a replay needs at least one frame")
     turns = max(f.turn for f in frames)
     palette = table_palette()
+    captioned = any(f.caption for f in frames)
     size = max(
         (picture_size(len(f.state.seats)) for f in frames), key=lambda s: s[1]
     )  # (a seat that left shrinks the table: every frame gets the tallest size)
+    full = size[1] + BAR + (CAPTION if captioned else 0)
     pictures = []
     for frame in frames:
-        image = frame_picture(frame, turns)
-        if image.height < size[1] + BAR:
-            padded = Image.new("RGB", (size[0], size[1] + BAR), image.getpixel((0, 0)))
-            padded.paste(image, (0, 0))
+        image = frame_picture(frame, turns, captioned=captioned)
+        if image.height < full:  # (the table padded, the bar and caption kept at the bottom)
+            padded = Image.new("RGB", (size[0], full), image.getpixel((0, 0)))
+            table_h = image.height - (full - size[1])
+            padded.paste(image.crop((0, 0, image.width, table_h)), (0, 0))
+            padded.paste(image.crop((0, table_h, image.width, image.height)), (0, size[1]))
             image = padded
         pictures.append(image.quantize(palette=palette, dither=Image.Dither.NONE))
     kept = list(range(len(frames)))

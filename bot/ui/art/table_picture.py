@@ -56,13 +56,15 @@ AT_RISK: Final = FILL[Color.RED]
 @dataclass(frozen=True, slots=True)
 class SeatState:
     """One seat in the round: `uno` when it called UNO on its last card, `at_risk` when it holds
-    one card without having called it (anyone may catch it)."""
+    one card without having called it (anyone may catch it); `computer` for a computer player
+    (drawn with the robot icon before its name)."""
 
     name: str
     cards: int
     current: bool = False
     uno: bool = False
     at_risk: bool = False
+    computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,12 +236,46 @@ def draw_seat(image: Image.Image, seat: SeatState, top: int, height: int, size: 
     badge = seat.at_risk or seat.uno
     name_w = seat_right() - NAME_X - (_BADGE_W + 2 if badge else 0)
     tone = HIGHLIGHT if seat.current else NAME_TONE
-    _put(image, name_label(seat.name, name_w, height, tone, size), (NAME_X, top))
+    name_x = NAME_X
+    if seat.computer:
+        icon = robot_icon(round(size * 0.95), tone)
+        _put(image, icon, (NAME_X, round(middle - icon.height / 2)))
+        name_x += icon.width + 4
+        name_w -= icon.width + 4
+    _put(image, name_label(seat.name, name_w, height, tone, size), (name_x, top))
     if badge:
         tag = _badge(seat.at_risk, min(height - 4, 30))
         _put(image, tag, (right - _COUNT_W - _BADGE_W - 2, round(middle - tag.height / 2)))
     fill = HIGHLIGHT if seat.current else PAPER
     _number(image, (right - _COUNT_W / 2, middle), seat.cards, size, fill)
+
+
+def robot_icon(size: int, fill: tuple[int, int, int]) -> Image.Image:
+    """A computer player's mark: a robot's head (antenna, rounded face, two eyes, a mouth),
+    `size` px square, drawn at four times the size and scaled down. Our own art: an emoji
+    would need a font the pictures do not have."""
+
+    def build() -> Image.Image:
+        k = 4
+        s = size * k
+        image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(image)
+        clear = (0, 0, 0, 0)
+        line = max(k, round(s * 0.08))
+        draw.line((s / 2, s * 0.06, s / 2, s * 0.28), fill=fill, width=line)  # the antenna
+        r = s * 0.08
+        draw.ellipse((s / 2 - r, s * 0.02, s / 2 + r, s * 0.02 + 2 * r), fill=fill)
+        draw.rectangle((s * 0.02, s * 0.48, s * 0.98, s * 0.66), fill=fill)  # the ears
+        draw.rounded_rectangle((s * 0.12, s * 0.26, s * 0.88, s * 0.94), s * 0.16, fill=fill)
+        e = s * 0.09
+        for cx in (s * 0.35, s * 0.65):  # the eyes, cut out of the face
+            draw.ellipse((cx - e, s * 0.5 - e, cx + e, s * 0.5 + e), fill=clear)
+        draw.rounded_rectangle(  # the mouth
+            (s * 0.3, s * 0.72, s * 0.7, s * 0.8), s * 0.04, fill=clear
+        )
+        return image.resize((size, size), Image.Resampling.LANCZOS)
+
+    return memo(("robot", size, fill), build)
 
 
 def felt(size: tuple[int, int]) -> Image.Image:
