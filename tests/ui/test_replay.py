@@ -33,6 +33,7 @@ from bot.ui.art.replay import (
 from bot.ui.art.table_picture import SeatState, TableState, picture_size
 from bot.ui.cards import card_text
 from bot.ui.replay import replay_file, replay_from_parts, round_frames, round_states
+from testing.fakediscord.markdown import plain
 from tests.engine.matches import PLAYERS, recorded_match
 
 
@@ -159,7 +160,7 @@ def test_each_frame_says_who_played_what_in_the_server_s_language(record, locale
             if isinstance(event, E.CardPlayed):
                 played += 1
                 card = t("turn.played", locale, card=card_text(event.card, locale))
-                assert f"{names[event.player]} {card}" in said, (said, event)
+                assert f"{names[event.player]} {card}" in plain(said), (said, event)
         assert said, step.events  # every action says something
     assert played > 3
     winner = names[record["rounds"][0]["result"]["winner"]]
