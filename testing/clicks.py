@@ -35,6 +35,7 @@ class ClickStats:
     opens: int = 0  # Show my hand, once per player at the start
     private_messages: dict[int, int] = field(default_factory=dict)  # user -> ephemerals received
     live_private_messages: dict[int, int] = field(default_factory=dict)  # ... not deleted
+    log: list[tuple[int, int]] = field(default_factory=list)  # (player, clicks) turn by turn
 
     @property
     def one_click_share(self) -> float:
@@ -104,13 +105,17 @@ async def play_keeping_hands(
             hand = newest_hand(emu, channel, user) or hand
         wanted = version_of(msg) or 0
 
-        def ready(hand: Message = hand, wanted: int = wanted) -> bool:
-            return (version_of(hand) or 0) >= wanted and my_turn(hand)
+        def ready(hand: Message = hand, wanted: int = wanted, user: Any = user) -> Message | None:
+            if follow:  # (the hand may be posted anew below the table meanwhile)
+                hand = newest_hand(emu, channel, user) or hand
+            return hand if (version_of(hand) or 0) >= wanted and my_turn(hand) else None
 
         clicks = 0
         try:
-            await emu.wait_for(ready, patience, what="the hand to show the turn")
+            hand = await emu.wait_for(ready, patience, what="the hand to show the turn")
         except TimeoutError:
+            if follow:
+                hand = newest_hand(emu, channel, user) or hand
             if habit == "show":
                 hand = await show_hand(emu, user, msg)
             else:
@@ -123,6 +128,7 @@ async def play_keeping_hands(
         stats.turns += 1
         stats.clicks += clicks
         stats.per_turn[clicks] += 1
+        stats.log.append((current, clicks))
         version = after_move(hand, clicked)
     for user in users:
         mine = [

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -110,3 +111,14 @@ def phone_height(kwargs: dict[str, Any], image: tuple[int, int] | None = None) -
     height = HEADER + sum(embed_height(e, image) for e in embeds)
     height += EMBED_GAP * max(0, len(embeds) - 1)
     return height + buttons_height(kwargs.get("view"))
+
+
+def message_height(
+    embeds: list[dict[str, Any]], components: list[dict[str, Any]], image: Any
+) -> int:
+    """`phone_height` of a message as Discord's JSON has it (the emulator's stored message):
+    its embeds and action rows; `image`: its embed picture's size, or None."""
+
+    view = SimpleNamespace(rows=[row.get("components", []) for row in components])
+    kwargs = {"embeds": [discord.Embed.from_dict(e) for e in embeds], "view": view}
+    return phone_height(kwargs, image)
