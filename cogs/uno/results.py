@@ -80,18 +80,12 @@ class Results:
         self.shared = shared
         self.posts = posts
 
-    async def announce(
-        self, live: LiveGame, events: list[E.Event], note: tuple[int, str] | None = None
-    ) -> bool:
-        """Log the change (`note`: a clause opening a player's line, e.g. the timer's "ran out
-        of time") and post any round's results (saved with the change: public_posts.py posts
-        them until Discord takes them); whether a new round began (its table is then posted
-        anew)."""
+    async def announce(self, live: LiveGame, events: list[E.Event]) -> bool:
+        """Post any round's results of a change (saved with it: public_posts.py posts them until
+        Discord takes them; its log lines were written by its commit, running.py); whether a
+        new round began (its table is then posted anew)."""
         shared = self.shared
         locale = shared.public_locale(live.guild_id)
-        if note is not None:
-            live.log.note_for(note[0], note[1], live.names, locale)
-        live.log.record(events, live.names, locale)
         if any(isinstance(e, E.RoundEnded) for e in events):
             await self.posts.post_now(live.channel_id, RESULTS_WAIT)
             if live.game.outcome is not None:  # this match may have ended a season

@@ -10,7 +10,7 @@ made the change (that answer is one output among the others, and its failure ski
 a click answered with Discord's 5xx, or on a hand deleted meanwhile, still moves the game on).
 `change` lets that answer go first (`ANSWER_HEADSTART`). A change is shown always in this order:
 
-  1. the log and any round or match results, in public  (results.py)
+  1. any round or match results, in public   (results.py; `commit` wrote the log lines)
   2. the table                                            (game_table.py: edits coalesced)
   3. the players' live hands                              (live_hands.py)
   4. the turn ping                                        (pings.py)
@@ -158,10 +158,21 @@ class RunningGame:
                 live.acted(change.actor, change.events)
             elif any(isinstance(e, E.RoundStarted) for e in change.events):
                 live.baseline = draft.version
+            self._log(change)
             self._failures = 0
             self._outbox.append(change)
             self._publish_soon(after)
         return change
+
+    def _log(self, change: Change) -> None:
+        """The table's log tells the saved change, as it becomes the game's state (so a table
+        drawn from the state at any moment has its lines; `note`: a clause opening a player's
+        line, e.g. the timer's "ran out of time")."""
+        live = self.live
+        locale = self._games.shared.public_locale(live.guild_id)
+        if change.log_note is not None and change.timer_actor is not None:
+            live.log.note_for(change.timer_actor, change.log_note, live.names, locale)
+        live.log.record(change.events, live.names, locale)
 
     @contextlib.asynccontextmanager
     async def change(self, plan: Plan) -> AsyncIterator[Change]:
@@ -209,10 +220,7 @@ class RunningGame:
 
     async def _show(self, change: Change) -> None:
         games, live = self._games, self.live
-        note = None
-        if change.log_note is not None and change.timer_actor is not None:
-            note = (change.timer_actor, change.log_note)
-        new_round = await games.results.announce(live, change.events, note)
+        new_round = await games.results.announce(live, change.events)
         if new_round or live.game.outcome is not None:
             await self.ping.call_off_host()
         elif live.game.round_over and any(isinstance(e, E.RoundEnded) for e in change.events):

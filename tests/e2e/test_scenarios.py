@@ -142,9 +142,16 @@ async def test_hand_of_thirty_cards_pages(s) -> None:
             m = re.search(r"×(\d+)$", label)
             total += int(m[1]) if m else 1
         if page < pages - 1:
-            hand = await answer(await emu.click(alice, hand, label="Next"))
+            hand = await answer(await emu.click(alice, hand, actions(hand)[next_page(hand)]))
     assert total == count
     assert len(hand.buttons) <= 25
+
+
+def next_page(hand) -> str:
+    """The hand's Next page button (its emoji alone, with card pictures on)."""
+    pages = [a for a in actions(hand) if a.startswith("page:")]
+    pages = [a for a in pages if a not in ("page:998", "page:999")]
+    return max(pages, key=lambda a: int(a.split(":")[1]))
 
 
 async def test_swap_hands_target_select(s) -> None:
@@ -156,7 +163,8 @@ async def test_swap_hands_target_select(s) -> None:
     assert hand.selects, hand.text
     select = hand.selects[0]
     hand = await answer(await emu.select(alice, hand, select["custom_id"], [str(bob.id)]))
-    assert hand_size(hand) == 3 and "Green" in hand.text  # Bob's old hand
+    held = [name for name, _ in card_buttons(hand)]
+    assert hand_size(hand) == 3 and all("Green" in name for name in held), held  # Bob's old hand
 
 
 async def test_drawn_card_play_it(s) -> None:
@@ -215,7 +223,8 @@ async def test_stale_click_is_refused_with_the_fresh_hand(s) -> None:
         refreshed = await answer(res)
     finally:
         fault.clear()
-    assert res.ack_type == 7
+    # (answered on the clicked hand, or, as the bot deleted it, on a new one)
+    assert res.ack_type in (4, 7)
     assert "older hand" in refreshed.text and hand_size(refreshed) == 6
 
 
