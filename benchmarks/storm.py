@@ -45,7 +45,9 @@ async def run(args: argparse.Namespace) -> None:
         await emu.wait_for_commands(guild, timeout=60)
         await emu.wait_for(lambda: "ready as" in bot.output, 60, what="the bot's on_ready")
         channel = emu.add_channel(guild, "storm")
-        people, game_id = await open_full_table(emu, guild, channel, tmp / "decks.json")
+        # A match to 100,000 points: the storm never ends it.
+        decks = tmp / "decks.json"
+        people, game_id = await open_full_table(emu, guild, channel, decks, target=100_000)
         report = await storm(emu, channel, people, args.seconds, random.Random(args.seed))
         print(f"storm of {args.seconds:.0f} s on {url.split(':')[0]}: {report.summary()}")
         print(await check_after_storm(emu, channel, game_id, people, url, bot.output))

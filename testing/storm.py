@@ -71,11 +71,17 @@ async def stored_game(url: str, game_id: int) -> tuple[int, Game | None, str]:
 
 
 async def open_full_table(
-    emu: FakeDiscord, guild: Guild, channel: int, decks: Path, name: str = "p"
+    emu: FakeDiscord,
+    guild: Guild,
+    channel: int,
+    decks: Path,
+    name: str = "p",
+    target: int | None = None,
 ) -> tuple[list[User], int]:
     """Seven people and three easy computers at one table in `channel`, the server's turn timer
     30 s (1.5 s at UNO_TEST_TIMER_SCALE=0.05), one card each so that rounds end often (the deal
-    hook file `decks`, UNO_TEST_DECKS). The people (the host first), and the game's id."""
+    hook file `decks`, UNO_TEST_DECKS), the match to `target` points (the default: 500).
+    The people (the host first), and the game's id."""
     admin = emu.add_user(f"{name}-admin", guild, permissions=MANAGE_GUILD)
     done = await answer(
         await emu.slash(admin, channel, "uno-admin set", option="turn_timer", value="30")
@@ -86,7 +92,8 @@ async def open_full_table(
     decks.write_text(json.dumps(hooks))
     people = [emu.add_user(f"{name}{i}", guild) for i in range(7)]
     host = people[0]
-    lobby = await answer(await emu.slash(host, channel, "uno new"))
+    options = {} if target is None else {"target": target}
+    lobby = await answer(await emu.slash(host, channel, "uno new", **options))
     for user in people[1:]:
         lobby = await answer(await emu.click(user, lobby, label="Join"))
     for _ in range(3):
