@@ -132,6 +132,18 @@ async def answer(res: Any) -> Message:
     return msg
 
 
+async def final_answer(res: Any, timeout: float = 30.0) -> Message:
+    """The answer as its user finally sees it: a "thinking" deferral once filled in, or a
+    deferred update's private follow-up (an answer whose work took past Discord's 2 s, as a
+    record built in its worker process may on a busy machine)."""
+    msg = await answer(res)
+    if res.ack_type == 5:
+        return await res.settled(timeout)
+    if res.ack_type == 6:
+        return await res.followup(1, timeout)
+    return msg
+
+
 async def open_game(
     emu: FakeDiscord, channel: int, host: User, others: list[User], **options: Any
 ) -> Message:

@@ -324,10 +324,18 @@ def _rows(groups: list[list[Slot]]) -> list[list[Slot]]:
     for group in groups:
         for start in range(0, len(group), ROW_WIDTH):
             part = group[start : start + ROW_WIDTH]
-            if not rows or len(rows[-1]) + len(part) > ROW_WIDTH:
+            # A wild's colours take a row of their own: beside other buttons they would wrap
+            # onto a second line on a phone.
+            alone = len(part) > 1 or (rows and len(rows[-1]) > 1 and _grouped(rows[-1]))
+            if not rows or alone or len(rows[-1]) + len(part) > ROW_WIDTH:
                 rows.append([])
             rows[-1].extend(part)
     return rows
+
+
+def _grouped(row: list[Slot]) -> bool:
+    """Whether `row` holds one wild's colours (its buttons all play the same card)."""
+    return len({slot.card for slot in row}) == 1 and row[0].action.count(":") >= 2
 
 
 def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: object) -> str:

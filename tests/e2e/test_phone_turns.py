@@ -113,7 +113,9 @@ async def test_a_match_from_the_dealt_hands_one_click_a_turn_on_a_phone(world: P
         over = await emu.wait_for(settled, 10, what="the round's end on the table")
         if "match is over" in over.text:
             break
-        number = int(re.search(r"round (\d+)", over.text)[1])  # type: ignore[index]
+        found = re.search(r"round (\d+)", over.text)
+        assert found is not None, over.text
+        number = int(found[1])
         ended = loop.time()  # the break: nobody clicks
 
         def next_round(number: int = number) -> Message | None:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.engine.verify import Replay
-from testing.players import Table, actions, answer, open_game, play_round
+from testing.players import Table, actions, answer, final_answer, open_game, play_round
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -67,7 +67,7 @@ async def test_every_round_is_committed_revealed_and_verifiable(s, tmp_path: Pat
 
     # The match's record: the results' button gives it as a file.
     results = next(m for m in emu.channel_messages(channel) if "Match winner" in m.text)
-    exported = await answer(await emu.click(bob, results, label="Game record"))
+    exported = await final_answer(await emu.click(bob, results, label="Game record"))
     assert exported.ephemeral and exported.attachments
     record = json.loads(emu.attachment_blobs[int(exported.attachments[0]["id"])])
     assert [r["seed"] for r in record["rounds"]] == revealed
@@ -91,7 +91,9 @@ async def test_every_round_is_committed_revealed_and_verifiable(s, tmp_path: Pat
     assert run.returncode == 1 and run.stdout.startswith(f"MISMATCH: round 1, action {i + 1}")
 
     # `/uno verify` says the same of the server's last finished game, to the asker only.
-    verdict = await answer(await emu.slash(alice, channel, "uno verify", game=record["game"]["id"]))
+    verdict = await final_answer(
+        await emu.slash(alice, channel, "uno verify", game=record["game"]["id"])
+    )
     assert verdict.ephemeral and "checks out" in verdict.text, verdict.text
 
 
@@ -112,7 +114,7 @@ async def test_a_running_games_record_never_holds_the_seed_of_its_round(s) -> No
     carol, dave = s.users("carol", "dave")
     table = await open_game(emu, channel, carol, [dave])
     [commitment] = COMMITMENT.findall(table.text)
-    exported = await answer(await emu.slash(dave, channel, "uno export"))
+    exported = await final_answer(await emu.slash(dave, channel, "uno export"))
     assert exported.ephemeral
     record = json.loads(emu.attachment_blobs[int(exported.attachments[0]["id"])])
     [only] = record["rounds"]

@@ -17,7 +17,7 @@ import re
 import pytest
 from PIL import Image
 
-from testing.players import Table, answer, open_game, play_round
+from testing.players import Table, answer, final_answer, open_game, play_round
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -48,7 +48,7 @@ async def test_a_played_round_is_replayed_one_frame_per_turn(s) -> None:
     end = await play_round(emu, channel, {alice.id: alice, bob.id: bob})
     assert "match is over" in end.text
 
-    exported = await answer(await emu.slash(bob, channel, "uno export"))
+    exported = await final_answer(await emu.slash(bob, channel, "uno export"))
     record = json.loads(emu.attachment_blobs[int(exported.attachments[0]["id"])])
     turns = len(record["rounds"][0]["actions"])
     game_id = record["game"]["id"]
