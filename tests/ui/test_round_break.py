@@ -63,7 +63,8 @@ def test_the_hand_at_a_round_s_end_says_who_won_the_totals_and_when_the_next_sta
 
     best_first = sorted(outcome.totals, key=lambda p: (-outcome.totals[p], p))
     totals = " · ".join(
-        f"{short(p)} {outcome.totals[p]}" + (f" (+{outcome.points[p]})" if outcome.points[p] else "")
+        f"{short(p)} {outcome.totals[p]}"
+        + (f" (+{outcome.points[p]})" if outcome.points[p] else "")
         for p in best_first
     )
     assert f"Totals: {totals}" in text, text
