@@ -78,6 +78,16 @@ _SAVE_STATE = (
 _SAVE_STATE_AND_DEADLINE = _SAVE_STATE.values(
     turn_deadline=bindparam("new_deadline", type_=_GAMES.c.turn_deadline.type)
 )
+#: A change of the turn's deadline alone (a Wait in a round's break), checked like a save.
+_SAVE_DEADLINE = (
+    update(_GAMES)
+    .where(
+        _GAMES.c.id == bindparam("game"),
+        _GAMES.c.version == bindparam("expected"),
+        _GAMES.c.status == GameStatus.RUNNING,
+    )
+    .values(turn_deadline=bindparam("new_deadline", type_=_GAMES.c.turn_deadline.type))
+)
 _LOG_ACTION = insert(GameAction.__table__)
 _SEATS = Seat.__table__
 _SET_TIMEOUTS = (
@@ -426,6 +436,17 @@ class GameRepository:
     async def _why_not_saved(self, game_id: int, expected_version: int) -> None:
         row = (await self._session.execute(_STATUS_AND_VERSION, {"game": game_id})).one_or_none()
         raise refusal(game_id, expected_version, row)
+
+    async def move_deadline(
+        self, game_id: int, *, expected_version: int, deadline: datetime | None
+    ) -> None:
+        """Store a new turn deadline alone (the state unchanged: a Wait between two rounds) if
+        the game is still running at `expected_version`; StaleVersion or WrongStatus otherwise,
+        with nothing written."""
+        params = {"game": game_id, "expected": expected_version, "new_deadline": deadline}
+        result = await self._session.execute(_SAVE_DEADLINE, params)
+        if rowcount(result) != 1:
+            await self._why_not_saved(game_id, expected_version)
 
     async def set_turn_deadline(self, game_id: int, deadline: datetime | None) -> None:
         await self._update(game_id, turn_deadline=deadline)

@@ -80,6 +80,7 @@ def _config(guild_id: int, row: GuildSettings | None) -> GuildConfig:
         card_images=row.card_images,
         season_length=row.season_length,
         season_channel_id=row.season_channel_id,
+        round_break_seconds=row.round_break_seconds,
     )
 
 
@@ -94,5 +95,6 @@ def _values(config: GuildConfig) -> dict[str, Any]:
         "card_images": config.card_images,
         "season_length": config.season_length,
         "season_channel_id": config.season_channel_id,
+        "round_break_seconds": config.round_break_seconds,
         "updated_at": utcnow(),
     }

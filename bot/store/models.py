@@ -135,6 +135,9 @@ class GuildSettings(Base):
     # and where a season's champion is announced (None: the channel of its last counted match).
     season_length: Mapped[str] = mapped_column(String(16), default="off", server_default="off")
     season_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    # Seconds from a round's end until the next starts by itself (cogs/uno/turn_clock.py);
+    # servers stored before the setting existed get records.ROUND_BREAK_DEFAULT.
+    round_break_seconds: Mapped[int] = mapped_column(Integer, default=15, server_default="15")
     updated_at: Mapped[datetime]
 
 

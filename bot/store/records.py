@@ -30,6 +30,10 @@ TURN_TIMEOUT_RANGE = (10, 24 * 3600)
 TURN_PING_RANGE = (0, 600)
 #: The default delay: a player who is looking plays before it, one who is away gets one ping.
 TURN_PING_DEFAULT = 10
+#: Seconds between a round's end and the next round starting by itself (`round_break`): short,
+#: so a table is not idle, and long enough to read the results; a server may lengthen it.
+ROUND_BREAK_RANGE = (10, 300)
+ROUND_BREAK_DEFAULT = 15
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +177,8 @@ class GuildConfig:
     # champion is announced (None: the channel of the season's last counted match).
     season_length: str = "off"
     season_channel_id: int | None = None
+    # Seconds from a round's end until the next starts by itself (Wait adds to it).
+    round_break_seconds: int = ROUND_BREAK_DEFAULT
 
     def __post_init__(self) -> None:
         if self.season_length not in ("off", "monthly", "quarterly"):
@@ -183,6 +189,9 @@ class GuildConfig:
         low, high = TURN_PING_RANGE
         if self.turn_ping_seconds is not None and not low <= self.turn_ping_seconds <= high:
             raise ValueError(f"turn_ping_seconds must be None (off) or from {low} to {high}")
+        low, high = ROUND_BREAK_RANGE
+        if not low <= self.round_break_seconds <= high:
+            raise ValueError(f"round_break_seconds must be from {low} to {high}")
         if not 0 < len(self.language) <= 16:
             raise ValueError("language must be 'auto' or a locale code such as 'en' or 'pt-BR'")
         object.__setattr__(self, "start_policy", StartPolicy(self.start_policy))

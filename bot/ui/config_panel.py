@@ -41,6 +41,8 @@ def _shown(option: str, value: Any, locale: object) -> str:
         return timer_text(int(value), locale)
     if option == "turn_ping":
         return ping_text(parse_turn_ping(str(value)), locale)
+    if option == "round_break":
+        return t("settings.seconds", locale, count=int(value))
     if option == "start_policy":
         return t(f"settings.start_policy.{value}", locale)
     if option == "season":

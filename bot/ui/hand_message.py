@@ -9,11 +9,12 @@ embed plus buttons built only from DynamicItems.
 One button per distinct card (with a count when held more than once), disabled when it cannot
 be played now; a playable Wild or Wild Draw Four that asks for a colour right away gets one
 button per colour instead, so it is played with its colour in one click, its colours kept on one
-row. Controls (Draw, UNO!, colours, Accept/Challenge, ...) and Refresh come first; with card
+row. Controls (Draw, UNO!, colours, Accept/Challenge, between rounds Next round / Wait / Leave,
+...) and Refresh come first; with card
 pictures on, a card's button is its picture alone (its application emoji; a wild's colours are
 swatches), so a 7-card turn fits a phone. Cards fill the rows below, a group never split across
-two, and page with Previous/Next on the last, so no card is ever dropped. A finished match's
-hand has no buttons.
+two, and page with Previous/Next on the last, so no card is ever dropped. A round's end says who
+won, everyone's totals and when the next round starts. A finished match's hand has no buttons.
 
 Styles point at the sensible next move: a playable card shows its colour and an unplayable one
 is grey; Draw (or Pass) is blue only when no card can be played; with two cards on your turn,
@@ -217,8 +218,10 @@ def hand_layout(
     host_id: int | None = None,
     player_view: PlayerView | None = None,
     card_emojis: bool = False,
+    waited: bool = False,
 ) -> HandLayout:
-    """The hand's buttons; `card_emojis`: the cards' own emojis where known (card pictures on)."""
+    """The hand's buttons; `card_emojis`: the cards' own emojis where known (card pictures on);
+    `waited`: the viewer already asked to wait in this round's break (its Wait is spent)."""
     view = player_view or view_for(game, viewer)
     legal = set(view.legal)
     controls: list[Slot] = []
@@ -271,7 +274,14 @@ def hand_layout(
                 Slot("challenge", t("hand.challenge", locale), discord.ButtonStyle.danger, "⚖️")
             )
     elif decision is Decision.NEXT_ROUND and NextRound() in legal:  # anyone at the table
-        controls.append(Slot("next", t("table.next_round", locale), discord.ButtonStyle.success))
+        # The break's three choices: start now, ask for more time (once a break), or leave;
+        # the cards left are only counted now (the picture still shows them).
+        show_cards = False
+        controls += [
+            Slot("next", t("table.next_round", locale), discord.ButtonStyle.success, "⏭️"),
+            Slot("wait", t("table.wait", locale), emoji="⏸️", disabled=waited),
+            Slot("leave", t("lobby.leave", locale), discord.ButtonStyle.danger, "🚪"),
+        ]
     elif decision is Decision.MATCH_OVER:
         return HandLayout((), (), 0, 1, finished=True)
     can_play = any(isinstance(a, Play) for a in legal)
@@ -339,7 +349,9 @@ def _grouped(row: list[Slot]) -> bool:
 
 
 def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: object) -> str:
-    if view.decision in (Decision.MATCH_OVER, Decision.NEXT_ROUND):
+    if view.decision is Decision.NEXT_ROUND:
+        return _round_end(view, names, locale)
+    if view.decision is Decision.MATCH_OVER:
         return _finished_status(view, locale)
     current = view.current_player
     if not view.my_turn:
@@ -382,6 +394,36 @@ def _finished_status(view: PlayerView, locale: object) -> str:
 STRIP_NAME = 12
 
 
+def _short_name(names: Mapping[int, str], user: int) -> str:
+    """A name cut for a strip (STRIP_NAME characters), shown exactly."""
+    name = names.get(user, str(user))
+    if len(name) > STRIP_NAME:
+        name = name[: STRIP_NAME - 1] + "…"
+    return literal(name)
+
+
+def _round_end(view: PlayerView, names: Mapping[int, str], locale: object) -> str:
+    """A round's end as the hand tells it: who won (the viewer: that they did), then every
+    player's total, best first, with what this round added (the viewer's in bold)."""
+    outcome = view.round_outcome
+    if outcome is None:
+        return t("hand.status.round_over", locale)
+    if outcome.winner == view.viewer:
+        head = t("hand.status.round_won", locale)
+    elif outcome.winner is None:
+        head = t("result.nobody", locale, round=outcome.round_number)
+    else:
+        name = literal_name(names, outcome.winner)
+        head = "🏁 " + t("result.winner", locale, round=outcome.round_number, name=name)
+    parts = []
+    for player in sorted(outcome.totals, key=lambda p: (-outcome.totals[p], p)):
+        gained = outcome.points.get(player, 0)
+        text = f"{_short_name(names, player)} {outcome.totals[player]}"
+        text += f" (+{gained})" if gained else ""
+        parts.append(f"**{text}**" if player == view.viewer else text)
+    return f"{head}\n{t('hand.round_totals', locale, totals=' · '.join(parts))}"
+
+
 def seats_strip(view: PlayerView, names: Mapping[int, str]) -> str:
     """Every opponent still in the round in one strip, from the next seat on: their name
     (▶ whose turn it is), card count, and UNO state (📣 called, ⚠️ one card and not called,
@@ -393,11 +435,8 @@ def seats_strip(view: PlayerView, names: Mapping[int, str]) -> str:
     for seat in seats[start:] + seats[:start]:
         if seat.player == view.viewer:
             continue
-        name = names.get(seat.player, str(seat.player))
-        if len(name) > STRIP_NAME:
-            name = name[: STRIP_NAME - 1] + "…"
         mark = " ⚠️" if seat.at_risk else (" 📣" if seat.cards == 1 else "")
-        text = f"{literal(name)} {seat.cards}{mark}"
+        text = f"{_short_name(names, seat.player)} {seat.cards}{mark}"
         parts.append(f"▶ **{text}**" if seat.player == view.current_player else text)
     return " · ".join(parts)
 
@@ -422,10 +461,14 @@ def hand_embed(
     if notice:
         lines += [notice, ""]
     status = _status(game, view, names, locale)
-    if deadline is not None and view.decision not in (Decision.MATCH_OVER,):
+    between = view.decision is Decision.NEXT_ROUND
+    if deadline is not None and between:  # the break's countdown, in its own words
+        when = discord.utils.format_dt(deadline, "R")
+        status += "\n" + t("table.next_round_at", locale, when=when)
+    elif deadline is not None and view.decision is not Decision.MATCH_OVER:
         status += f" ⏱ {discord.utils.format_dt(deadline, 'R')}"
     lines.append(status)
-    if view.top_card is not None:
+    if view.top_card is not None and not between:
         lines.append(
             t(
                 "hand.top",
@@ -439,7 +482,7 @@ def hand_embed(
         lines.append(strip)
     if not notice:  # (a notice tells the last move already, as it concerns the player)
         lines += [f"↪ {line}" for line in recent if line]
-    if view.hand and not layout.cards:  # the buttons show a choice, not the cards: list them
+    if view.hand and not layout.cards and not between:  # a choice shows, not the cards: list
         lines += ["", t("hand.cards", locale, cards=hand_summary(view.hand, locale))]
     if layout.pages > 1:
         lines.append(t("hand.page", locale, page=layout.page + 1, pages=layout.pages))
@@ -516,10 +559,11 @@ def render_hand(
     pictures: bool = False,
     deadline: datetime | None = None,
     recent: Sequence[str] = (),
+    waited: bool = False,
 ) -> dict[str, Any]:
     """Keyword arguments for send_message/edit_message: the viewer's hand (`deadline`: when
     the turn or the round's break runs out; `recent`: the last lines of the table's log, see
-    `hand_embed`). `pictures` (the
+    `hand_embed`; `waited`: the viewer's Wait of this break is spent). `pictures` (the
     server's card pictures setting): card emojis on the buttons, the card to match as the
     embed's thumbnail (its emoji, once the emojis are known), and under "picture" the hand's
     picture (a `Picture` to render and attach; the embed already points at it)."""
@@ -533,6 +577,7 @@ def render_hand(
         host_id=host_id,
         player_view=seen,
         card_emojis=pictures,
+        waited=waited,
     )
     embed = hand_embed(
         game,

@@ -3,7 +3,8 @@
 - game actions: `uno:<game_id>:<version>:<verb>[:<arg>]` (verbs: play:<card>[:uno], a Wild or
   Wild Draw Four with its colour in one click play:<W|W4>[:uno]:<R|Y|G|B>, draw, keep,
   pass, color:<R|Y|G|B>, accept, challenge, uno, catch[:<user>], target:<user>, next, page:<n>,
-  refresh), and `uno:<game_id>:<version>:target` for the target select;
+  refresh; between rounds wait and leave), and `uno:<game_id>:<version>:target` for the target
+  select;
 - `uno:<game_id>:hand` for the public "Show my hand" button;
 - `uno:<game_id>:log` for the table's Log button (the round's whole log, privately);
 - `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|addexpert|rules>` in the lobby, and
@@ -29,7 +30,7 @@ MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
 
 _ACTION = (
-    r"(?P<action>draw|keep|pass|accept|challenge|uno|next|refresh"
+    r"(?P<action>draw|keep|pass|accept|challenge|uno|next|wait|leave|refresh"
     r"|catch(?::\d{1,20})?|play:W4?(?::uno)?:[RYGB]|play:[A-Z0-9]{1,3}(?::uno)?|color:[RYGB]"
     r"|target:\d{1,20}|page:\d{1,3})"
 )

@@ -34,12 +34,15 @@ _REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
             "rules.reason.seconds",
         ),
         (r"off, now, or (?P<min>\d+) to (?P<max>\d+) seconds", "rules.reason.ping"),
+        (r"(?P<min>\d+) to (?P<max>\d+) seconds", "rules.reason.seconds"),
         (r"one of (?P<allowed>.+)", "rules.reason.one_of"),
         (r"a game needs (?P<min>\d+) to (?P<max>\d+) players", "rules.reason.players"),
         (r"not enough cards to deal that many to every player", "rules.reason.hand_size"),
     )
 )
-_SERVER_OPTIONS: Final = frozenset({"turn_timer", "turn_ping", "language", "start_policy"})
+_SERVER_OPTIONS: Final = frozenset(
+    {"turn_timer", "turn_ping", "round_break", "language", "start_policy"}
+)
 #: The reasons that are about options together; any other is about the one value given.
 _COMBINATIONS: Final = frozenset(
     {

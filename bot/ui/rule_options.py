@@ -33,6 +33,7 @@ RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
 SERVER_OPTIONS: Final = (
     "turn_timer",
     "turn_ping",
+    "round_break",
     "card_images",
     "language",
     "start_policy",
@@ -48,6 +49,9 @@ TURN_TIMER_PRESETS: Final = (0, 30, 45, 60, 90, 120, 180, 300, 600)
 #: The turn ping: off (None), as the turn starts (0), or after this many seconds.
 TURN_PING_RANGE: Final = (0, 600)
 TURN_PING_PRESETS: Final = (None, 0, 5, 10, 20, 30, 60, 120, 300)
+#: The break between two rounds, in seconds (bot/store/records.py ROUND_BREAK_RANGE).
+ROUND_BREAK_RANGE: Final = (10, 300)
+ROUND_BREAK_PRESETS: Final = (10, 15, 20, 30, 45, 60, 90, 120, 180, 300)
 TARGET_PRESETS: Final = (100, 150, 200, 250, 300, 400, 500, 750, 1000, 1500, 2000)
 OFFICIAL: Final = RuleSet()
 
@@ -103,6 +107,15 @@ def parse_turn_ping(text: str) -> int | None:
     if raw.isdigit() and low <= int(raw) <= high:
         return int(raw)
     raise ValueError(f"off, now, or {low} to {high} seconds")
+
+
+def parse_round_break(text: str) -> int:
+    """Seconds between a round's end and the next round (`round_break`); ValueError otherwise."""
+    raw = text.strip().lower().removesuffix("s").strip()
+    low, high = ROUND_BREAK_RANGE
+    if raw.isdigit() and low <= int(raw) <= high:
+        return int(raw)
+    raise ValueError(f"{low} to {high} seconds")
 
 
 def ping_key(seconds: int | None) -> str:
@@ -174,6 +187,8 @@ def value_choices(option: str, current: str, locale: object = None) -> list[tupl
         ]
     elif option == "turn_ping":
         values = [(ping_key(s), ping_text(s, locale)) for s in (None, 0, 10, 30, 60)]
+    elif option == "round_break":
+        values = [(str(s), t("settings.seconds", locale, count=s)) for s in (15, 30, 60, 120)]
     elif option == "card_images":
         values = [("on", t("rules.on", locale)), ("off", t("rules.off", locale))]
     elif option == "language":
@@ -238,6 +253,9 @@ def select_values(option: str, current: Any, locale: object = None) -> list[tupl
         chosen = parse_turn_ping(str(current))
         presets = sorted({*TURN_PING_PRESETS, chosen}, key=lambda s: -1 if s is None else s)
         return [(ping_key(s), ping_text(s, locale)) for s in presets]
+    if option == "round_break":
+        seconds = sorted({*ROUND_BREAK_PRESETS, int(current)})
+        return [(str(s), t("settings.seconds", locale, count=s)) for s in seconds]
     if option == "language":
         return language_values(locale)
     if option == "start_policy":

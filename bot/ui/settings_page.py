@@ -25,6 +25,7 @@ def render_settings(
     turn_ping: int | None,
     card_images: bool = True,
     season: str = "off",
+    round_break: int = 15,
     notice: str | None = None,
 ) -> discord.Embed:
     description = t("settings.intro", locale)
@@ -41,6 +42,7 @@ def render_settings(
     table = [
         (option_label("turn_timer", locale), timer_text(turn_timeout, locale)),
         (option_label("turn_ping", locale), ping_text(turn_ping, locale)),
+        (option_label("round_break", locale), t("settings.seconds", locale, count=round_break)),
         (option_label("card_images", locale), value_text("card_images", card_images, locale)),
         (option_label("language", locale), language_text(language, locale)),
         (

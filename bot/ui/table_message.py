@@ -272,6 +272,7 @@ _UNESCAPE = re.compile(r"\\(.)")
 
 #: The table's game buttons: (action, label key, style, emoji).
 _NEXT_ROUND = ("next", "table.next_round", discord.ButtonStyle.success, "⏭️")
+_WAIT = ("wait", "table.wait", discord.ButtonStyle.secondary, "⏸️")
 _DRAW = ("draw", "table.draw", discord.ButtonStyle.secondary, "📤")
 _UNO = ("uno", "table.uno", discord.ButtonStyle.danger, "📣")
 _CATCH = ("catch", "table.catch", discord.ButtonStyle.danger, "🫵")
@@ -370,8 +371,8 @@ def render_table(
     buttons = discord.ui.View(timeout=None)
     if not closed and view.decision is not Decision.MATCH_OVER:
         buttons.add_item(HandButton(game_id, label=t("table.show_hand", locale)))
-        if view.decision is Decision.NEXT_ROUND:
-            wanted = [_NEXT_ROUND]
+        if view.decision is Decision.NEXT_ROUND:  # start it now, or ask for more time
+            wanted = [_NEXT_ROUND, _WAIT]
         else:  # Catch only while someone has one card and no UNO called
             wanted = [_DRAW, _UNO, *([_CATCH] if game.at_risk else [])]
         for action, key, style, emoji in wanted:
@@ -443,21 +444,22 @@ def render_round_result(
     locale: object = None,
     *,
     match: Outcome | None = None,
-    host_id: int | None = None,
-    seed: str = "",
     practice: bool | None = None,
     left: Collection[int] = (),
     ratings: Mapping[int, tuple[int, int]] | None = None,
     provisional: Collection[int] = (),
     unrated_below: int | None = None,
 ) -> discord.Embed:
-    """A round's result (and the match's, with `match`). `seed`: the round's seed, revealed
-    now (hex; empty: none). `practice`: one person against computers (by default: so when the
-    round's players are); it says so, counted for nobody. `left`: players out of the game
-    (left, removed, kicked), named so rather than as having scored nothing. `ratings`: each
-    player's skill rating (before, after) when the match was rated, `provisional` those whose
-    rating is still provisional (shown so, not as a number and a change); `unrated_below`: the
-    match was not rated because its hands were smaller than this (it says so)."""
+    """A round's result (and the match's, with `match`), made to be short on a phone: who won,
+    then the standings, best total first (each with what this round added and the cards they
+    held). The round's seed is not repeated here: it is in the game's record (the Game record
+    button, `/uno export`: docs/records.md), and the table's countdown and each player's hand
+    say when the next round starts. `practice`: one person against computers (by default: so
+    when the round's players are); it says so, counted for nobody. `left`: players out of the
+    game (left, removed, kicked), named so rather than as having scored nothing. `ratings`:
+    each player's skill rating (before, after) when the match was rated, `provisional` those
+    whose rating is still provisional (shown so, not as a number and a change);
+    `unrated_below`: the match was not rated because its hands were smaller than this."""
     if practice is None:
         practice = is_practice(list(outcome.totals))
     if outcome.winner is None:
@@ -467,7 +469,7 @@ def render_round_result(
             "result.winner", locale, round=outcome.round_number, name=_name(names, outcome.winner)
         )
     rows = []
-    order = sorted(outcome.totals, key=lambda p: (-outcome.points.get(p, 0), p))
+    order = sorted(outcome.totals, key=lambda p: (p in left, -outcome.totals[p], p))
     for p in order:
         if p in left:
             rows.append(t("result.row_left", locale, name=_name(names, p), total=outcome.totals[p]))
@@ -482,12 +484,7 @@ def render_round_result(
                 total=outcome.totals.get(p, 0),
             )
         )
-    lines = [head, "", *rows]
-    if seed:
-        lines += [
-            "",
-            t("result.seed", locale, seed=seed, commitment=shown_commitment(bytes.fromhex(seed))),
-        ]
+    lines = [head, *rows]
     if match is not None:
         winners = ", ".join(_name(names, w) for w in match.winners) or "-"
         lines += ["", t("result.match_winner", locale, names=winners)]
@@ -495,10 +492,8 @@ def render_round_result(
             lines.append(rating_changes_line(ratings, names, locale, provisional))
         elif unrated_below is not None and not practice:
             lines.append(t("result.unrated_hand", locale, min=unrated_below))
-    elif host_id is not None:
-        lines += ["", t("result.next", locale, host=f"<@{host_id}>")]
     if practice:
-        lines += ["", t("result.practice", locale)]
+        lines.append(t("result.practice", locale))
     return discord.Embed(
         title=t("result.title", locale, round=outcome.round_number),
         description="\n".join(lines)[:4096],

@@ -67,6 +67,12 @@ class Clicks:
                 await respond(
                     interaction, edit=True, **render_help(interaction.locale, click.action)
                 )
+            elif click.action == "wait":  # a round's break: more time before the next round
+                await self.moves.wait(
+                    interaction, click.game_id, edit=self._from_own_hand(interaction)
+                )
+            elif click.action == "leave":  # the hand's Leave, as `/uno leave` does it
+                await self.moves.leave(interaction, click.game_id)
             elif click.action.startswith("page:") or click.action == "refresh":
                 if not self._from_own_hand(interaction):
                     raise UserError("error.not_your_hand")

@@ -31,6 +31,7 @@ from bot.ui.rule_options import (
     group_of,
     option_label,
     parse_on_off,
+    parse_round_break,
     parse_turn_ping,
     parse_turn_timer,
     parse_value,
@@ -60,6 +61,11 @@ def changed_config(config: GuildConfig, *, option: str, value: str) -> GuildConf
             return replace(config, turn_ping_seconds=parse_turn_ping(value))
         except ValueError as exc:
             raise InvalidRules(option, str(exc)) from None
+    if option == "round_break":
+        try:
+            return replace(config, round_break_seconds=parse_round_break(value))
+        except ValueError as exc:
+            raise InvalidRules(option, str(exc)) from None
     if option == "card_images":
         try:
             return replace(config, card_images=parse_on_off(value))
@@ -86,6 +92,7 @@ def server_values(config: GuildConfig) -> dict[str, Any]:
         **config.rules.to_dict(),
         "turn_timer": config.turn_timeout_seconds,
         "turn_ping": ping_key(config.turn_ping_seconds),  # "off" or seconds, as the select has it
+        "round_break": config.round_break_seconds,
         "card_images": "on" if config.card_images else "off",  # as the select has it
         "language": config.language,
         "start_policy": config.start_policy.value,
@@ -111,6 +118,7 @@ def server_panel(
         turn_ping=config.turn_ping_seconds,
         card_images=config.card_images,
         season=config.season_length,
+        round_break=config.round_break_seconds,
         notice=notice,
     )
     view = config_view(SERVER_SCOPE, server_values(config), locale, group=group, option=option)

@@ -44,4 +44,5 @@ def hand_kwargs(
         pictures=pictures,
         deadline=live.deadline,
         recent=recent_lines(live),
+        waited=user in live.waited,
     )

@@ -39,6 +39,9 @@ class LiveGame:
     deadline: datetime | None = None  # when the current turn times out (stored with each save)
     turn_key: tuple[int | None, int] | None = None  # (current player, round) the deadline is for
     computers: dict[int, Player] = field(default_factory=dict)
+    # Who asked to wait in this round's break (each once; forgotten as the next round starts,
+    # and after a restart: the break's end itself is saved, turn_clock.waited_deadline).
+    waited: set[int] = field(default_factory=set)
 
     @classmethod
     def from_record(cls, record: GameRecord, game: Game) -> LiveGame:
@@ -65,6 +68,7 @@ class LiveGame:
         self.table_message_id, self.levels = fresh.table_message_id, fresh.levels
         self.timeouts, self.deadline, self.turn_key = fresh.timeouts, fresh.deadline, fresh.turn_key
         self.computers.clear()
+        self.waited.clear()
 
     def level(self, player: int) -> str:
         """The level of the computer in this seat (a bad stored level plays at the default)."""

@@ -27,7 +27,7 @@ from bot.engine import (
 )
 from bot.engine import events as E
 from bot.i18n import t
-from bot.store import GameRecord
+from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, game_error_text
 from bot.ui.names import literal
 from bot.ui.story import personal_notice
@@ -37,6 +37,7 @@ from cogs.uno.live import LiveGame
 from cogs.uno.pictures import images_on
 from cogs.uno.running import RunningGame, RunningGames
 from cogs.uno.saving import Change
+from cogs.uno.turn_clock import waited_deadline
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +151,49 @@ class Moves:
                 await self._answer(interaction, hand_with(f"⚠️ {refused.text}"), True, running)
             else:
                 await reply_error(interaction, refused.text)
+
+    @answers_in_time()
+    async def wait(
+        self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool = False
+    ) -> None:
+        """Wait, in a round's break: the next round starts WAIT_SECONDS later (turn_clock.py).
+        Anyone seated may ask once per break; saved through the owner like any change (the
+        deadline alone), then answered with the clicker's hand."""
+        shared = self.shared
+        user = interaction.user.id
+        locale = interaction.locale
+        running = await self.games.get(game_id)
+        live = running.live
+        shared.require_channel(interaction, live.channel_id)
+        scale = shared.settings.uno_test_timer_scale
+
+        def plan(draft: Game) -> Change:
+            if user not in draft.players or user in draft.left:
+                raise UserError("error.not_a_player")
+            if not draft.round_over or draft.outcome is not None or live.deadline is None:
+                raise UserError("error.break_over")
+            if user in live.waited:
+                raise UserError("error.already_waited")
+            return Change([], [], actor=user, break_until=waited_deadline(live, scale))
+
+        def hand_with(notice: str) -> dict[str, Any]:
+            pictures = images_on(shared, live.guild_id)
+            return hand_kwargs(live, user, locale, notice=notice, pictures=pictures)
+
+        async with running.change(plan) as change:  # shown by the owner, whatever follows
+            until = change.break_until
+            when = discord.utils.format_dt(until, "R") if until is not None else "-"
+            notice = t("notice.waited", locale, when=when)
+            await self._answer_move(interaction, hand_with, notice, edit, running)
+
+    async def leave(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A hand's Leave (between rounds): the player leaves the running game, as with
+        `/uno leave` (`remove_player`), in the game's own channel only."""
+        record = await self.shared.record(game_id)
+        self.shared.require_channel(interaction, record.channel_id)
+        if record.status is not GameStatus.RUNNING:
+            raise UserError("error.game_ended")
+        await self.remove_player(interaction, record, interaction.user.id)
 
     async def _answer_move(
         self,

@@ -39,9 +39,9 @@ def results_post(
     provisional: Collection[int] = (),
 ) -> dict[str, Any]:
     """A round's results as the outbox stores them (saving.py writes them with the round's end):
-    the scores, the seed revealed, and at the match's end its winner, the rating changes
-    (`ratings`, saved with it; those still `provisional` shown kindly) or why it was not rated,
-    and the Rematch / Game record / Replay buttons."""
+    the standings (the round's seed is in the game's record), and at the match's end its
+    winner, the rating changes (`ratings`, saved with it; those still `provisional` shown
+    kindly) or why it was not rated, and the Rematch / Game record / Replay buttons."""
     match = game.outcome
     small = not rated_hand(game.rules.hand_size)
     embed = render_round_result(
@@ -49,8 +49,6 @@ def results_post(
         live.names,
         locale,
         match=match,
-        host_id=None if match else live.host_id,  # says: anyone may start it
-        seed=ended.seed,  # the round is over: its seed is revealed
         left=game.left,
         ratings=ratings,
         provisional=set(provisional),

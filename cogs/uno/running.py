@@ -158,6 +158,10 @@ class RunningGame:
                 live.acted(change.actor, change.events)
             elif any(isinstance(e, E.RoundStarted) for e in change.events):
                 live.baseline = draft.version
+            if any(isinstance(e, E.RoundStarted) for e in change.events):
+                live.waited.clear()  # a new break, a new Wait for everyone
+            if change.break_until is not None and change.actor is not None:
+                live.waited.add(change.actor)
             self._log(change)
             self._failures = 0
             self._outbox.append(change)

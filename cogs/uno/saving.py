@@ -41,6 +41,9 @@ class Change:
     # Whose action each of `applied` was, when not `timer_actor` or `actor` (a next round
     # started by the countdown, a kick): the game's record replays each for its player.
     players: list[int] = field(default_factory=list)
+    # A Wait in a round's break (by `actor`): the break now ends then, and nothing else
+    # changes (no action, no new version: the game's record has nothing to replay).
+    break_until: datetime | None = None
 
     def player_of(self, index: int) -> int | None:
         if self.players:
@@ -63,6 +66,12 @@ class Saving:
     async def save(self, live: LiveGame, game: Game, before: int, change: Change) -> Saved:
         """Save `game` (a copy of `live.game` at version `before`, changed by `change`).
         Raises the store's errors (StaleVersion, StorageUnavailable, ...) with nothing written."""
+        if change.break_until is not None:  # a Wait: the deadline alone, at the same version
+            async with self.shared.db.write() as unit:
+                await unit.games.move_deadline(
+                    live.game_id, expected_version=before, deadline=change.break_until
+                )
+            return Saved(change.break_until, {})
         timeouts = dict(change.timeouts)
         actor = change.actor
         if actor is not None and live.timeouts.get(actor) and actor not in timeouts:
@@ -74,6 +83,7 @@ class Saving:
             clock_actor,
             self.shared.turn_seconds,
             self.shared.settings.uno_test_timer_scale,
+            self.shared.round_breaks,
         )
         records = [
             NewAction(

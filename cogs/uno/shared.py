@@ -35,6 +35,7 @@ class Shared:
         self.turn_seconds: dict[int, int] = {}  # guild id -> the server's turn timer (0: off)
         self.turn_pings: dict[int, int | None] = {}  # guild id -> turn ping delay (pings.py)
         self.card_images: dict[int, bool] = {}  # guild id -> card pictures on (pictures.py)
+        self.round_breaks: dict[int, int] = {}  # guild id -> seconds between rounds (turn_clock)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """The channel's lock: the same one for everybody who holds or awaits it meanwhile."""
@@ -59,14 +60,22 @@ class Shared:
         self.turn_seconds[guild_id] = turn_seconds
 
     async def load_settings(self, guild_id: int) -> None:
-        """Read a server's language, turn timer, turn ping and card pictures, unless cached."""
-        cached = (self._languages, self.turn_seconds, self.turn_pings, self.card_images)
+        """Read a server's language, turn timer, turn ping, card pictures and break between
+        rounds, unless cached."""
+        cached = (
+            self._languages,
+            self.turn_seconds,
+            self.turn_pings,
+            self.card_images,
+            self.round_breaks,
+        )
         if any(guild_id not in settings for settings in cached):
             async with self.db.read() as unit:
                 config = await unit.settings.guild(guild_id)
             self.remember_settings(guild_id, config.language, config.turn_timeout_seconds)
             self.turn_pings[guild_id] = config.turn_ping_seconds
             self.card_images[guild_id] = config.card_images
+            self.round_breaks[guild_id] = config.round_break_seconds
 
     def settings_changed(self, guild_id: int) -> None:
         """Forget a server's cached settings (the admin changed them)."""
@@ -74,6 +83,7 @@ class Shared:
         self.turn_seconds.pop(guild_id, None)
         self.turn_pings.pop(guild_id, None)
         self.card_images.pop(guild_id, None)
+        self.round_breaks.pop(guild_id, None)
 
     # ------------------------------------------------------------------ games
 

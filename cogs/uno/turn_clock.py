@@ -10,13 +10,17 @@ from datetime import UTC, datetime, timedelta
 
 from bot.engine import Game
 from bot.engine.ai import is_computer
+from bot.store.records import ROUND_BREAK_DEFAULT
 from cogs.uno.live import LiveGame
 
 #: Turns in a row a player may lose to the timer; then they leave the game.
 MAX_TIMEOUTS = 3
-#: Seconds after a round's end until the next starts by itself when the server's turn timer is
-#: off (with a timer on, the timer's length): nobody waits on an absent host.
-NEXT_ROUND_SECONDS = 30
+#: Seconds after a round's end until the next starts by itself, unless the server's
+#: `round_break` says otherwise (GuildConfig.round_break_seconds): long enough to read the
+#: results, short enough that nobody waits on an absent host, whatever the turn timer.
+NEXT_ROUND_SECONDS = ROUND_BREAK_DEFAULT
+#: Seconds a Wait adds to a round's break (each seated person may ask once per break).
+WAIT_SECONDS = 30
 
 
 def now() -> datetime:
@@ -29,10 +33,12 @@ def next_deadline(
     actor: int | None,
     turn_seconds: Mapping[int, int],
     timer_scale: float = 1.0,
+    round_breaks: Mapping[int, int] | None = None,
 ) -> tuple[bool, datetime | None]:
     """(changed, deadline) when `live` (as last saved) becomes `game` by `actor`'s action: a new
     turn gets a new deadline, and so does a round's end (when the next round starts).
     `turn_seconds` is each server's turn timer (guild id -> seconds, 0 or missing: off);
+    `round_breaks` each server's break between rounds (missing: NEXT_ROUND_SECONDS);
     `timer_scale` stretches every timer (the UNO_TEST_TIMER_SCALE test hook)."""
     current = game.current_player
     key = (current, game.round_number)
@@ -40,8 +46,15 @@ def next_deadline(
         return False, live.deadline
     seconds = turn_seconds.get(live.guild_id, 0)
     if game.round_over and game.outcome is None:  # the next round starts by itself
-        wait = seconds or NEXT_ROUND_SECONDS
+        wait = (round_breaks or {}).get(live.guild_id, NEXT_ROUND_SECONDS)
         return True, now() + timedelta(seconds=wait * timer_scale)
     if current is None or is_computer(current) or not seconds:
         return True, None
     return True, now() + timedelta(seconds=seconds * timer_scale)
+
+
+def waited_deadline(live: LiveGame, timer_scale: float = 1.0) -> datetime:
+    """When a round's break ends after a Wait: WAIT_SECONDS later than it would have (counted
+    from now if its countdown already ran out while the Wait was on its way)."""
+    start = max(live.deadline or now(), now())
+    return start + timedelta(seconds=WAIT_SECONDS * timer_scale)

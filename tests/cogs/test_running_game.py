@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Card, Game, Play, RuleSet
+from bot.engine import Card, Game, NextRound, Play, RuleSet
 from bot.engine import events as E
 from bot.settings import Settings
 from bot.store import Database, NewAction, create_engine
@@ -258,3 +258,54 @@ def test_a_change_worked_on_a_copy_saves_what_the_game_itself_would(seed: int) -
         draft.apply(actor, action)
         game.apply(actor, action)
         assert draft.to_dict() == game.to_dict()
+
+
+async def test_a_break_is_the_servers_round_break_and_a_wait_moves_only_its_end(
+    world: tuple[RunningGames, _Shown, Path],
+) -> None:
+    """The break after a round is the server's `round_break` (not its 60-s turn timer); a Wait
+    is a change like any other, through the owner: the deadline alone is saved (same version,
+    same state), then adopted and shown; one that cannot be saved changes nothing."""
+    from datetime import timedelta
+
+    from cogs.uno.turn_clock import WAIT_SECONDS, now, waited_deadline
+
+    games, shown, path = world
+    games.shared.round_breaks[GUILD] = 45
+    running = await _running(games, ["R1", "B7"], "R5")
+    before = now()
+    await running.commit(_play(ALICE, "R1"))  # the round's end: the break begins
+    live = running.live
+    assert live.deadline is not None
+    assert timedelta(seconds=44) <= live.deadline - before <= timedelta(seconds=46)
+    version, state, ends = live.game.version, live.game.to_dict(), live.deadline
+
+    def wait(draft: Game) -> Change:
+        return Change([], [], actor=BOB, break_until=waited_deadline(live))
+
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as conn:
+        conn.execute(
+            "CREATE TRIGGER injected BEFORE UPDATE ON games "
+            "BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
+        )
+        with pytest.raises(Exception, match="injected fault"):
+            await running.commit(wait)
+        conn.execute("DROP TRIGGER injected")
+    assert live.deadline == ends and live.waited == set()  # nothing changed, nothing spent
+    await running.publish()
+    shown.steps.clear()
+    await running.commit(wait)
+    assert live.deadline == ends + timedelta(seconds=WAIT_SECONDS) and live.waited == {BOB}
+    assert live.game.version == version and live.game.to_dict() == state
+    async with games.shared.db.read() as unit:
+        record = await unit.games.get(running.game_id)
+    assert record.turn_deadline == live.deadline and record.version == version
+    await running.publish()
+    assert [step for step, _ in shown.steps] == ["results", "table", "hands", "pings"]
+    # The next round begins: a new break will have a new Wait for everyone.
+
+    def next_round(draft: Game) -> Change:
+        return Change([NextRound()], draft.apply(ALICE, NextRound()), actor=ALICE)
+
+    await running.commit(next_round)
+    assert live.waited == set() and not live.game.round_over

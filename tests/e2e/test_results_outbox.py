@@ -1,6 +1,6 @@
 """A round's results reach the channel whatever Discord or a restart does, and only once.
 
-The results (scores, the seed revealed, the winner, the rating changes, and at a match's end the
+The results (the standings, the winner, the rating changes, and at a match's end the
 Rematch / Game record / Replay buttons) are saved with the change that ended the round and
 posted until Discord takes them (cogs/uno/public_posts.py). Before, they were posted once: a
 burst of 503s, 500s past discord.py's own retries, SIGKILL or SIGTERM during the post, and the
@@ -8,7 +8,7 @@ round's results were never seen. Faults are injected on Discord's side (the emul
 `fail_route`, on this channel's posts of the results only); the bot is a real process, killed
 or stopped by signals. UNO_TEST_TIMER_SCALE=0.02 scales the poster's retries (and its per-try
 deadline) so that each test takes seconds; the turn timer is off (the next round still starts
-by itself, 30 s scaled).
+by itself, the 15-s break scaled).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ async def test_results_come_before_the_next_round_s_table(world: Outbox) -> None
 async def test_while_the_results_fail_the_game_goes_on_and_they_come_once(world: Outbox) -> None:
     """Discord answers 503 to the results for as long as it takes: the next round's table is
     posted and played meanwhile (the game never waits for Discord to take the results), and
-    the results come once Discord recovers, once, with the round's seed."""
+    the results come once Discord recovers, once, with the round's standings."""
     emu = world.emu
     channel, game_id, alice, bob = await world.round_to_its_end(match=False)
     fault = world.fail_results(channel, status=503)
@@ -123,7 +123,7 @@ async def test_while_the_results_fail_the_game_goes_on_and_they_come_once(world:
     assert world.results(channel) == [] and world.posts(game_id) == [("pending", None)]
     fault.clear()
     result = await world.one_result(channel)
-    assert "Seed of this deal" in result.text, result.text
+    assert "Round 1 results" in result.text and "total" in result.text, result.text
     await emu.wait_for(lambda: world.posts(game_id) == [("posted", result.id)], 5, what="marked")
 
 

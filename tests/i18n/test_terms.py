@@ -129,7 +129,13 @@ def test_latin_american_spanish_reads_the_spanish_catalogue() -> None:
 
 
 #: Texts that tell the reader which button to press, in bold.
-POINTING_TEXTS = ("help.buttons", "help.intro", "lobby.how", "error.not_your_hand", "result.next")
+POINTING_TEXTS = (
+    "help.buttons",
+    "help.intro",
+    "lobby.how",
+    "error.not_your_hand",
+    "ping.next_round",
+)
 
 
 @pytest.mark.parametrize("code", available_locales())

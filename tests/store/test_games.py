@@ -321,6 +321,30 @@ async def test_turn_deadline_and_table_message(db: Database) -> None:
             await unit.games.set_turn_deadline(10_000, None)
 
 
+async def test_a_wait_moves_the_deadline_alone_at_the_saved_version(db: Database) -> None:
+    """A Wait between rounds stores a later deadline and nothing else: the state and version
+    stay; a stale version or a game no longer running is refused with nothing written."""
+    game = await new_running_game(db, {HOST: "Host", ALICE: "Alice"})
+    later = datetime(2030, 1, 1, 12, 0, 30, tzinfo=UTC)
+    async with db.write() as unit:
+        await unit.games.move_deadline(game.id, expected_version=1, deadline=later)
+    async with db.read() as unit:
+        record = await unit.games.get(game.id)
+        saved = await unit.games.load(game.id)
+    assert record.turn_deadline == later and record.version == 1
+    assert saved.state == {"turn": 0}
+    with pytest.raises(StaleVersion):
+        async with db.write() as unit:
+            await unit.games.move_deadline(game.id, expected_version=0, deadline=None)
+    async with db.read() as unit:
+        assert (await unit.games.get(game.id)).turn_deadline == later
+    async with db.write() as unit:
+        await unit.games.abandon(game.id)
+    with pytest.raises(WrongStatus):
+        async with db.write() as unit:
+            await unit.games.move_deadline(game.id, expected_version=1, deadline=None)
+
+
 async def test_naive_datetimes_are_refused(db: Database) -> None:
     game = await new_running_game(db, {HOST: "Host", ALICE: "Alice"})
     with pytest.raises(Exception, match="naive datetime"):

@@ -122,3 +122,32 @@ async def test_english_by_default_becomes_the_servers_own_language(backend: Back
             assert (await connection.execute(read)).all() == [(1, "en"), (2, "de")]
     finally:
         await engine.dispose()
+
+
+async def test_servers_stored_before_0012_get_a_15_second_round_break(backend: Backend) -> None:
+    """0012: a server's row from before the setting gets the default break, 15 s; down and up
+    again, the column goes and comes back with the default."""
+    engine = backend.engine()
+    insert = text(
+        "INSERT INTO guild_settings (guild_id, turn_timeout_seconds, language, start_policy,"
+        " updated_at) VALUES (1, 300, 'auto', 'host', CURRENT_TIMESTAMP)"
+    )
+    read = text("SELECT guild_id, round_break_seconds FROM guild_settings")
+    try:
+        await alembic(engine, lambda config: command.upgrade(config, "0011"))
+        async with engine.begin() as connection:
+            await connection.execute(insert)
+        await migrate(engine)
+        async with engine.connect() as connection:
+            assert (await connection.execute(read)).all() == [(1, 15)]
+        await alembic(engine, lambda config: command.downgrade(config, "0011"))
+        async with engine.connect() as connection:
+            columns = await connection.run_sync(
+                lambda c: {col["name"] for col in inspect(c).get_columns("guild_settings")}
+            )
+        assert "round_break_seconds" not in columns and "turn_ping_seconds" in columns
+        await migrate(engine)
+        async with engine.connect() as connection:
+            assert (await connection.execute(read)).all() == [(1, 15)]
+    finally:
+        await engine.dispose()

@@ -30,17 +30,24 @@ async def test_settings_round_trip_and_update(db: Database) -> None:
         start_policy=StartPolicy.ANYONE,
         turn_ping_seconds=None,
         card_images=False,
+        round_break_seconds=120,
     )
     async with db.write() as unit:
         await unit.settings.save_guild(config)
     async with db.write() as unit:
         assert await unit.settings.guild(GUILD) == config
-        changed = replace(config, turn_timeout_seconds=30, turn_ping_seconds=0, card_images=True)
+        changed = replace(
+            config,
+            turn_timeout_seconds=30,
+            turn_ping_seconds=0,
+            card_images=True,
+            round_break_seconds=10,
+        )
         await unit.settings.save_guild(changed)
     async with db.read() as unit:
         stored = await unit.settings.guild(GUILD)
         assert stored.turn_timeout_seconds == 30 and stored.turn_ping_seconds == 0
-        assert stored.card_images is True
+        assert stored.card_images is True and stored.round_break_seconds == 10
         assert await unit.settings.guild(GUILD + 1) == GuildConfig(GUILD + 1)
 
 
@@ -49,6 +56,10 @@ def test_settings_are_validated() -> None:
         GuildConfig(GUILD, turn_timeout_seconds=1)
     with pytest.raises(ValueError):
         GuildConfig(GUILD, turn_ping_seconds=-1)
+    for seconds in (0, 9, 301):  # the break between rounds: 10-300 s
+        with pytest.raises(ValueError):
+            GuildConfig(GUILD, round_break_seconds=seconds)
+    assert GuildConfig(GUILD).round_break_seconds == 15  # docs/playing.md "Between rounds"
     with pytest.raises(ValueError):
         GuildConfig(GUILD, language="")
     with pytest.raises(ValueError):

@@ -108,3 +108,36 @@ def test_card_pictures_are_on_by_default_and_turned_off_or_on_by_name() -> None:
     assert [value for value, _ in select_values("card_images", "off")] == ["on", "off"]
     with pytest.raises(InvalidRules):
         changed_config(off, option="card_images", value="sometimes")
+
+
+@pytest.mark.parametrize(("typed", "stored"), [("10", 10), ("15", 15), ("90 s", 90), ("300", 300)])
+def test_the_round_break_is_10_to_300_seconds(typed: str, stored: int) -> None:
+    assert GuildConfig(1).round_break_seconds == 15  # the default: docs/playing.md "Between rounds"
+    config = changed_config(GuildConfig(1), option="round_break", value=typed)
+    assert config.round_break_seconds == stored and server_values(config)["round_break"] == stored
+    for wrong in ("9", "301", "0", "off", "half a minute", "-20"):
+        with pytest.raises(InvalidRules):
+            changed_config(config, option="round_break", value=wrong)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de", "no", "pl"])
+def test_a_refused_round_break_is_explained_in_the_reader_s_language(locale: str) -> None:
+    from bot.ui.errors import user_error_text
+    from bot.ui.rule_errors import rules_error
+
+    with pytest.raises(InvalidRules) as refused:
+        changed_config(GuildConfig(1), option="round_break", value="5")
+    text = user_error_text(rules_error(refused.value), locale)
+    assert "10" in text and "300" in text
+    assert "round_break" not in text  # the option's name in words, not its code
+    if locale != "en-US":
+        assert "seconds" not in text  # translated, not the engine's English
+
+
+def test_the_settings_page_shows_the_round_break() -> None:
+    from cogs.uno.config_panel import server_panel
+
+    config = changed_config(GuildConfig(1), option="round_break", value="45")
+    embed = server_panel(config, "en-US")["embed"]
+    assert "• Break between rounds: 45 s" in embed.fields[1].value
+    assert ("45", "45 s") in select_values("round_break", 45, "en-US")

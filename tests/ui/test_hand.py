@@ -257,7 +257,8 @@ def test_the_round_winners_hand_says_they_won() -> None:
     mine = render_hand(game, BIG_ID, 1, NAMES)["embed"].description
     theirs = render_hand(game, BIG_ID, 2, NAMES)["embed"].description
     assert "You won the round!" in mine and "You won" not in theirs
-    assert "The round is over." in theirs
+    assert "Ann\u2069** won round 1!" in theirs  # who won, then everyone's total
+    assert "Totals: \u2068Ann\u2069 60 (+60) · **\u2068Ben\u2069 0**" in theirs
 
 
 def test_the_match_winners_hand_says_so_and_a_finished_hand_has_no_buttons() -> None:

@@ -176,10 +176,7 @@ def test_lobby_table_results_and_log_escape_each_name_once() -> None:
 
     game, events = _played()
     assert game.round_outcome is not None
-    results = [
-        render_round_result(game.round_outcome, n, match=game.outcome, host_id=1)
-        for n in (BAD, GOOD)
-    ]
+    results = [render_round_result(game.round_outcome, n, match=game.outcome) for n in (BAD, GOOD)]
     _same_but_names(_texts(results[0]), _texts(results[1]))
     logs = [TurnLog(), TurnLog()]
     for turn_log, n in zip(logs, (BAD, GOOD), strict=True):
