@@ -34,7 +34,7 @@ _REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
             "rules.reason.seconds",
         ),
         (r"off, now, or (?P<min>\d+) to (?P<max>\d+) seconds", "rules.reason.ping"),
-        (r"(?P<min>\d+) to (?P<max>\d+) seconds", "rules.reason.seconds"),
+        (r"(?P<min>\d+) to (?P<max>\d+) seconds", "rules.reason.seconds_range"),
         (r"one of (?P<allowed>.+)", "rules.reason.one_of"),
         (r"a game needs (?P<min>\d+) to (?P<max>\d+) players", "rules.reason.players"),
         (r"not enough cards to deal that many to every player", "rules.reason.hand_size"),

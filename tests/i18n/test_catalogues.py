@@ -117,3 +117,23 @@ def test_commands_are_named_as_the_readers_client_shows_them(code: str) -> None:
     known = {f"/{names['uno']} {n}" for n in uno} | {f"/{names['admin']} {n}" for n in admin}
     used = {m for text in messages.values() for m in re.findall(r"`(/[^` ]+ [^` ]+)`", text)}
     assert sorted(used - known) == []
+
+
+def test_no_catalogue_names_a_key_twice() -> None:
+    """A key written twice in one file is read as its last value: the first text is lost without
+    a word (two changes adding the same key, each with its own meaning, merge that way)."""
+    from collections import Counter
+    from pathlib import Path
+
+    import bot.i18n
+
+    for path in sorted(Path(bot.i18n.__file__).parent.glob("*.json")):
+        keys: list[str] = []
+
+        def collect(pairs: list[tuple[str, object]], keys: list[str] = keys) -> dict:
+            keys.extend(key for key, _ in pairs)
+            return dict(pairs)
+
+        json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=collect)
+        twice = [key for key, count in Counter(keys).items() if count > 1]
+        assert twice == [], (path.name, twice)
