@@ -59,13 +59,30 @@ ANSWER_WINDOW = 3.0
 DEAD_TOKEN_CODES = frozenset({10062, 10015, 50027})
 
 
+class AnswerLate(TimeoutError):
+    """An answer Discord did not confirm while it could still take it. It may have arrived all
+    the same (a request cut short is not a request undone), so nothing may answer that
+    interaction again: a second answer would be refused (40060) and count against the bot."""
+
+
+#: interaction.extras key: an answer of this interaction was cut short (`AnswerLate`).
+ANSWER_CUT = "uno_answer_cut"
+
+
 def token_is_dead(error: BaseException) -> bool:
-    """Whether `error` says the interaction's token is gone: then it must not be tried again."""
+    """Whether `error` says the interaction's token is gone, or its answer was cut short: then
+    it must not be tried again."""
+    if isinstance(error, AnswerLate):
+        return True
     return isinstance(error, discord.HTTPException) and error.code in DEAD_TOKEN_CODES
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
-    """Answer (or follow up) with an ephemeral text, whatever state the interaction is in."""
+    """Answer (or follow up) with an ephemeral text, whatever state the interaction is in
+    (none, once an answer of it was cut short: `AnswerLate`)."""
+    if interaction.extras.get(ANSWER_CUT):
+        log.info("interaction %s: not answered again after an answer cut short", interaction.id)
+        return
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Protocol, Self
 import discord
 
 from bot.i18n import t
-from bot.ui.errors import token_is_dead
+from bot.ui.errors import ANSWER_CUT, token_is_dead
 from bot.ui.ids import (
     CONFIG_TEMPLATE,
     GAME_TEMPLATE,
@@ -97,7 +97,10 @@ async def dispatch(interaction: discord.Interaction[Any], click: Click) -> None:
 
 
 async def answer_failure(interaction: discord.Interaction[Any]) -> None:
-    """Tell the user something went wrong, however far the interaction got."""
+    """Tell the user something went wrong, however far the interaction got (not at all once an
+    answer of it was cut short: errors.py `AnswerLate`)."""
+    if interaction.extras.get(ANSWER_CUT):
+        return
     text = t("error.internal", interaction.locale)
     try:
         if interaction.response.is_done():

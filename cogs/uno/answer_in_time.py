@@ -23,7 +23,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 
-from bot.ui.errors import ANSWER_WINDOW
+from bot.ui.errors import ANSWER_CUT, ANSWER_WINDOW, AnswerLate
 from cogs.uno import callback
 
 log = logging.getLogger(__name__)
@@ -190,13 +190,17 @@ async def respond(
         interaction.extras[_ANSWER] = Answer(bool(kwargs.get("ephemeral")))
     # An answer is worth sending only while Discord takes it: the first one within its window
     # (discord.py would otherwise retry a 5xx for 25 s, long after the player saw "failed"),
-    # a follow-up or edit within FOLLOWUP_TIMEOUT. Past that it raises TimeoutError.
+    # a follow-up or edit within FOLLOWUP_TIMEOUT. Past that it raises AnswerLate.
     if interaction.response.is_done():
         limit = FOLLOWUP_TIMEOUT
     else:
         limit = max(MIN_ANSWER_TIME, budget_left(interaction, ANSWER_WINDOW))
-    async with asyncio.timeout(limit):
-        return await _send_answer(interaction, edit=edit, message=message, **kwargs)
+    try:
+        async with asyncio.timeout(limit):
+            return await _send_answer(interaction, edit=edit, message=message, **kwargs)
+    except TimeoutError as cut:
+        interaction.extras[ANSWER_CUT] = True  # (it may have arrived: never answered again)
+        raise AnswerLate(f"interaction {interaction.id}: no answer within {limit:.1f} s") from cut
 
 
 async def _send_answer(
