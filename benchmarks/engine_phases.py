@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.baseline import baseline_checkout  # noqa: E402
+from benchmarks.baseline import baseline_checkout
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -140,6 +140,32 @@ def measure(engine: Engine, players: int, seconds: float, seed: int, into: Phase
             into.actions += actions
 
 
+def measure_rlcard(players: int, seconds: float, seed: int, into: Phases) -> None:
+    """The same for rlcard's bare `UnoGame` (rlcard_baseline.py): `init_game` is its deal."""
+    from benchmarks.rlcard_baseline import MAX_STEPS, new_rlcard_game
+
+    game = new_rlcard_game(players, seed)
+    rng = random.Random(seed)
+    clock = time.perf_counter
+    end = clock() + seconds
+    while clock() < end:
+        for _ in range(20):
+            t0 = clock()
+            game.init_game()
+            t1 = clock()
+            actions = 0
+            while not game.is_over() and actions < MAX_STEPS:
+                legal = game.get_legal_actions()
+                plays = [a for a in legal if a != "draw"]
+                game.step(rng.choice(plays) if plays else "draw")
+                actions += 1
+            t2 = clock()
+            into.new_seconds += t1 - t0
+            into.action_seconds += t2 - t1
+            into.rounds += 1
+            into.actions += actions
+
+
 def report(players: int, label: str, phases: Phases) -> None:
     print(
         f"{players} players, {label:8}: Game.new {phases.new_us:6.1f} µs | per action "
@@ -148,25 +174,46 @@ def report(players: int, label: str, phases: Phases) -> None:
     )
 
 
+def _per_action_dealt(phases: Phases) -> float:
+    """µs per action with the deal spread over the round's actions (what actions/s counts)."""
+    return 1e6 * (phases.new_seconds + phases.action_seconds) / phases.actions
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--baseline", help="a git revision or checkout to run side by side")
     parser.add_argument("--seconds", type=float, default=10.0, help="per engine and setting")
     parser.add_argument("--repeats", type=int, default=10, help="A B turns with --baseline")
+    parser.add_argument(
+        "--rlcard", action="store_true", help="rlcard's bare UnoGame in the turns too"
+    )
     args = parser.parse_args()
     with ExitStack() as stack:
         engines = [("this", load_engine(ROOT, "bot"))]
         if args.baseline:
             other = stack.enter_context(baseline_checkout(args.baseline))
-            engines.append((f"{args.baseline}"[:8], load_engine(other, "baseline_bot")))
+            engines.append((Path(args.baseline).name[:8], load_engine(other, "baseline_bot")))
         slice_ = args.seconds / args.repeats
         for players in (2, 4):
             totals = {label: Phases() for label, _ in engines}
+            rlcard = Phases()
             for k in range(args.repeats):
                 for label, engine in engines:
                     measure(engine, players, slice_, 1_000_000 * k, totals[label])
+                if args.rlcard:
+                    measure_rlcard(players, slice_, k, rlcard)
             for label, _ in engines:
                 report(players, label, totals[label])
+            if args.rlcard:
+                report(players, "rlcard", rlcard)
+                for label, _ in engines:
+                    phases = totals[label]
+                    print(
+                        f"{players} players, {label} against rlcard: actions/s "
+                        f"{rlcard.action_us / phases.action_us:.2f}x, rounds/s "
+                        f"{rlcard.round_us / phases.round_us:.2f}x (deal included: actions/s "
+                        f"{_per_action_dealt(rlcard) / _per_action_dealt(phases):.2f}x)"
+                    )
             if args.baseline:
                 ours, theirs = totals["this"], totals[engines[1][0]]
                 print(
