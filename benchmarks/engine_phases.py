@@ -1,20 +1,26 @@
-"""The engine's simulation path in phases, side by side with another revision's engine.
+"""The engine's simulation path in phases, side by side with other revisions' engines.
 
 What a simulation pays for, measured apart: `Game.new` (a match set up and its first round
 dealt: the seed, the shuffle, the hands, the starter), one action (`moves` then `make_move`,
-the random policy of engine_throughput.py) and a whole round (the deal plus its actions). With
-`--baseline REV` that revision's `bot/engine` is checked out into a temporary worktree
-(benchmarks/baseline.py) and imported beside this one in the same process under another
-package name, and both are measured in turns (A B A B ...), so both see the same load; the
-ratios (baseline time / this time) are what to read, not the µs. A ratio below 1 is a slower
-engine: that is how a regression of the simulation path shows (as the one of issue 35 did:
-`--baseline 813e392` printed about 0.84 per round).
+under the random policy of engine_throughput.py) and a whole round (the deal plus its actions).
+Each `--baseline REV` is checked out into a temporary worktree (benchmarks/baseline.py) and its
+`bot/engine` imported beside this one, in the same process, under another package name; all
+are measured in turns (A B C A B C ...), so all see the same load. Read the ratios it prints
+(a baseline's time / this engine's time: below 1, this engine is slower), not the µs, which
+move with the machine's load. `--rlcard` adds rlcard's bare `UnoGame` (rlcard_baseline.py) to
+the turns and prints each engine's speed against it, the deal spread over the actions too (as
+actions/s of engine_throughput.py --versus-rlcard count it).
+
+This is the benchmark that shows a regression of the simulation path and where it is: the one
+of issue 35 (813e392 -> 4f3990e) printed "Game.new 1.16-1.17, per action 1.00, per round 1.03"
+for 4f3990e against the fixed engine, and 0.96 / 0.99 / 0.98 for 813e392 (docs/benchmarks.md).
 
   .venv/bin/python benchmarks/engine_phases.py                          # this engine alone
   .venv/bin/python benchmarks/engine_phases.py --baseline 813e392 [--seconds 20 --repeats 20]
+  .venv/bin/python benchmarks/engine_phases.py --baseline 813e392 --baseline 4f3990e --rlcard
 
 Official rules, standard scoring, 2 and 4 players; every round starts from `Game.new` with its
-own seed. Prints numbers; asserts nothing.
+own seed (the same seeds for every engine). Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -181,7 +187,12 @@ def _per_action_dealt(phases: Phases) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--baseline", help="a git revision or checkout to run side by side")
+    parser.add_argument(
+        "--baseline",
+        action="append",
+        default=[],
+        help="a git revision or checkout to run side by side (may be given more than once)",
+    )
     parser.add_argument("--seconds", type=float, default=10.0, help="per engine and setting")
     parser.add_argument("--repeats", type=int, default=10, help="A B turns with --baseline")
     parser.add_argument(
@@ -190,9 +201,9 @@ def main() -> None:
     args = parser.parse_args()
     with ExitStack() as stack:
         engines = [("this", load_engine(ROOT, "bot"))]
-        if args.baseline:
-            other = stack.enter_context(baseline_checkout(args.baseline))
-            engines.append((Path(args.baseline).name[:8], load_engine(other, "baseline_bot")))
+        for k, baseline in enumerate(args.baseline):
+            other = stack.enter_context(baseline_checkout(baseline))
+            engines.append((Path(baseline).name[:8], load_engine(other, f"baseline_bot_{k}")))
         slice_ = args.seconds / args.repeats
         for players in (2, 4):
             totals = {label: Phases() for label, _ in engines}
@@ -214,10 +225,11 @@ def main() -> None:
                         f"{rlcard.round_us / phases.round_us:.2f}x (deal included: actions/s "
                         f"{_per_action_dealt(rlcard) / _per_action_dealt(phases):.2f}x)"
                     )
-            if args.baseline:
-                ours, theirs = totals["this"], totals[engines[1][0]]
+            ours = totals["this"]
+            for label, _ in engines[1:]:
+                theirs = totals[label]
                 print(
-                    f"{players} players, baseline time / this time: Game.new "
+                    f"{players} players, {label} time / this time: Game.new "
                     f"{theirs.new_us / ours.new_us:.2f} | per action "
                     f"{theirs.action_us / ours.action_us:.2f} | per round "
                     f"{theirs.round_us / ours.round_us:.2f}"
