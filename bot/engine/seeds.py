@@ -15,7 +15,8 @@ The algorithm, `uno-shuffle-v1` (docs/records.md spells it out for other impleme
   `int.from_bytes(HMAC-SHA256(seed, "first-player")[:8], "big") % seats`.
 
 `shuffle_in_place` computes exactly that without running Python code per item (the key trick of
-`state.GameState.shuffle`); `reference_shuffle` is the plain version the tests hold it to.
+`state.GameState.shuffle`), `shuffled_ascending` the same for the deal's unshuffled deck with one
+step less, and `reference_shuffle` is the plain version the tests hold them to.
 """
 
 from __future__ import annotations
