@@ -76,6 +76,19 @@ def deck_faces(kind: str) -> list[int]:
     return list(_DECKS[kind])
 
 
+_DECK_BYTES: dict[str, bytes | None] = {}
+
+
+def deck_bytes(kind: str) -> bytes | None:
+    """The unshuffled deck as bytes of faces when they ascend (every deck's do: `build_deck`
+    lists cards in face order), for the deal's shortcut (`seeds.shuffled_ascending`); None
+    for a deck that would not."""
+    if kind not in _DECK_BYTES:
+        faces = deck_faces(kind)
+        _DECK_BYTES[kind] = bytes(faces) if faces == sorted(faces) else None
+    return _DECK_BYTES[kind]
+
+
 def faces_of(mask: int) -> list[int]:
     """The faces whose bits are set in `mask`, lowest first."""
     out = []

@@ -77,6 +77,38 @@ class Game(GameState):
         dealt in seat order, `hand_size` each, then the starter is turned); tests use it to set
         up exact situations.
         """
+        game = cls._seated(players, rules, seed, dealer, round_seeds)
+        events: list[E.Event] = []
+        deal_round(game, deck, events)
+        return game, events
+
+    @classmethod
+    def new(
+        cls,
+        players: Sequence[int],
+        rules: RuleSet | None = None,
+        seed: int | None = None,
+        *,
+        dealer: int | None = None,
+        deck: Sequence[Card] | None = None,
+        round_seeds: Sequence[bytes] | None = None,
+    ) -> Game:
+        """`start` without the events of the deal (simulations deal a new match per playout:
+        recording the deal, its commitment's SHA-256 included, would be thrown away)."""
+        game = cls._seated(players, rules, seed, dealer, round_seeds)
+        deal_round(game, deck, None)
+        return game
+
+    @classmethod
+    def _seated(
+        cls,
+        players: Sequence[int],
+        rules: RuleSet | None,
+        seed: int | None,
+        dealer: int | None,
+        round_seeds: Sequence[bytes] | None,
+    ) -> Game:
+        """A new match before its first deal: the rules checked, the players seated."""
         rules = rules or RuleSet()
         players = list(players)
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
@@ -96,22 +128,7 @@ class Game(GameState):
         if dealer is not None and dealer not in players:
             raise InvalidRules("dealer", "the dealer must be one of the players")
         game.dealer = dealer if dealer is not None else game.next_random().choice(players)
-        events: list[E.Event] = []
-        deal_round(game, deck, events)
-        return game, events
-
-    @classmethod
-    def new(
-        cls,
-        players: Sequence[int],
-        rules: RuleSet | None = None,
-        seed: int | None = None,
-        *,
-        dealer: int | None = None,
-        deck: Sequence[Card] | None = None,
-        round_seeds: Sequence[bytes] | None = None,
-    ) -> Game:
-        return cls.start(players, rules, seed, dealer=dealer, deck=deck, round_seeds=round_seeds)[0]
+        return game
 
     def copy(self) -> Game:
         """An independent copy, for simulations: the same round seed, so the same shuffles

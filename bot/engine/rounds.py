@@ -10,7 +10,16 @@ from . import events as E
 from . import seeds
 from .cards import Card, Rank
 from .drawing import draw
-from .faces import CARDS, CODES, COLOR_OF, COLOR_OF_INDEX, RANK_INDEX, RANK_OF, deck_faces
+from .faces import (
+    CARDS,
+    CODES,
+    COLOR_OF,
+    COLOR_OF_INDEX,
+    RANK_INDEX,
+    RANK_OF,
+    deck_bytes,
+    deck_faces,
+)
 from .hand import Hand
 from .scoring import Outcome, RoundEnd, RoundOutcome, match_outcome, round_points
 from .state import CHOOSE_COLOR, MATCH_OVER, NEXT_ROUND, GameState
@@ -33,14 +42,20 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
     g.round_number += 1
     g.positions = {}
     g.seats = [p for p in g.players if p not in g.left and p not in g.eliminated]
-    g.round_seed = g.next_round_seed()
+    round_seed = g.round_seed = g.next_round_seed()
     g.round_shuffles = 0
     if deck is not None:
         faces = [c.face for c in deck]
         g.round_shuffles = 1  # (a fixed deck, as if dealt: later shuffles are reshuffles)
     else:
-        faces = deck_faces(g.rules.deck)
-        g.shuffle(faces)  # the round's shuffle "deal"
+        ascending = deck_bytes(g.rules.deck)
+        if ascending is not None and round_seed:
+            # The round's shuffle "deal" (`g.shuffle`), the shortcut for an unshuffled deck.
+            faces = list(seeds.shuffled_ascending(ascending, round_seed, 0))
+            g.round_shuffles = 1
+        else:
+            faces = deck_faces(g.rules.deck)
+            g.shuffle(faces)  # the round's shuffle "deal"
     faces.reverse()  # draw from the end
     g.pile = faces
     size = g.rules.hand_size

@@ -15,13 +15,13 @@ The algorithm, `uno-shuffle-v1` (docs/records.md spells it out for other impleme
   `int.from_bytes(HMAC-SHA256(seed, "first-player")[:8], "big") % seats`.
 
 `shuffle_in_place` computes exactly that without running Python code per item (the key trick of
-`state.GameState.shuffle`); `reference_shuffle` is the plain version the tests hold it to.
+`state.GameState.shuffle`), `shuffled_ascending` the same for the deal's unshuffled deck with one
+step less, and `reference_shuffle` is the plain version the tests hold them to.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 import struct
 
@@ -46,6 +46,28 @@ class _KeyLayout(dict[int, tuple[struct.Struct, bytes, bytes, bytes]]):
 _KEY_LAYOUT = _KeyLayout()
 
 
+# HMAC-SHA256 (RFC 2104) written out on hashlib's SHA-256: `hmac.digest` gives the same bytes
+# but sets up OpenSSL's MAC for every call, about twice the time of the two hashes below, and
+# a round takes two of them (tests/engine/test_seeds.py holds the two to the same answers).
+_BLOCK = 64
+_INNER_PAD = bytes(b ^ 0x36 for b in range(256))  # (`bytes.translate` tables: XOR each byte)
+_OUTER_PAD = bytes(b ^ 0x5C for b in range(256))
+
+
+def hmac_sha256(key: bytes, message: bytes) -> bytes:
+    """HMAC-SHA256(key, message), the same bytes as `hmac.digest(key, message, "sha256")`."""
+    if len(key) > _BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    inner = hashlib.sha256(key.translate(_INNER_PAD) + message).digest()
+    return hashlib.sha256(key.translate(_OUTER_PAD) + inner).digest()
+
+
+# `_DERIVED`'s padded keys hashed once: a derived seed copies the two hashes and goes on.
+_DERIVED_INNER = hashlib.sha256(_DERIVED.ljust(_BLOCK, b"\0").translate(_INNER_PAD))
+_DERIVED_OUTER = hashlib.sha256(_DERIVED.ljust(_BLOCK, b"\0").translate(_OUTER_PAD))
+
+
 def new_round_seed() -> bytes:
     """A fresh secret round seed."""
     return secrets.token_bytes(SEED_BYTES)
@@ -54,7 +76,11 @@ def new_round_seed() -> bytes:
 def derived_round_seed(match_seed: int, round_number: int) -> bytes:
     """A reproducible round seed for a match started with a fixed integer seed (tests,
     simulations): HMAC-SHA256("uno-derived-round-seed", "<match seed>:<round number>")."""
-    return hmac.digest(_DERIVED, b"%d:%d" % (match_seed, round_number), "sha256")
+    inner = _DERIVED_INNER.copy()
+    inner.update(b"%d:%d" % (match_seed, round_number))
+    outer = _DERIVED_OUTER.copy()
+    outer.update(inner.digest())
+    return outer.digest()
 
 
 def commitment(seed: bytes) -> str:
@@ -75,7 +101,7 @@ def shuffle_label(k: int) -> bytes:
 
 def shuffle_stream(seed: bytes, k: int, n: int) -> bytes:
     """The 8n bytes that order the round's k-th shuffle of n items."""
-    key = hmac.digest(seed, shuffle_label(k), "sha256")
+    key = hmac_sha256(seed, shuffle_label(k))
     return hashlib.shake_256(key).digest(8 * n)
 
 
@@ -100,6 +126,25 @@ def shuffle_in_place(items: list[int], seed: bytes, k: int) -> None:
     items[:] = map(items.__getitem__, order)
 
 
+def shuffled_ascending(items: bytes, seed: bytes, k: int) -> bytes:
+    """The round's k-th shuffle of `items`, given in ascending order (an unshuffled deck, as
+    `faces.deck_bytes` gives it): exactly `shuffle_in_place`'s order, one step shorter.
+
+    The low byte of each key is the item itself instead of its position i, so the sorted keys'
+    low bytes are already the shuffled items (no look-up of each item by position). The order
+    is the same: items ascend with i, so sorting by (r_i, item) breaks each tie of r_i the way
+    (r_i, i) does, except between equal items, which then come out the same whichever goes
+    first. (At most 256 items; a deck has 112 at most.)
+    """
+    n = len(items)
+    doubles, exponent_low, exponent_high, _ = _KEY_LAYOUT[n]
+    keys = bytearray(shuffle_stream(seed, k, n))
+    keys[0::8] = items
+    keys[6::8] = exponent_low
+    keys[7::8] = exponent_high
+    return doubles.pack(*sorted(doubles.unpack(keys)))[::8]
+
+
 def _sort_keys(stream: bytes) -> list[tuple[int, int]]:
     return [
         (int.from_bytes(stream[8 * i + 1 : 8 * i + 6], "little"), i)
@@ -115,4 +160,4 @@ def reference_shuffle(items: list[object], seed: bytes, k: int) -> list[object]:
 
 def first_seat(seed: bytes, seats: int) -> int:
     """The round's random first player's seat index (rule `starting_player = "random"`)."""
-    return int.from_bytes(hmac.digest(seed, b"first-player", "sha256")[:8], "big") % seats
+    return int.from_bytes(hmac_sha256(seed, b"first-player")[:8], "big") % seats

@@ -5,11 +5,12 @@ other implementations can check theirs against (docs/records.md)."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 
 from bot.engine import Game, RuleSet, seeds, state
 from bot.engine import events as E
-from bot.engine.faces import CODES, deck_faces
+from bot.engine.faces import CODES, deck_bytes, deck_faces
 
 # The real sources of secret seeds, taken before tests/conftest.py stands in for them in each test
 # (with a generator seeded by the test's id, so that every run deals the same cards).
@@ -61,6 +62,47 @@ def test_the_fast_shuffle_is_the_documented_one() -> None:
             fast = items[:]
             seeds.shuffle_in_place(fast, seed, k)
             assert fast == seeds.reference_shuffle(items, seed, k)
+
+
+def test_the_written_out_hmac_is_hmac_sha256() -> None:
+    rng = random.Random(8)
+    for key_size in (0, 1, 31, 32, 33, 63, 64, 65, 200):
+        for message in (b"", b"deal", b"reshuffle-12", b"first-player", rng.randbytes(300)):
+            key = rng.randbytes(key_size)
+            assert seeds.hmac_sha256(key, message) == hmac.digest(key, message, "sha256")
+    for match_seed, round_number in ((0, 1), (77, 1), (2**63 - 1, 40), (-5, 3)):
+        message = b"%d:%d" % (match_seed, round_number)
+        expected = hmac.digest(b"uno-derived-round-seed", message, "sha256")
+        assert seeds.derived_round_seed(match_seed, round_number) == expected
+
+
+def test_the_deal_shortcut_is_the_documented_shuffle_of_every_deck() -> None:
+    rng = random.Random(9)
+    for kind in ("classic108", "swap112", "shuffle112"):
+        ascending = deck_bytes(kind)
+        assert ascending is not None and list(ascending) == deck_faces(kind)
+        deck: list[object] = list(ascending)
+        for k in (0, 1, 5):
+            for _ in range(200):
+                seed = rng.randbytes(32)
+                expected = seeds.reference_shuffle(deck, seed, k)
+                assert list(seeds.shuffled_ascending(ascending, seed, k)) == expected
+
+
+def test_the_deal_shortcut_breaks_ties_of_the_keys_as_documented(monkeypatch) -> None:
+    # Equal 40-bit keys come about once in 10^8 deals: a stream of three keys makes them common.
+    rng = random.Random(10)
+
+    def few_keys(seed: bytes, k: int, n: int) -> bytes:
+        return b"".join(bytes([rng.randrange(256), rng.randrange(3)]) + bytes(6) for _ in range(n))
+
+    monkeypatch.setattr(seeds, "shuffle_stream", few_keys)
+    for n in (2, 9, 108, 256):
+        items = bytes(sorted(rng.randrange(6) for _ in range(n)))
+        state = rng.getstate()
+        shortcut = list(seeds.shuffled_ascending(items, b"s", 0))
+        rng.setstate(state)  # (the same stream for both)
+        assert shortcut == seeds.reference_shuffle(list(items), b"s", 0)
 
 
 def test_the_same_seed_deals_the_same_cards_and_reshuffles_differ_by_number() -> None:

@@ -99,3 +99,16 @@ def test_remembered_turn_moves_are_the_rules_answer(monkeypatch, rules: RuleSet)
             options = [m for m in moves if m < M.CALL_UNO or M.COLOR <= m < M.CATCH]
             player = game.make_move(player, rng.choice(options or list(moves)))
     assert checked > 1000 and holding_two > 50
+
+
+@settings(max_examples=examples(40))
+@given(rules=rule_sets(), players=st.integers(2, 6), seed=st.integers(0, 2**63 - 1))
+def test_a_new_game_is_the_started_one_without_its_events(rules: RuleSet, players: int, seed: int):
+    # `Game.new` deals without recording (simulations throw the events away); it must deal
+    # exactly what `Game.start` deals, whatever the deck, the starter and the first player.
+    ids = list(range(1, players + 1))
+    if players * rules.hand_size >= 100:
+        return
+    started, events = Game.start(ids, rules, seed=seed)
+    assert events
+    assert Game.new(ids, rules, seed=seed).to_dict() == started.to_dict()
