@@ -179,8 +179,12 @@ async def test_leave_in_the_break_s_hand_leaves_the_game(world: RoundWorld) -> N
     assert "left the game" in left.text, left.text
     await emu.wait_for(lambda: not actions(cat_hand), 5, what="Cat's hand without buttons")
     assert "You left the game." in cat_hand.text, cat_hand.text
-    nexts = Table(emu, channel).message()
-    assert nexts is not None
+    # (the table's edit and the hands' edits go out side by side: wait for the table's)
+    nexts = await emu.wait_for(
+        lambda: m if (m := Table(emu, channel).message()) and "next" in actions(m) else None,
+        5,
+        what="the table's Next round",
+    )
     await answer(await emu.click(bob, nexts, actions(nexts)["next"]))  # the two others play on
     await emu.wait_for(table_with(emu, channel, "UNO — round 2"), 5, what="round 2")
 
