@@ -4,16 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import t
 from bot.ui.hand_message import render_hand
+from bot.ui.turn_log import TurnLog
 from cogs.uno.live import LiveGame
 
-#: Lines of the table's log a hand repeats: the last moves, told as the table tells them (in
-#: the server's language).
+#: Lines a hand tells of the last moves.
 RECENT_LINES = 2
 
 
-def recent_lines(live: LiveGame) -> list[str]:
-    return live.log.lines()[-RECENT_LINES:]
+def recent_lines(live: LiveGame, locale: object) -> list[str]:
+    """The last moves as the table's log tells them, but in the reader's language (a player's
+    hand follows their Discord client, the table the server)."""
+    log = TurnLog()
+    for events, timed, lost in live.recent:
+        if timed is not None:
+            log.note_for(timed, t("turn.timed_out", locale, count=lost), live.names, locale)
+        log.record(events, live.names, locale)
+    return log.lines()[-RECENT_LINES:]
 
 
 def host_for_next(live: LiveGame) -> int | None:
@@ -43,6 +51,6 @@ def hand_kwargs(
         host_id=host_for_next(live),
         pictures=pictures,
         deadline=live.deadline,
-        recent=recent_lines(live),
+        recent=recent_lines(live, locale),
         waited=user in live.waited,
     )

@@ -9,6 +9,7 @@ than other players' moves are still fine, so nobody needs to refresh just becaus
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -17,6 +18,11 @@ from bot.engine import events as E
 from bot.engine.ai import LEVELS, Player, is_computer, make_player
 from bot.store import GameRecord
 from bot.ui.turn_log import TurnLog
+
+#: Changes kept for the hands' last moves (more than the lines shown: a line may need several).
+RECENT_CHANGES = 4
+#: One change as the hands retell it: its events, and the timer's player and count, if any.
+Recent = tuple[tuple[E.Event, ...], int | None, int]
 
 #: The level of a computer player whose stored level is unknown.
 DEFAULT_LEVEL = "normal"
@@ -42,6 +48,9 @@ class LiveGame:
     # Who asked to wait in this round's break (each once; forgotten as the next round starts,
     # and after a restart: the break's end itself is saved, turn_clock.waited_deadline).
     waited: set[int] = field(default_factory=set)
+    # The last changes as told, for the hands' "last moves" in each reader's own language:
+    # (events, whose turn the timer played or None, their turns lost in a row).
+    recent: deque[Recent] = field(default_factory=lambda: deque(maxlen=RECENT_CHANGES))
 
     @classmethod
     def from_record(cls, record: GameRecord, game: Game) -> LiveGame:

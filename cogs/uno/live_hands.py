@@ -46,7 +46,7 @@ from bot.i18n import t
 from bot.ui.pictures import Picture
 from bot.ui.story import personal_notice
 from cogs.uno.hand_tokens import HandTokens, Token
-from cogs.uno.hand_view import hand_kwargs, recent_lines
+from cogs.uno.hand_view import hand_kwargs
 from cogs.uno.live import LiveGame
 from cogs.uno.pictures import attach, has_picture, images_on, shown_after
 from cogs.uno.shared import Shared
@@ -88,7 +88,7 @@ def signature(live: LiveGame, user: int) -> Signature:
         view.color,
         tuple((s.player, s.cards, s.at_risk, s.in_round, s.left) for s in view.seats),
         live.deadline,
-        tuple(recent_lines(live)),
+        tuple(live.recent),  # (the last moves it tells)
     )
 
 

@@ -174,9 +174,12 @@ class RunningGame:
         line, e.g. the timer's "ran out of time")."""
         live = self.live
         locale = self._games.shared.public_locale(live.guild_id)
-        if change.log_note is not None and change.timer_actor is not None:
-            live.log.note_for(change.timer_actor, change.log_note, live.names, locale)
+        timed = change.timer_actor if change.log_note is not None else None
+        if timed is not None and change.log_note is not None:
+            live.log.note_for(timed, change.log_note, live.names, locale)
         live.log.record(change.events, live.names, locale)
+        lost = change.timeouts.get(timed, 0) if timed is not None else 0
+        live.recent.append((tuple(change.events), timed, lost))
 
     @contextlib.asynccontextmanager
     async def change(self, plan: Plan) -> AsyncIterator[Change]:
@@ -581,6 +584,7 @@ class RunningGames:
         running = self.hold(record, game)
         live = running.live
         live.log.record(events, live.names, self.shared.public_locale(record.guild_id))
+        live.recent.append((tuple(events), None, 0))
         return running
 
     def remove(self, running: RunningGame) -> None:

@@ -84,6 +84,11 @@ async def test_a_match_from_the_dealt_hands_one_click_a_turn_on_a_phone(world: P
         )
     assert "Dein" in dealt[dora.id].text or "Karten" in dealt[dora.id].text, dealt[dora.id].text
     assert "kort" in dealt[nils.id].text, dealt[nils.id].text
+    # The last moves too, though the server speaks English: "Round 1 dealt; starter: ...".
+    for user in (dora, nils):
+        told = [line for line in dealt[user.id].text.splitlines() if line.startswith("↪")]
+        assert told and not any("dealt" in line for line in told), dealt[user.id].text
+    assert any("dealt" in line for line in dealt[ana.id].text.splitlines()), dealt[ana.id].text
     for user, hand in dealt.items():
         height = message_height(hand.embeds, hand.components, _picture_size(emu, hand))
         assert height <= PHONE_MAX, (user, height)
