@@ -27,7 +27,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
 import discord
 
@@ -64,8 +63,9 @@ from bot.ui.cards import (
 )
 from bot.ui.ids import game_id_for, target_select_id
 from bot.ui.names import literal, literal_name
+from bot.ui.outgoing import Outgoing
 from bot.ui.pictures import hand_picture
-from bot.ui.plain_view import PlainView, button, select
+from bot.ui.plain_view import Component, PlainView, button, select
 
 #: Buttons in the four rows above the navigation row (at most: a row holds one group whole).
 SLOTS = 20
@@ -520,7 +520,7 @@ def hand_view(
         )
         view.add(component, at)
 
-    def small(action: str, key: str, emoji: str, disabled: bool = False) -> dict[str, Any]:
+    def small(action: str, key: str, emoji: str, disabled: bool = False) -> Component:
         label = None if compact else t(key, locale)
         return button(
             game_id_for(game_id, version, action), label=label, emoji=emoji, disabled=disabled
@@ -560,13 +560,13 @@ def render_hand(
     deadline: datetime | None = None,
     recent: Sequence[str] = (),
     waited: bool = False,
-) -> dict[str, Any]:
-    """Keyword arguments for send_message/edit_message: the viewer's hand (`deadline`: when
+) -> Outgoing:
+    """The message showing the viewer's hand (`deadline`: when
     the turn or the round's break runs out; `recent`: the last lines of the table's log, see
     `hand_embed`; `waited`: the viewer's Wait of this break is spent). `pictures` (the
     server's card pictures setting): card emojis on the buttons, the card to match as the
-    embed's thumbnail (its emoji, once the emojis are known), and under "picture" the hand's
-    picture (a `Picture` to render and attach; the embed already points at it)."""
+    embed's thumbnail (its emoji, once the emojis are known), and the hand's picture (a
+    `Picture` to render and attach; the embed already points at it)."""
     seen = view_for(game, viewer)  # once for the layout and the embed
     layout = hand_layout(
         game,
@@ -590,10 +590,8 @@ def render_hand(
         deadline=deadline,
         recent=recent,
     )
-    kwargs: dict[str, Any] = {
-        "embed": embed,
-        "view": hand_view(game_id, game.version, layout, locale, compact=pictures),
-    }
+    view = hand_view(game_id, game.version, layout, locale, compact=pictures)
+    picture = None
     if pictures:
         if seen.top_card is not None:
             # The card to match, from its application emoji on Discord's CDN (uploaded once):
@@ -604,5 +602,4 @@ def render_hand(
         picture = hand_picture(seen, locale)
         if picture is not None:
             picture.point(embed)
-            kwargs["picture"] = picture
-    return kwargs
+    return Outgoing.of(embed, view, picture=picture)

@@ -24,7 +24,7 @@ def _game_with_hand(cards: list[Card], players: tuple[int, ...] = (1, 2)) -> Gam
 
 
 def _check_limits(kwargs: dict) -> None:
-    rows = kwargs["view"].to_components()
+    rows = kwargs.view.to_components()
     items = [c for row in rows for c in row["components"]]
     assert len(rows) <= 5 and len(items) <= 25
     for row in rows:
@@ -37,7 +37,7 @@ def _check_limits(kwargs: dict) -> None:
         assert len(item.get("label", "")) <= MAX_LABEL
         assert all(len(o["label"]) <= 100 for o in item.get("options", ()))
     assert len({i["custom_id"] for i in items}) == len(items), "custom_ids must be unique"
-    embed = kwargs["embed"]
+    embed = kwargs.embed
     assert len(embed.title or "") <= 256
     assert len(embed.description or "") <= 4096
     assert len(embed) <= 6000
@@ -107,7 +107,7 @@ def test_target_select_for_swap_hands() -> None:
     game.turn = game.seats.index(1)
     game.decision = Decision.CHOOSE_TARGET
     kwargs = render_hand(game, BIG_ID, 1, NAMES)
-    selects = [c for c in kwargs["view"].components if c["type"] == 3]
+    selects = [c for c in kwargs.view.components if c["type"] == 3]
     assert len(selects) == 1
     assert {o["value"] for o in selects[0]["options"]} == {"2", "3"}
     _check_limits(kwargs)
@@ -151,7 +151,7 @@ def test_the_hand_pictures_alt_text_names_the_whole_hand_on_every_page() -> None
     pages = hand_layout(game, 1, NAMES).pages
     assert pages > 1
     texts = {
-        render_hand(game, BIG_ID, 1, NAMES, page=p, pictures=True)["picture"].description
+        render_hand(game, BIG_ID, 1, NAMES, page=p, pictures=True).picture.description
         for p in range(pages)
     }
     names = ", ".join(card_name(c) for c in sorted(cards))
@@ -254,8 +254,8 @@ def test_the_round_winners_hand_says_they_won() -> None:
     game = _my_turn("R7")
     game.apply(1, Play(Card.of("R7")))
     assert game.decision is Decision.NEXT_ROUND
-    mine = render_hand(game, BIG_ID, 1, NAMES)["embed"].description
-    theirs = render_hand(game, BIG_ID, 2, NAMES)["embed"].description
+    mine = render_hand(game, BIG_ID, 1, NAMES).embed.description
+    theirs = render_hand(game, BIG_ID, 2, NAMES).embed.description
     assert "You won the round!" in mine and "You won" not in theirs
     assert "Ann\u2069** won round 1!" in theirs  # who won, then everyone's total
     assert "Totals: \u2068Ann\u2069 60 (+60) · **\u2068Ben\u2069 0**" in theirs
@@ -267,11 +267,11 @@ def test_the_match_winners_hand_says_so_and_a_finished_hand_has_no_buttons() -> 
     assert game.decision is Decision.MATCH_OVER
     mine = render_hand(game, BIG_ID, 1, NAMES)
     theirs = render_hand(game, BIG_ID, 2, NAMES)
-    assert "You won the match!" in mine["embed"].description
-    assert "The match is over." in theirs["embed"].description
-    assert "You won" not in theirs["embed"].description
+    assert "You won the match!" in mine.embed.description
+    assert "The match is over." in theirs.embed.description
+    assert "You won" not in theirs.embed.description
     for kwargs in (mine, theirs):
-        assert kwargs["view"].to_components() == []  # no Refresh, no cards, nothing enabled
+        assert kwargs.view.to_components() == []  # no Refresh, no cards, nothing enabled
 
 
 @pytest.mark.parametrize("name", ["山田太郎", "محمد علي", "Sam 🎲🔥", "🤖 Bot Ada (normal)"])
@@ -281,6 +281,6 @@ def test_a_name_no_picture_font_draws_is_written_exactly_in_the_hand(name: str) 
     current = view_for(game, None).current_player
     viewer = next(p for p in (1, 2) if p != current)
     names = {1: "Ann", 2: "Ben", -3: "Cid", current: name}
-    embed = render_hand(game, BIG_ID, viewer, names)["embed"].to_dict()
+    embed = render_hand(game, BIG_ID, viewer, names).embed.to_dict()
     text = " ".join(str(v) for v in embed.values())
     assert name in text, text  # (between its bidi isolate marks: names.py)
