@@ -64,7 +64,9 @@ class GameService(Protocol):
     """What the client and the admin cog ask of the game (cogs.uno's `UnoApp`, installed as
     `bot.uno` while the cog is loaded); a Protocol because the client may not import the cogs."""
 
-    async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None: ...
+    async def handle_click(
+        self, interaction: discord.Interaction[discord.Client], click: Click
+    ) -> None: ...
 
     async def stop_clocks(self) -> None: ...
 
@@ -274,7 +276,7 @@ class ShardedUnoBot(UnoBotMixin, commands.AutoShardedBot):
         self._init_uno(settings, database)
 
 
-def create_bot(settings: Settings, database: Database) -> commands.Bot:
+def create_bot(settings: Settings, database: Database) -> UnoBot | ShardedUnoBot:
     """A sharded bot when SHARD_COUNT is set (SHARD_IDS: the shards this process runs)."""
     options: dict[str, Any] = {
         "allowed_mentions": discord.AllowedMentions.none(),
