@@ -13,19 +13,20 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable, Coroutine, Generator
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord.ext import commands
 
 from bot.discord_internals import wrap_interaction_parser
+from bot.host import GameService, UnoHost
 from bot.i18n import available_locales, catalogue
 from bot.i18n.translator import CatalogueTranslator
 from bot.request_budget import RequestBudget, RequestCounter, log_summaries, trace_config
 from bot.settings import Settings
 from bot.store import Database
 from bot.ui.errors import ANSWER_WINDOW
-from bot.ui.items import DYNAMIC_ITEMS, Click
+from bot.ui.items import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -58,23 +59,6 @@ def interaction_age(data: Any) -> float:
     except (KeyError, TypeError, ValueError, OverflowError):
         return 0.0
     return (discord.utils.utcnow() - created).total_seconds()
-
-
-class GameService(Protocol):
-    """What the client and the admin cog ask of the game (cogs.uno's `UnoApp`, installed as
-    `bot.uno` while the cog is loaded); a Protocol because the client may not import the cogs."""
-
-    async def handle_click(
-        self, interaction: discord.Interaction[discord.Client], click: Click
-    ) -> None: ...
-
-    async def stop_clocks(self) -> None: ...
-
-    def running_games(self) -> int: ...
-
-    async def finish_tables(self, timeout: float) -> bool: ...
-
-    def settings_changed(self, guild_id: int) -> None: ...
 
 
 T = TypeVar("T")
@@ -274,6 +258,13 @@ class ShardedUnoBot(UnoBotMixin, commands.AutoShardedBot):
         options = self._with_request_budget(settings, options)
         super().__init__(command_prefix=commands.when_mentioned, intents=_intents(), **options)
         self._init_uno(settings, database)
+
+
+if TYPE_CHECKING:
+
+    def _hosts_the_cogs(bot: UnoBot | ShardedUnoBot) -> UnoHost:
+        """(For the type checker: both bots are what the cogs expect, bot/host.py.)"""
+        return bot
 
 
 def create_bot(settings: Settings, database: Database) -> UnoBot | ShardedUnoBot:
