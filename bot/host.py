@@ -9,7 +9,7 @@ admin cog to call. bot/client.py checks that its bots are `UnoHost`s.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 import discord
 from discord import app_commands
@@ -20,14 +20,15 @@ from bot.settings import Settings
 from bot.store import Database
 from bot.ui.items import Click
 
+#: An interaction as the cogs receive it: discord.py's, from the host's client.
+Interaction: TypeAlias = discord.Interaction[discord.Client]
+
 
 class GameService(Protocol):
     """What the client and the admin cog ask of the game (cogs.uno's `UnoApp`, installed as
     `host.uno` while the cog is loaded)."""
 
-    async def handle_click(
-        self, interaction: discord.Interaction[discord.Client], click: Click
-    ) -> None: ...
+    async def handle_click(self, interaction: Interaction, click: Click) -> None: ...
 
     async def stop_clocks(self) -> None: ...
 

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import InvalidRules
+from bot.host import Interaction
 from bot.i18n import AUTO, t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GuildConfig, UnitOfWork
@@ -28,6 +29,7 @@ from bot.ui.rule_options import (
     value_choices,
 )
 from cogs.uno.boards import announce_season_ends
+from cogs.uno.delivery import Ready
 from cogs.uno.lobby.settings_panel import changed_config, server_panel
 
 
@@ -41,7 +43,7 @@ class AdminCog(
         super().__init__()
 
     @app_commands.command(name=cmd_name("admin.sync"), description=cmd_text("cmd.admin.sync"))
-    async def sync(self, interaction: discord.Interaction[Any]) -> None:
+    async def sync(self, interaction: Interaction) -> None:
         if not await self.bot.is_owner(interaction.user):
             await interaction.response.send_message(
                 t("error.owner_only", interaction.locale), ephemeral=True
@@ -53,19 +55,19 @@ class AdminCog(
 
     # ------------------------------------------------------------------ server settings
 
-    def _allowed(self, interaction: discord.Interaction[Any]) -> bool:
+    def _allowed(self, interaction: Interaction) -> bool:
         return interaction.guild_id is not None and interaction.permissions.manage_guild
 
     async def _show(
-        self, interaction: discord.Interaction[Any], config: GuildConfig, notice: str | None
+        self, interaction: Interaction, config: GuildConfig, notice: str | None
     ) -> None:
-        kwargs = server_panel(config, interaction.locale, notice=notice)
-        await interaction.response.send_message(ephemeral=True, **kwargs)
+        panel = Ready(server_panel(config, interaction.locale, notice=notice)).send()
+        await interaction.response.send_message(**panel, ephemeral=True)
 
     @app_commands.command(
         name=cmd_name("admin.settings"), description=cmd_text("cmd.admin.settings")
     )
-    async def settings(self, interaction: discord.Interaction[Any]) -> None:
+    async def settings(self, interaction: Interaction) -> None:
         if not self._allowed(interaction):
             await send_ephemeral(interaction, t("error.no_permission", interaction.locale))
             return
@@ -76,7 +78,7 @@ class AdminCog(
     @app_commands.command(name=cmd_name("admin.set"), description=cmd_text("cmd.admin.set"))
     @app_commands.rename(option=cmd_name("option.option"), value=cmd_name("option.value"))
     @app_commands.describe(option=cmd_text("cmd.set.option"), value=cmd_text("cmd.set.value"))
-    async def set(self, interaction: discord.Interaction[Any], option: str, value: str) -> None:
+    async def set(self, interaction: Interaction, option: str, value: str) -> None:
         locale = interaction.locale
         if not self._allowed(interaction):
             await send_ephemeral(interaction, t("error.no_permission", locale))
@@ -99,7 +101,7 @@ class AdminCog(
 
     @set.autocomplete("option")
     async def set_option(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return [
             app_commands.Choice(name=label, value=name)
@@ -108,7 +110,7 @@ class AdminCog(
 
     @set.autocomplete("value")
     async def set_value(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         option = str(getattr(interaction.namespace, "option", "") or "")
         return [
@@ -117,7 +119,7 @@ class AdminCog(
         ]
 
     @app_commands.command(name=cmd_name("admin.reset"), description=cmd_text("cmd.admin.reset"))
-    async def reset(self, interaction: discord.Interaction[Any]) -> None:
+    async def reset(self, interaction: Interaction) -> None:
         if not self._allowed(interaction):
             await send_ephemeral(interaction, t("error.no_permission", interaction.locale))
             return
@@ -138,7 +140,7 @@ class AdminCog(
     @app_commands.rename(channel=cmd_name("option.channel"))
     @app_commands.describe(channel=cmd_text("cmd.admin.season_end.channel"))
     async def season_end(
-        self, interaction: discord.Interaction[Any], channel: discord.TextChannel | None = None
+        self, interaction: Interaction, channel: discord.TextChannel | None = None
     ) -> None:
         """End the rating season now: its champion and top ten are archived and announced, the
         next season starts with every rating carried over (bot/store/ratings.py). A `channel`

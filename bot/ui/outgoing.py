@@ -26,13 +26,15 @@ Components = discord.ui.View | PlainView
 class Outgoing:
     """A message to send or edit: its `content`, its `embeds`, its `view` (buttons and
     selects; None: none), its `picture` (drawn and attached on the way out; the first embed
-    already points at it) and who it may ping (`allowed_mentions`; None: the bot's default,
-    which pings nobody, bot/client.py)."""
+    already points at it), other `files` it carries (a record, a whole log: ready-made, sent
+    once) and who it may ping (`allowed_mentions`; None: the bot's default, which pings
+    nobody, bot/client.py)."""
 
     content: str | None = None
     embeds: tuple[discord.Embed, ...] = ()
     view: Components | None = None
     picture: Picture | None = None
+    files: tuple[discord.File, ...] = ()
     allowed_mentions: discord.AllowedMentions | None = None
 
     @classmethod
@@ -43,9 +45,11 @@ class Outgoing:
         *,
         content: str | None = None,
         picture: Picture | None = None,
+        files: tuple[discord.File, ...] = (),
     ) -> Outgoing:
         """A message of (at most) one embed, the common shape."""
-        return cls(content, (embed,) if embed is not None else (), view, picture)
+        embeds = (embed,) if embed is not None else ()
+        return cls(content, embeds, view, picture=picture, files=files)
 
     @property
     def embed(self) -> discord.Embed | None:

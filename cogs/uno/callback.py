@@ -16,12 +16,13 @@ from typing import Any
 import discord
 
 from bot.discord_internals import answer_interaction
+from bot.host import Interaction
 
 _EDITABLE = (discord.InteractionType.component, discord.InteractionType.modal_submit)
 _NOT_HERE = ("delete_after", "poll")
 
 
-def can_answer(interaction: discord.Interaction[Any], *, edit: bool, **kwargs: Any) -> bool:
+def can_answer(interaction: Interaction, *, edit: bool, **kwargs: Any) -> bool:
     """Whether `answer` can send this (otherwise use discord.py's InteractionResponse)."""
     if interaction.response.is_done() or any(key in kwargs for key in _NOT_HERE):
         return False
@@ -29,7 +30,7 @@ def can_answer(interaction: discord.Interaction[Any], *, edit: bool, **kwargs: A
 
 
 async def answer(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     *,
     edit: bool = False,
     ephemeral: bool = False,

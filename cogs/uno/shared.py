@@ -32,10 +32,13 @@ from typing import Any
 
 import discord
 
+from bot.host import Interaction
 from bot.i18n import AUTO, resolve_locale
 from bot.settings import Settings
 from bot.store import Database, GameNotFound, GameRecord
 from bot.ui.errors import UserError
+from bot.ui.outgoing import Outgoing
+from cogs.uno.delivery import Ready
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +104,10 @@ class Shared:
         self.card_images.pop(guild_id, None)
         self.round_breaks.pop(guild_id, None)
 
+    def images_on(self, guild_id: int) -> bool:
+        """The server's card pictures setting (on until its settings are read)."""
+        return self.card_images.get(guild_id, True)
+
     # ------------------------------------------------------------------ games
 
     async def record(self, game_id: int) -> GameRecord:
@@ -119,7 +126,7 @@ class Shared:
         return record
 
     @staticmethod
-    def require_channel(interaction: discord.Interaction[Any], channel_id: int) -> None:
+    def require_channel(interaction: Interaction, channel_id: int) -> None:
         """A click or command acts only on the game of the channel it was made in (and so of
         that channel's server, whose permissions are the ones that count)."""
         if interaction.channel_id != channel_id:
@@ -127,18 +134,32 @@ class Shared:
 
     # ------------------------------------------------------------------ public messages
 
-    async def edit_public(self, channel_id: int, message_id: int | None, **kwargs: Any) -> None:
+    async def edit_public(self, channel_id: int, message_id: int | None, message: Outgoing) -> None:
+        """Make a public message (`message_id`; None: there is none) show `message` (a lobby:
+        no picture), or log why Discord refused."""
         if message_id is None:
             return
         try:
             channel = self.bot.get_partial_messageable(channel_id)
-            await channel.get_partial_message(message_id).edit(**kwargs)
+            await channel.get_partial_message(message_id).edit(**Ready(message).edit())
         except discord.HTTPException:
             log.info("could not edit message %s in %s", message_id, channel_id, exc_info=True)
 
-    async def send_public(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
+    async def remove_buttons(self, channel_id: int, message_id: int | None) -> None:
+        """Take a public message's buttons away (an older lobby message), the rest unchanged."""
+        if message_id is None:
+            return
         try:
-            return await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+            channel = self.bot.get_partial_messageable(channel_id)
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException:
+            log.info("could not edit message %s in %s", message_id, channel_id, exc_info=True)
+
+    async def send_public(self, channel_id: int, message: Outgoing) -> discord.Message | None:
+        """Post `message` (no picture: a lobby, a ping, a replay's file) in the channel; None
+        when Discord refused (logged)."""
+        try:
+            return await self.bot.get_partial_messageable(channel_id).send(**Ready(message).send())
         except discord.HTTPException:
             log.warning("could not post in channel %s", channel_id, exc_info=True)
             return None

@@ -23,7 +23,9 @@ from typing import Any
 import discord
 
 from bot.discord_internals import interaction_session, webhook_request
+from bot.host import Interaction
 from cogs.uno.answers import answer_of
+from cogs.uno.delivery import EditKwargs, SendKwargs
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +110,7 @@ class HandTokens:
                     if done is not None and not done.done():
                         done.set_result(None)
 
-    def reach(self, interaction: discord.Interaction[Any]) -> Token | None:
+    def reach(self, interaction: Interaction) -> Token | None:
         """A token through which a hand can be posted to this interaction's user as a private
         follow-up (a Join or Start click answered in public, say), while it lives; None
         without one. Its `@original` is that public answer: it is never edited or deleted."""
@@ -121,7 +123,7 @@ class HandTokens:
         )
         return token if token.alive() else None
 
-    def token(self, interaction: discord.Interaction[Any]) -> Token | None:
+    def token(self, interaction: Interaction) -> Token | None:
         """The live token through which the interaction's answer can be edited, if that answer
         is a private message not deleted meanwhile: a public one (a deferred update of the
         table, say) never is a hand."""
@@ -192,11 +194,11 @@ class HandTokens:
                 await asyncio.shield(done)
         await self.request("DELETE", token)
 
-    async def relocate(self, old: Token, kwargs: dict[str, Any]) -> tuple[int, Token | None]:
+    async def relocate(self, old: Token, kwargs: SendKwargs) -> tuple[int, Token | None]:
         """Post a hand as a new private follow-up of `old`'s interaction: the status of the
         post, and the token of the new message (which the caller makes the live hand). Also
         how a hand is dealt through a `reach` token."""
-        message: dict[str, Any] = {k: kwargs[k] for k in ("embed", "view", "files") if k in kwargs}
+        message = _for_webhook(kwargs)
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
                 data = await webhook_request(
@@ -222,15 +224,11 @@ class HandTokens:
         new = Token(old.application_id, old.token, old.session, old.expires, new_id, new_id, new_id)
         return 200, new
 
-    async def request(self, method: str, token: Token, kwargs: dict[str, Any] | None = None) -> int:
+    async def request(self, method: str, token: Token, kwargs: EditKwargs | None = None) -> int:
         """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original` (or the
         follow-up's id): the status."""
         hook = "/webhooks/{webhook_id}/{webhook_token}/messages/"
-        message: dict[str, Any] | None = (
-            None
-            if kwargs is None
-            else {key: kwargs[key] for key in ("embed", "view", "attachments") if key in kwargs}
-        )
+        message = None if kwargs is None else _for_webhook(kwargs)
         follow_up: dict[str, Any] = {} if token.followup is None else {"message_id": token.followup}
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
@@ -261,6 +259,21 @@ class HandTokens:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+def _for_webhook(kwargs: SendKwargs | EditKwargs) -> dict[str, object]:
+    """A hand's message as `webhook_request` encodes it (bot/discord_internals.py: one embed, the
+    view, and files or attachments; a hand has no text)."""
+    message: dict[str, object] = {}
+    embeds = kwargs.get("embeds")
+    if embeds is not None:
+        message["embed"] = embeds[0] if embeds else None
+    if "view" in kwargs:
+        message["view"] = kwargs["view"]
+    for key in ("files", "attachments"):
+        if key in kwargs:
+            message[key] = kwargs.get(key)
+    return message
+
+
 def _keys_of(message: discord.Message | None) -> tuple[int, ...]:
     """How a hand message is known here: its id, and the interaction whose answer it is."""
     if message is None:
@@ -269,7 +282,7 @@ def _keys_of(message: discord.Message | None) -> tuple[int, ...]:
     return (message.id,) if meta is None or meta.id == message.id else (message.id, meta.id)
 
 
-def _edited_clicked(interaction: discord.Interaction[Any]) -> bool:
+def _edited_clicked(interaction: Interaction) -> bool:
     """Whether the answer edited the clicked message (a deferred update counts too: then the
     answer was an edit of it, as `answer_of` says no follow-up was sent)."""
     kind = interaction.response.type
