@@ -12,7 +12,7 @@ allowing a newer minor version, run that test and the e2e suite on it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 import discord
@@ -28,6 +28,17 @@ def _ephemeral() -> discord.MessageFlags:
 
 
 RawParser = Callable[[dict[str, Any]], None]
+
+
+class RestClient(Protocol):
+    """What the REST helpers below read of a client (a `discord.Client`, or the cogs' view of
+    it, bot/host.py): its HTTP client and its default allowed mentions."""
+
+    @property
+    def http(self) -> discord.http.HTTPClient: ...
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions | None: ...
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -53,7 +64,7 @@ def wrap_interaction_parser(
     parsers["INTERACTION_CREATE"] = lambda data: wrap(original, data)
 
 
-def interaction_session(interaction: discord.Interaction[Any]) -> aiohttp.ClientSession:
+def interaction_session(interaction: discord.Interaction[discord.Client]) -> aiohttp.ClientSession:
     """The aiohttp session discord.py itself uses for this interaction's webhook routes
     (`Interaction._session`): the live hands edit their message through the interaction's
     token long after the click, as discord.py's own `edit_original_response` would."""
@@ -62,7 +73,7 @@ def interaction_session(interaction: discord.Interaction[Any]) -> aiohttp.Client
 
 
 async def answer_interaction(
-    interaction: discord.Interaction[Any],
+    interaction: discord.Interaction[discord.Client],
     kind: discord.InteractionResponseType,
     *,
     ephemeral: bool,
@@ -101,7 +112,7 @@ async def answer_interaction(
 
 
 async def webhook_request(
-    client: discord.Client,
+    client: RestClient,
     session: aiohttp.ClientSession,
     method: str,
     path: str,
@@ -144,7 +155,7 @@ async def webhook_request(
 
 
 async def edit_channel_message(
-    client: discord.Client, channel_id: int, message_id: int, kwargs: dict[str, Any]
+    client: RestClient, channel_id: int, message_id: int, kwargs: dict[str, Any]
 ) -> None:
     """`PartialMessage.edit` without turning Discord's answer into a Message nobody reads (with
     a hundred busy tables, parsing those answers is a measurable share of the bot's time):
@@ -155,7 +166,7 @@ async def edit_channel_message(
         await client.http.edit_message(channel_id, message_id, params=params)
 
 
-async def delete_channel_message(client: discord.Client, channel_id: int, message_id: int) -> None:
+async def delete_channel_message(client: RestClient, channel_id: int, message_id: int) -> None:
     """Delete a message by ids alone (`HTTPClient.delete_message`): a turn ping or an old table
     whose Message object is long gone, without fetching it first."""
     await client.http.delete_message(channel_id, message_id)

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_internals import RestClient
 from bot.request_budget import RequestBudget
 from bot.settings import Settings
 from bot.store import Database
@@ -38,12 +39,13 @@ class GameService(Protocol):
 
     def settings_changed(self, guild_id: int) -> None: ...
 
-    async def announce_season_ends(self, guild_id: int, locale: str | None) -> None: ...
+    async def announce_season_ends(self, guild_id: int, locale: object) -> None: ...
 
 
-class UnoHost(Protocol):
+class UnoHost(RestClient, Protocol):
     """The bot as the cogs use it: a discord.py `commands.Bot` (plain or sharded) with the
-    process's settings and database, the game service slot and the request budget."""
+    process's settings and database, the game service slot and the request budget (and, for
+    bot/discord_internals.py's REST helpers, its HTTP client: `RestClient`)."""
 
     settings: Settings
     database: Database
@@ -61,7 +63,9 @@ class UnoHost(Protocol):
 
     def guild_locale(self, guild_id: int) -> str | None: ...
 
-    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
+    def get_partial_messageable(
+        self, id: int, /, *, guild_id: int | None = None
+    ) -> discord.PartialMessageable: ...
 
     async def fetch_application_emojis(self) -> list[discord.Emoji]: ...
 

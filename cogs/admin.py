@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import InvalidRules
-from bot.host import Interaction
+from bot.host import Interaction, UnoHost
 from bot.i18n import AUTO, t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GuildConfig, UnitOfWork
@@ -38,7 +37,7 @@ from cogs.uno.lobby.settings_panel import changed_config, server_panel
 class AdminCog(
     commands.GroupCog, group_name=cmd_name("admin"), group_description=cmd_text("cmd.admin")
 ):
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: UnoHost) -> None:
         self.bot = bot
         super().__init__()
 
@@ -72,7 +71,7 @@ class AdminCog(
             await send_ephemeral(interaction, t("error.no_permission", interaction.locale))
             return
         async with self.bot.database.read() as unit:
-            config = await unit.settings.guild(interaction.guild_id)
+            config = await unit.settings.guild(interaction.guild_id or 0)  # (checked above)
         await self._show(interaction, config, None)
 
     @app_commands.command(name=cmd_name("admin.set"), description=cmd_text("cmd.admin.set"))
@@ -169,9 +168,12 @@ class AdminCog(
         await send_ephemeral(interaction, notice)  # first: the interaction waits 3 s at most
         language = config.language
         public = interaction.guild_locale if language == AUTO else language
-        posts = self.bot.uno.posts if self.bot.uno is not None else None
-        await announce_season_ends(self.bot.database, posts, guild_id, public)
+        service = self.bot.uno
+        if service is not None:  # posted by this process's outbox
+            await service.announce_season_ends(guild_id, public)
+        else:  # (no game service: saved, and posted at the next start)
+            await announce_season_ends(self.bot.database, None, guild_id, public)
 
 
-async def setup(bot: Any) -> None:
+async def setup(bot: UnoHost) -> None:
     await bot.add_cog(AdminCog(bot))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,7 +18,7 @@ from discord.ext import commands
 from bot.engine import PRESETS, Play, view_for
 from bot.engine.ai import LEVELS
 from bot.engine.rules import CHOICES, INT_RANGES
-from bot.host import Interaction
+from bot.host import Interaction, UnoHost
 from bot.i18n import Phrase, has_key, t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GameStatus, StorageUnavailable
@@ -55,7 +54,7 @@ RULE_OPTIONS = {name for names in RULE_GROUPS.values() for name in names}
 
 @app_commands.guild_only()
 class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cmd_text("cmd.uno")):
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: UnoHost) -> None:
         self.bot = bot
         self.app = UnoApp(bot, bot.database, bot.settings)
         super().__init__()
@@ -65,7 +64,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         self.app.card_emojis.start()  # in the background: the bot answers meanwhile
         DRAWING.start(stuck_while=self.bot.settings.uno_test_stuck_pictures)  # warm-up, likewise
         self._old_on_error = self.bot.tree.on_error
-        self.bot.tree.on_error = self.on_app_command_error
+        self.bot.tree.error(self.on_app_command_error)  # (discord.py's way to set `on_error`)
         settings = self.bot.settings
         try:
             await resume_running_games(
@@ -76,7 +75,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     async def cog_unload(self) -> None:
         self.bot.uno = None
-        self.bot.tree.on_error = self._old_on_error
+        self.bot.tree.error(self._old_on_error)
         await self.app.close()
 
     @commands.Cog.listener()

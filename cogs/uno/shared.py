@@ -28,11 +28,10 @@ import time
 import weakref
 from collections.abc import Hashable
 from datetime import timedelta
-from typing import Any
 
 import discord
 
-from bot.host import Interaction
+from bot.host import Interaction, UnoHost
 from bot.i18n import AUTO, resolve_locale
 from bot.settings import Settings
 from bot.store import Database, GameNotFound, GameRecord
@@ -44,7 +43,7 @@ log = logging.getLogger(__name__)
 
 
 class Shared:
-    def __init__(self, bot: Any, database: Database, settings: Settings) -> None:
+    def __init__(self, bot: UnoHost, database: Database, settings: Settings) -> None:
         self.bot = bot
         self.db = database
         self.settings = settings  # the process's settings (bot/settings.py), read-only

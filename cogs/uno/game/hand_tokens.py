@@ -23,7 +23,7 @@ from typing import Any
 import discord
 
 from bot.discord_internals import interaction_session, webhook_request
-from bot.host import Interaction
+from bot.host import Interaction, UnoHost
 from cogs.uno.answers import answer_of
 from cogs.uno.delivery import EditKwargs, SendKwargs
 
@@ -59,7 +59,7 @@ class Token:
 
 
 class HandTokens:
-    def __init__(self, bot: Any, ttl: float) -> None:
+    def __init__(self, bot: UnoHost, ttl: float) -> None:
         """`ttl`: seconds after its interaction that a token is used (HAND_TOKEN_TTL)."""
         self.bot = bot
         self.ttl = ttl

@@ -52,6 +52,7 @@ from typing import Protocol
 import discord
 
 from bot.discord_internals import edit_channel_message
+from bot.host import UnoHost
 from bot.request_budget import Priority, RequestBudget, priority
 from bot.ui.outgoing import Outgoing
 from bot.ui.pictures import table_picture
@@ -83,7 +84,7 @@ OnPosted = Callable[[int], Awaitable[None]]
 class Tables(Protocol):
     """What a table shares with every other table of the process (game/table.py)."""
 
-    bot: discord.Client
+    bot: UnoHost
     interval: float  # seconds between two edits of one table
     repost_after: timedelta  # a table this old is posted anew
     budget: RequestBudget | None  # paces the busy tables
@@ -332,7 +333,7 @@ def table_message(shared: Shared, live: LiveGame) -> Outgoing:
 class TableUpdater:
     def __init__(
         self,
-        bot: discord.Client,
+        bot: UnoHost,
         *,
         interval: float,
         repost_after: float,
