@@ -36,7 +36,7 @@ from bot.store import Database, UnitOfWork, is_leaderboard_sort
 from bot.ui.outgoing import Outgoing
 from bot.ui.stats import render_leaderboard, render_rating_board, render_season_end
 from cogs.uno.answers import answers_in_time, respond
-from cogs.uno.outbox import PublicPoster, post_payload
+from cogs.uno.outbox import PostPayload, PublicPoster, post_payload
 from cogs.uno.shared import Shared
 
 #: How long a posted board is refreshed instead of posted again (seconds).
@@ -179,7 +179,7 @@ async def announce_season_ends(
             unit: UnitOfWork,
             number: int = end.number,
             where: int | None = channel,
-            payload: dict[str, object] = payload,
+            payload: PostPayload = payload,
         ) -> bool:
             if not await unit.ratings.claim_announcement(guild_id, number):
                 return False  # somebody else announces it

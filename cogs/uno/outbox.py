@@ -26,7 +26,7 @@ import functools
 import logging
 from collections.abc import Collection, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 import aiohttp
 import discord
@@ -53,23 +53,32 @@ KEEP_DAYS = 7
 _TRANSIENT = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
+class PostPayload(TypedDict):
+    """A message as the outbox stores it: the JSON of a `public_posts` row (`post_payload`)."""
+
+    embeds: list[dict[str, Any]]
+    locale: str
+    rematch_of: int | None
+    edit_of: int | None
+
+
 def post_payload(
     embeds: list[discord.Embed],
     *,
     locale: str,
     rematch_of: int | None = None,
     edit_of: int | None = None,
-) -> dict[str, Any]:
+) -> PostPayload:
     """A message as the outbox stores it (JSON): its embeds as rendered now, and (a match's
     results) the game whose Rematch / Game record / Replay buttons it carries, in `locale`.
     `edit_of`: not a new message but this one's last state (a closed table: no buttons, no
     picture)."""
-    return {
-        "embeds": [embed.to_dict() for embed in embeds],
-        "locale": locale,
-        "rematch_of": rematch_of,
-        "edit_of": edit_of,
-    }
+    return PostPayload(
+        embeds=[dict(embed.to_dict()) for embed in embeds],
+        locale=locale,
+        rematch_of=rematch_of,
+        edit_of=edit_of,
+    )
 
 
 def stored_message(payload: Mapping[str, Any]) -> Outgoing:

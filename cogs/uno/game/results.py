@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection, Mapping
-from typing import Any
 
 from bot.engine import Game
 from bot.engine import events as E
@@ -22,7 +21,7 @@ from bot.ui.outgoing import Outgoing
 from bot.ui.table_message import render_round_result, render_table
 from cogs.uno.boards import announce_season_ends
 from cogs.uno.game.live import LiveGame
-from cogs.uno.outbox import PublicPoster, post_payload
+from cogs.uno.outbox import PostPayload, PublicPoster, post_payload
 from cogs.uno.shared import Shared
 
 #: Seconds a round's end waits for its results to go out before its table moves on (so the
@@ -38,7 +37,7 @@ def results_post(
     locale: str,
     ratings: Mapping[int, tuple[int, int]] | None,
     provisional: Collection[int] = (),
-) -> dict[str, Any]:
+) -> PostPayload:
     """A round's results as the outbox stores them (game/saving.py writes them with the round's
     end): the standings (the round's seed is in the game's record), and at the match's end its
     winner, the rating changes (`ratings`, saved with it; those still `provisional` shown
@@ -60,7 +59,7 @@ def results_post(
 
 def final_table_post(
     live: LiveGame, game: Game, events: list[E.Event], locale: str
-) -> dict[str, Any] | None:
+) -> PostPayload | None:
     """A finished match's final table as the outbox keeps it for a restart (game/saving.py,
     "standby": the running process shows it itself, with its picture): text only, with the match's
     Rematch / Game record / Replay buttons; None without a table message."""
