@@ -32,7 +32,6 @@ from cogs.uno.answers import in_time, respond
 from cogs.uno.drawing.attach import images_on
 from cogs.uno.game.hand_view import hand_kwargs
 from cogs.uno.game.registry import RunningGames
-from cogs.uno.lobby.rules import lobby_kwargs
 from cogs.uno.shared import MemberCooldown, Shared
 
 #: Seconds between two `/uno table` of one member in one channel: a re-post is a new public
@@ -60,7 +59,7 @@ class TablePosts:
         record = await shared.channel_game(interaction.channel_id or 0)
         if record.status is GameStatus.LOBBY:
             self.cooldown.use(asker)
-            kwargs = lobby_kwargs(shared, record)
+            kwargs = shared.lobby_message(record)
             response = await interaction.response.send_message(**kwargs)
             message_id = (
                 getattr(response, "message_id", None) or (await interaction.original_response()).id

@@ -39,7 +39,7 @@ from cogs.uno.game.live import LiveGame
 from cogs.uno.game.moves import Moves
 from cogs.uno.game.registry import RunningGames
 from cogs.uno.game.table import table_kwargs
-from cogs.uno.lobby.rules import LobbyRules, lobby_kwargs
+from cogs.uno.lobby.rules import LobbyRules
 from cogs.uno.shared import Shared
 
 MIN_SEATS, MAX_SEATS = 2, 10
@@ -137,7 +137,7 @@ class Lobby:
                     )
             except ChannelBusy:
                 raise UserError("error.channel_busy") from None
-            kwargs = lobby_kwargs(shared, record)
+            kwargs = shared.lobby_message(record)
             response = await respond(interaction, message=True, **kwargs)
             message_id = getattr(response, "message_id", None)
             if message_id is None:
@@ -214,7 +214,7 @@ class Lobby:
             if record.status is GameStatus.LOBBY
             else t(key, shared.public_locale(record.guild_id), **params)
         )
-        kwargs = lobby_kwargs(shared, record, closed=closed)
+        kwargs = shared.lobby_message(record, closed=closed)
         if edit:
             await respond(interaction, edit=True, **kwargs)
         else:
@@ -415,7 +415,7 @@ class Lobby:
                     raise UserError("error.game_ended")
                 self.expiry.cancel(record.id)
                 self._reach.pop(record.id, None)
-                kwargs = lobby_kwargs(shared, record, closed=closed)
+                kwargs = shared.lobby_message(record, closed=closed)
                 message_id = record.table_message_id
         if kwargs is None:  # a running game: its owner ends it (the lock is its own to take)
             if record.status is not GameStatus.RUNNING:
@@ -446,7 +446,7 @@ class Lobby:
             self._reach.pop(game_id, None)
         if done:
             closed = t("notice.lobby_expired", shared.public_locale(record.guild_id))
-            kwargs = lobby_kwargs(shared, record, closed=closed)
+            kwargs = shared.lobby_message(record, closed=closed)
             await shared.edit_public(record.channel_id, record.table_message_id, **kwargs)
 
 

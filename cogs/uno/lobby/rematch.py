@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.store import AlreadySeated, ChannelBusy, GameRecord, GameStatus, TableFull, WrongStatus
 from bot.ui.errors import UserError
 from cogs.uno.answers import answers_in_time, respond
-from cogs.uno.lobby.lobbies import MAX_SEATS, Lobby, display_name, lobby_kwargs
+from cogs.uno.lobby.lobbies import MAX_SEATS, Lobby, display_name
 from cogs.uno.shared import Shared
 
 
@@ -70,7 +70,7 @@ class Rematch:
             raise UserError("error.channel_busy") from None
         except (AlreadySeated, TableFull, WrongStatus):  # cannot happen to a fresh lobby
             raise UserError("error.channel_busy") from None
-        message = await shared.send_public(record.channel_id, **lobby_kwargs(shared, record))
+        message = await shared.send_public(record.channel_id, **shared.lobby_message(record))
         if message is not None:
             async with shared.db.write() as unit:
                 await unit.games.set_table_message(record.id, message.id)

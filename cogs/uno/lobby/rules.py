@@ -1,6 +1,4 @@
-"""A lobby's message and its rules before Start: the lobby as the channel sees it, in the
-server's language (`lobby_kwargs`, for every lobby flow); its rules shown to anyone, changed by
-its host (panel or `/uno setrule`).
+"""A lobby's rules before Start: shown to anyone, changed by its host (panel or `/uno setrule`).
 
 Every change is one atomic write validated by the engine; the public lobby shows it after the
 click is answered.
@@ -21,7 +19,6 @@ from bot.ui.ids import LOBBY_TARGETS
 from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import match_target, parse_value, with_match_target
 from bot.ui.rules_text import render_rules
-from bot.ui.table_message import render_lobby
 from cogs.uno.answers import answers_in_time, respond
 from cogs.uno.lobby.settings_panel import lobby_panel
 from cogs.uno.shared import Shared
@@ -67,7 +64,7 @@ class LobbyRules:
             except WrongStatus:
                 raise UserError("error.already_started") from None
             await answer(rules)
-            kwargs = lobby_kwargs(shared, record)
+            kwargs = shared.lobby_message(record)
             await shared.edit_public(record.channel_id, record.table_message_id, **kwargs)
 
     @answers_in_time()
@@ -118,12 +115,4 @@ class LobbyRules:
                 raise UserError("error.already_started") from None
             except InvalidRules as exc:
                 raise rules_error(exc) from None
-            await respond(interaction, edit=True, **lobby_kwargs(shared, record))
-
-
-def lobby_kwargs(
-    shared: Shared, record: GameRecord, *, closed: str | None = None
-) -> dict[str, Any]:
-    locale = shared.public_locale(record.guild_id)
-    players = [(s.user_id, s.display_name) for s in record.seats if s.left_at is None]
-    return render_lobby(record.id, record.host_id, players, record.rules, locale, closed=closed)
+            await respond(interaction, edit=True, **shared.lobby_message(record))
