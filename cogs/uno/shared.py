@@ -37,6 +37,7 @@ from bot.settings import Settings
 from bot.store import Database, GameNotFound, GameRecord
 from bot.ui.errors import UserError
 from bot.ui.outgoing import Outgoing
+from bot.ui.table_message import render_lobby
 from cogs.uno.delivery import Ready
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,13 @@ class Shared:
         return lock
 
     # ------------------------------------------------------------------ server settings
+
+    def lobby_message(self, record: GameRecord, *, closed: str | None = None) -> Outgoing:
+        """A lobby as the channel sees it, in the server's language (every lobby flow, and
+        `/uno table` on a lobby); `closed`: why it closed, if it did."""
+        locale = self.public_locale(record.guild_id)
+        players = [(s.user_id, s.display_name) for s in record.seats if s.left_at is None]
+        return render_lobby(record.id, record.host_id, players, record.rules, locale, closed=closed)
 
     def public_locale(self, guild_id: int | None) -> str:
         """The catalogue the channel reads: the server's language setting, or, while it is

@@ -3,18 +3,19 @@ by which a change is saved and then shown.
 
 Every change of a running game (a click, a command, the turn timer, a computer's move, a player
 leaving) is a `commit`: under the game's lock, the change is worked out on a copy of the saved
-state, saved in one transaction (game/saving.py), and only then becomes the game's state. From then
-on the change is the owner's: its own publishing task shows what was saved, change by change in
+state, saved in one transaction (saving.py), and only then becomes the game's state. From
+then on the change is the owner's: its own publishing task shows what was saved, change by change in
 the order they were saved, and re-arms the clock, whatever happens to the answer to whoever
 made the change (that answer is one output among the others, and its failure skips none of them:
 a click answered with Discord's 5xx, or on a hand deleted meanwhile, still moves the game on).
 `change` lets that answer go first (`ANSWER_HEADSTART`). A change is shown always in this order:
 
-  1. any round or match results, in public   (game/results.py; `commit` wrote the log lines)
-  2. the table                                            (game/table.py: edits coalesced)
-  3. the players' live hands                              (game/hands.py)
-  4. the turn ping                                        (game/pings.py)
-  5. the clock: the turn timer and the computers' next move, or nothing once it is over
+  1. any round or match results, in public         (results.py; `commit` wrote the log lines)
+  2. the host's "round over" ping, or its calling off                               (pings.py)
+  3. the table                                                        (table.py: edits coalesced)
+  4. the players' live hands                                                        (hands.py)
+  5. the turn ping                                                                  (pings.py)
+  6. the clock: the turn timer and the computers' next move, or nothing once it is over
 
 What a failed save does (the reliability rules, docs/operating.md "Reliability"):
 - the game stays exactly as last saved: memory is the database, nothing unsaved is shown;
@@ -27,10 +28,16 @@ Nothing waits on a worker process while holding the lock: a computer thinks on t
 first, and its move is committed only if the game has not changed meanwhile.
 
 All of one game is held here, made and retired with it: its state, its channel's lock, its
-clock (game/clock.py: timer, computers, reload, and its ping's jobs), its table (game/table.py), its
-live hands (game/hands.py) and its pings (game/pings.py); the services only make them. Every write
-to a running game goes through its owner: `commit`, `end` (or no humans left), `table_posted`,
-its start (`RunningGames.start`) and `resumed`.
+clock (clock.py: timer, computers, reload, and its ping's jobs), its table (table.py), its live
+hands (hands.py) and its pings (pings.py); the services only make them. Every write to a
+running game goes through its owner: `commit`, `end` (or no humans left), `table_posted`, its
+start (`RunningGames.start`, registry.py) and `resumed`; and its ping's own message id, written
+by its `GamePing` (pings.py). tests/test_architecture_claims.py holds the store's writers to
+this list.
+
+Over 500 lines on purpose: this is one actor, and its handlers (a change, its publication,
+start, end, the clock's jobs) read best together; what is not the actor's own (the registry,
+the table, the hands, the ping, the save) already lives beside it.
 """
 
 from __future__ import annotations

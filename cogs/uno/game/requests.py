@@ -33,7 +33,6 @@ from cogs.uno.answers import in_time, respond
 from cogs.uno.delivery import Ready
 from cogs.uno.game.hand_view import hand_message
 from cogs.uno.game.registry import RunningGames
-from cogs.uno.lobby.rules import lobby_message
 from cogs.uno.shared import MemberCooldown, Shared
 
 #: Seconds between two `/uno table` of one member in one channel: a re-post is a new public
@@ -59,7 +58,7 @@ class TablePosts:
         record = await shared.channel_game(interaction.channel_id or 0)
         if record.status is GameStatus.LOBBY:
             self.cooldown.use(asker)
-            lobby = Ready(lobby_message(shared, record)).send()
+            lobby = Ready(shared.lobby_message(record)).send()
             response = await interaction.response.send_message(**lobby)
             message_id = (
                 getattr(response, "message_id", None) or (await interaction.original_response()).id

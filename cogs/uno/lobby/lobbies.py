@@ -41,7 +41,7 @@ from cogs.uno.game.live import LiveGame
 from cogs.uno.game.moves import Moves
 from cogs.uno.game.registry import RunningGames
 from cogs.uno.game.table import table_message
-from cogs.uno.lobby.rules import LobbyRules, lobby_message
+from cogs.uno.lobby.rules import LobbyRules
 from cogs.uno.shared import Shared
 
 MIN_SEATS, MAX_SEATS = 2, 10
@@ -139,7 +139,7 @@ class Lobby:
                     )
             except ChannelBusy:
                 raise UserError("error.channel_busy") from None
-            response = await respond(interaction, lobby_message(shared, record), message=True)
+            response = await respond(interaction, shared.lobby_message(record), message=True)
             message_id = getattr(response, "message_id", None)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
@@ -213,7 +213,7 @@ class Lobby:
             if record.status is GameStatus.LOBBY
             else t(key, shared.public_locale(record.guild_id), **params)
         )
-        lobby = lobby_message(shared, record, closed=closed)
+        lobby = shared.lobby_message(record, closed=closed)
         if edit:
             await respond(interaction, lobby, edit=True)
         else:
@@ -411,7 +411,7 @@ class Lobby:
                     raise UserError("error.game_ended")
                 self.expiry.cancel(record.id)
                 self._reach.pop(record.id, None)
-                shown = lobby_message(shared, record, closed=closed)
+                shown = shared.lobby_message(record, closed=closed)
                 message_id = record.table_message_id
         if shown is None:  # a running game: its owner ends it (the lock is its own to take)
             if record.status is not GameStatus.RUNNING:
@@ -442,7 +442,7 @@ class Lobby:
             self._reach.pop(game_id, None)
         if done:
             closed = t("notice.lobby_expired", shared.public_locale(record.guild_id))
-            lobby = lobby_message(shared, record, closed=closed)
+            lobby = shared.lobby_message(record, closed=closed)
             await shared.edit_public(record.channel_id, record.table_message_id, lobby)
 
 

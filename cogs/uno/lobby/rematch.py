@@ -15,7 +15,6 @@ from bot.ui.errors import UserError
 from bot.ui.outgoing import Outgoing
 from cogs.uno.answers import answers_in_time, respond
 from cogs.uno.lobby.lobbies import MAX_SEATS, Lobby, display_name
-from cogs.uno.lobby.rules import lobby_message
 from cogs.uno.shared import Shared
 
 
@@ -69,7 +68,7 @@ class Rematch:
             raise UserError("error.channel_busy") from None
         except (AlreadySeated, TableFull, WrongStatus):  # cannot happen to a fresh lobby
             raise UserError("error.channel_busy") from None
-        message = await shared.send_public(record.channel_id, lobby_message(shared, record))
+        message = await shared.send_public(record.channel_id, shared.lobby_message(record))
         if message is not None:
             async with shared.db.write() as unit:
                 await unit.games.set_table_message(record.id, message.id)

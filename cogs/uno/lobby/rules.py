@@ -1,6 +1,4 @@
-"""A lobby's message and its rules before Start: the lobby as the channel sees it, in the
-server's language (`lobby_message`, for every lobby flow); its rules shown to anyone, changed by
-its host (panel or `/uno setrule`).
+"""A lobby's rules before Start: shown to anyone, changed by its host (panel or `/uno setrule`).
 
 Every change is one atomic write validated by the engine; the public lobby shows it after the
 click is answered.
@@ -21,7 +19,6 @@ from bot.ui.outgoing import Outgoing
 from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import match_target, parse_value, with_match_target
 from bot.ui.rules_text import render_rules
-from bot.ui.table_message import render_lobby
 from cogs.uno.answers import answers_in_time, respond
 from cogs.uno.lobby.settings_panel import lobby_panel
 from cogs.uno.shared import Shared
@@ -63,7 +60,7 @@ class LobbyRules:
             except WrongStatus:
                 raise UserError("error.already_started") from None
             await answer(rules)
-            lobby = lobby_message(shared, record)
+            lobby = shared.lobby_message(record)
             await shared.edit_public(record.channel_id, record.table_message_id, lobby)
 
     @answers_in_time()
@@ -112,11 +109,4 @@ class LobbyRules:
                 raise UserError("error.already_started") from None
             except InvalidRules as exc:
                 raise rules_error(exc) from None
-            await respond(interaction, lobby_message(shared, record), edit=True)
-
-
-def lobby_message(shared: Shared, record: GameRecord, *, closed: str | None = None) -> Outgoing:
-    """The lobby as the channel sees it, in the server's language (`closed`: why it closed)."""
-    locale = shared.public_locale(record.guild_id)
-    players = [(s.user_id, s.display_name) for s in record.seats if s.left_at is None]
-    return render_lobby(record.id, record.host_id, players, record.rules, locale, closed=closed)
+            await respond(interaction, shared.lobby_message(record), edit=True)
