@@ -68,6 +68,11 @@ class Ready:
     keep: bool = False
     existing: tuple[discord.Attachment, ...] | None = None
 
+    def __post_init__(self) -> None:
+        if self.message.picture is not None and self.file is None and not self.keep:
+            # Its embed would point at a file that never comes: `ready` draws it, or drops it.
+            raise ValueError("a picture must be drawn (`ready`) or kept, not left pending")
+
     @property
     def pictured(self) -> bool:
         """Whether the message shows a picture once delivered (uploaded or kept): False when

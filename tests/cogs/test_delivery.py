@@ -111,3 +111,8 @@ async def test_a_late_picture_is_left_out_and_the_embed_shows_no_image(
     assert edited.edit()["attachments"] == []  # no stale picture either
     assert edited.edit()["embeds"][0].image.url is None
     assert (await ready(Outgoing.of(embed).showing(picture), edit=False)).pictured
+
+
+def test_a_picture_cannot_be_forgotten_on_the_way() -> None:
+    with pytest.raises(ValueError, match="picture"):
+        Ready(_table())  # neither drawn nor kept: its embed would point at nothing
