@@ -75,7 +75,7 @@ def _clicked_ephemeral(interaction: Interaction) -> bool:
 _THINKING = discord.InteractionResponseType.deferred_channel_message
 
 
-def _returned(interaction: Interaction, sent: Any, followup: bool) -> Any:
+def _returned(interaction: Interaction, sent: object, followup: bool) -> object:
     """Note where a message discord.py returned is: a follow-up of a deferred update is a new
     message of its own (the first one after "thinking" fills that `@original` message)."""
     if isinstance(sent, discord.Message):

@@ -105,7 +105,7 @@ class _Hand:
     """A player's live hand in one game, and the edits waiting to reach it."""
 
     token: Token
-    locale: Any
+    locale: discord.Locale  # its player's language, as their client says
     page: int
     shown: Signature | None  # what the message shows (or will, once `pending` is sent)
     pending: Outgoing | None = None
@@ -204,14 +204,14 @@ class GameHands:
         self._hands[user] = hand
         self._kick(user, hand)
 
-    async def deal(self, reach: Mapping[int, tuple[Token, Any]]) -> set[int]:
+    async def deal(self, reach: Mapping[int, tuple[Token, discord.Locale]]) -> set[int]:
         """At the deal: post each person their hand, without a click, as a private follow-up of
         their last click in the lobby (`reach`: player -> a `HandTokens.reach` token and their
         language), which becomes their live hand. Whom it reached; the others find Show my hand
         on the table, as after a restart."""
         game = self.live.game
 
-        async def one(user: int, token: Token, locale: Any) -> int | None:
+        async def one(user: int, token: Token, locale: discord.Locale) -> int | None:
             if user not in game.players or user in game.left or user in self._hands:
                 return None
             if not token.alive():
@@ -385,7 +385,9 @@ class GameHands:
             elif over:
                 self._forget(user, hand, busy=False)
 
-    def _message(self, user: int, locale: Any, page: int, notice: str | None = None) -> Outgoing:
+    def _message(
+        self, user: int, locale: discord.Locale, page: int, notice: str | None = None
+    ) -> Outgoing:
         live = self.live
         pictures = self.shared.images_on(live.guild_id)
         return hand_message(live, user, locale, page=page, pictures=pictures, notice=notice)

@@ -53,6 +53,8 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+import discord
+
 from bot.engine import Game, GameError, NextRound
 from bot.engine import events as E
 from bot.engine.ai import is_computer
@@ -289,7 +291,7 @@ class RunningGame:
             await self._abandon_without_humans()
 
     async def started(
-        self, *, table_shown: bool, reach: Mapping[int, tuple[Token, Any]] | None = None
+        self, *, table_shown: bool, reach: Mapping[int, tuple[Token, discord.Locale]] | None = None
     ) -> None:
         """A game just dealt (its start saved by the lobby): show it, hand every person their
         hand without a click (`reach`: their last click in the lobby, game/hands.py `deal`),

@@ -71,7 +71,7 @@ class Lobby:
         self.close_after = shared.settings.lobby_close_after
         # lobby id -> person -> their last click's token and language: their hand is posted
         # through it at the deal (game/owner.py `started`), so nobody needs Show my hand first.
-        self._reach: dict[int, dict[int, tuple[Token, Any]]] = {}
+        self._reach: dict[int, dict[int, tuple[Token, discord.Locale]]] = {}
 
     def _remember(self, game_id: int, interaction: Interaction) -> None:
         """A person's click in a lobby: the newest way to reach them at the deal."""
