@@ -10,7 +10,8 @@ import pytest
 
 from bot.engine import ALL_CARDS, Card, Decision, Game, Play, RuleSet, build_deck, view_for
 from bot.ui.cards import card_name
-from bot.ui.hand_message import SLOTS, hand_layout, render_hand
+from bot.ui.hand_buttons import SLOTS, hand_layout
+from bot.ui.hand_message import render_hand
 from bot.ui.ids import MAX_CUSTOM_ID, MAX_LABEL, matches_exactly_one
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
@@ -208,7 +209,7 @@ def test_the_wilds_given_one_click_are_those_the_engine_asks_a_colour_for_at_onc
     """colour_follows (the UI's promise) against the engine, for every wild of every deck."""
     from bot.engine import ChooseColor, Play
     from bot.engine.cards import COLORS
-    from bot.ui.hand_message import colour_follows
+    from bot.ui.hand_buttons import colour_follows
 
     for deck in ("classic108", "swap112", "shuffle112"):
         for wild in sorted({c for c in build_deck(deck) if c.is_wild}):

@@ -17,7 +17,8 @@ from bot.ui.card_emojis import (
     color_emoji,
     wanted_emojis,
 )
-from bot.ui.hand_message import hand_layout, render_hand
+from bot.ui.hand_buttons import hand_layout
+from bot.ui.hand_message import render_hand
 from bot.ui.pictures import HAND_FILE, TABLE_FILE, table_picture
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
