@@ -16,12 +16,16 @@ from .faces import (
     COLOR_MASK,
     COLOR_OF,
     D2_MASK,
+    DRAW_VALUE,
     FACES,
     IS_NUMBER,
     IS_WILD,
     MATCH,
     NO_COLOR,
     NUMBER_MASK,
+    RANK_MASK,
+    RANK_OF,
+    STACKS_ON,
     W4_BIT,
     faces_of,
 )
@@ -86,25 +90,32 @@ def playable_faces(g: GameState, player: int) -> list[int]:
 
 
 def response_mask(g: GameState, player: int) -> int:
-    """Faces that stack on or deflect the pending penalty."""
+    """Faces that stack on or deflect the pending penalty.
+
+    Stacking `same` adds the same card; `mixed` any draw card worth as much or more, whatever
+    its colour (on a Draw Two: a Draw Two or a Wild Draw Four; on a Wild Draw Four: another;
+    Show 'Em No Mercy's rule with its Draw Four, Six and Ten). Skip, Reverse and Colour
+    Roulette never answer a stack (docs/playing.md)."""
     hand = g.held[player]
     rules = g.rules
     if hand.size == 1 and not rules.go_out_on_action:
         return 0
     kind = g.penalty_kind
-    allowed = 0
+    top = g.discards[-1]
+    if kind == "S":
+        return hand.mask & BIT[top]
+    stacking = rules.stacking
+    if stacking == "mixed":
+        allowed = STACKS_ON[DRAW_VALUE[RANK_OF[top]]]
+    elif stacking == "same":
+        allowed = RANK_MASK[RANK_OF[top]]
+    else:
+        allowed = 0
     if kind == "D":
-        if rules.stacking != "off" or rules.deflect_d2:
+        if rules.deflect_d2:
             allowed |= D2_MASK
-        if rules.stacking == "mixed":
-            allowed |= W4_BIT
-    elif kind == "W4":
-        if rules.stacking != "off":
-            allowed |= W4_BIT
-        if rules.deflect_wd4:
-            allowed |= D2_MASK & COLOR_MASK[g.color_index]
-    elif kind == "S":
-        allowed = BIT[g.discards[-1]]
+    elif kind == "W4" and rules.deflect_wd4:
+        allowed |= D2_MASK & COLOR_MASK[g.color_index]
     return hand.mask & allowed
 
 

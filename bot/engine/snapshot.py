@@ -43,6 +43,7 @@ def dump(game: GameState) -> dict[str, Any]:
         "seats": list(game.seats),
         "left": list(game.left),
         "eliminated": list(game.eliminated),
+        "knocked_out": list(game.knocked_out),
         "totals": {str(p): t for p, t in game.totals.items()},
         "round_number": game.round_number,
         "dealer": game.dealer,
@@ -84,6 +85,7 @@ def load_into(game: GameState, data: dict[str, Any]) -> None:
     game.seats = list(data["seats"])
     game.left = list(data["left"])
     game.eliminated = list(data["eliminated"])
+    game.knocked_out = list(data.get("knocked_out", []))  # kept since No Mercy (format 3)
     game.totals = {int(p): t for p, t in data["totals"].items()}
     game.round_number = data["round_number"]
     game.dealer = data["dealer"]
