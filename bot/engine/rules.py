@@ -122,7 +122,7 @@ class RuleSet:
         if self.mercy_limit and self.mercy_limit < self.hand_size + MERCY_MARGIN:
             raise InvalidRules(
                 "mercy_limit",
-                f"must be off (0) or at least the hand size plus {MERCY_MARGIN}",
+                f"must be off (0) or at least the hand size plus {MERCY_MARGIN}",  # (rule_errors)
             )
 
     @property
