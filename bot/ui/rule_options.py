@@ -26,8 +26,9 @@ RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
         "last_card_swap",
         "last_card_shuffle",
         "custom_effect",
+        "mercy_limit",
     ),
-    "scoring": ("scoring", "penalty_end", "target"),
+    "scoring": ("scoring", "penalty_end", "target", "knockout_bonus"),
 }
 #: Options of the server that are not rules (the "table" group).
 SERVER_OPTIONS: Final = (
