@@ -89,8 +89,8 @@ def make_move(g: GameState, player: int, code: int, ev: list[E.Event] | None = N
 def settle_knockouts(g: GameState, ev: list[E.Event] | None) -> None:
     """The mercy rule at the end of a move: whoever was knocked out leaves the round, their
     hand face down under the draw pile (as a leaver's), and the turn goes on without them;
-    when one player is left, they win the round. A knocked-out player who still owes a
-    decision (a colour, a target, an answer) makes it first, as a timeout would."""
+    when one player is left, they win the round (docs/playing.md). A knocked-out player who
+    still owes a decision (a colour, a target, an answer) makes it first, as a timeout would."""
     for p in g.knocked_out:
         decision = g.decision
         if decision is NEXT_ROUND or decision is MATCH_OVER:
@@ -107,7 +107,12 @@ def settle_knockouts(g: GameState, ev: list[E.Event] | None) -> None:
         if ev is not None:
             ev.append(E.PlayerKnockedOut(p, cards))
         if len(g.seats) == 1:
-            end_round(g, g.seats[0], RoundEnd.LAST_STANDING, ev)
+            # The last one left wins, even one who reached the limit by the same move (the
+            # knocked out leave in the order they reached it).
+            last = g.seats[0]
+            if last in g.knocked_out:
+                g.knocked_out.remove(last)
+            end_round(g, last, RoundEnd.LAST_STANDING, ev)
             return
 
 
