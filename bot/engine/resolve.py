@@ -241,8 +241,15 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
             start_turn(g, seat, ev)
         else:
             start_turn(g, following, ev)
-    elif rank in (DRAW_TWO, WILD_DRAW_FOUR):
-        _penalty(g, rank, seat, following, ev)
+    elif rank in (DRAW_TWO, WILD_DRAW_FOUR):  # (`_penalty`, written out: the classic path)
+        g.penalty = penalty_after(g, rank)
+        g.penalty_kind = "D" if rank == DRAW_TWO else "W4"
+        g.turn = following
+        if response_mask(g, seats[following]) or can_challenge(g):
+            g.decision = RESPOND
+            return
+        g.turn = seat
+        take_penalty(g, following, ev)
     elif rank == CUSTOMIZABLE and g.rules.custom_effect == "play_again":
         if ev is not None:
             ev.append(E.PlayAgain(actor))
