@@ -330,6 +330,20 @@ def test_knocked_out_players_are_back_for_the_next_round():
     assert game.seats == P3 and game.knocked_out == []
 
 
+def test_a_leave_that_leaves_one_player_in_the_round_ends_it():
+    hands = {1: "W10 " + TWENTY[3:], 2: TWENTY, 3: TWENTY}
+    game = nm(P3, hands, "R5", "G1 G2 G3 G4 G5 G6 G7 G8 G9 G1", hand_size=20)
+    game.apply(1, play("W10"))
+    game.apply(1, color("B"))
+    assert game.knocked_out == [2] and game.seats == [1, 3]
+    ev = game.apply(3, A.LEAVE)
+    outcome = game.round_outcome
+    assert outcome is not None and outcome.winner == 1
+    assert outcome.reason is RoundEnd.LAST_STANDING
+    assert of_type(ev, E.RoundEnded)
+    assert game.outcome is not None and game.outcome.winners == (1,)  # one round decides
+
+
 def test_a_knocked_out_game_survives_a_snapshot():
     hands = {1: "W10 " + TWENTY[3:], 2: TWENTY, 3: TWENTY}
     game = nm(P3, hands, "R5", "G1 G2 G3 G4 G5 G6 G7 G8 G9 R1 R2", hand_size=20)
