@@ -9,7 +9,8 @@ the layout does, and every older format still loads:
 - 2: `seed` and `random_steps` (see `state.GameState.next_random`).
 - 3: the round's seed (`round_seed`, hex; secret until the round ends: a snapshot is for the
   database only), `round_shuffles` and `secret_rounds` (seeds.py). A format-2 round goes on
-  with the former shuffle; its next rounds get round seeds.
+  with the former shuffle; its next rounds get round seeds. Since Show 'Em No Mercy it also
+  keeps `knocked_out` (the round's players out by the mercy rule; missing: nobody).
 """
 
 from __future__ import annotations
