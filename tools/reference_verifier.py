@@ -53,6 +53,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "deflect_d2": False,
     "deflect_wd4": False,
     "deflect_skip": False,
+    "stack_deflect": False,
     "go_out_on_action": True,
     "voluntary_draw": True,
     "draw_until_playable": False,
@@ -344,12 +345,17 @@ class Match:
         top = self.discards[-1]
         if kind == "S":
             return top in hand
-        value = DRAW_VALUES.get(rank_of(top), 0)
+        # Stacks compare with the stack's last draw card (under any Skip or Reverse that passed
+        # it on); if the discards were turned over since, any draw card stacks (`same`: none).
+        last = next((c for c in reversed(self.discards) if rank_of(c) in DRAW_VALUES), None)
+        value = DRAW_VALUES[rank_of(last)] if last is not None else 1
         for c in hand:
             rank = rank_of(c)
             if r["stacking"] == "mixed" and DRAW_VALUES.get(rank, 0) >= value:
                 return True
-            if r["stacking"] == "same" and rank == rank_of(top):
+            if r["stacking"] == "same" and last is not None and rank == rank_of(last):
+                return True
+            if r["stack_deflect"] and rank in ("S", "R") and color_of(c) == self.color:
                 return True
             if kind == "D" and r["deflect_d2"] and rank == "D":
                 return True
@@ -551,6 +557,14 @@ class Match:
         following = self.next_seat(seat)
         if rank.isdigit():
             self.start_turn(following)
+        elif self.penalty and rank in ("S", "R"):  # a stack passed on (stack_deflect)
+            self.penalty_kind = "+"
+            self.turn = following
+            if self.responses(self.seats[following]):
+                self.decision = "respond"
+                return
+            self.turn = seat
+            self.take_penalty(following)
         elif rank == "S":
             victim = self.seats[following]
             if r["deflect_skip"] and card in self.hands[victim]:

@@ -71,6 +71,8 @@ RANK_MASK: Final = tuple(
     sum(BIT[f] for f in range(FACES) if RANK_OF[f] == r) for r in range(len(RANKS))
 )
 D2_MASK: Final = RANK_MASK[DRAW_TWO]
+#: Skips and Reverses: what passes a draw stack on under `stack_deflect`.
+SKIP_REVERSE_MASK: Final = RANK_MASK[SKIP] | RANK_MASK[REVERSE]
 #: STACKS_ON[v]: the draw cards worth v or more (No Mercy's stacking: equal or higher value).
 STACKS_ON: Final = tuple(
     sum(BIT[f] for f in range(FACES) if DRAW_VALUE[RANK_OF[f]] >= v) for v in range(11)

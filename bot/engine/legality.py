@@ -25,6 +25,7 @@ from .faces import (
     NUMBER_MASK,
     RANK_MASK,
     RANK_OF,
+    SKIP_REVERSE_MASK,
     STACKS_ON,
     W4_BIT,
     faces_of,
@@ -94,8 +95,9 @@ def response_mask(g: GameState, player: int) -> int:
 
     Stacking `same` adds the same card; `mixed` any draw card worth as much or more, whatever
     its colour (on a Draw Two: a Draw Two or a Wild Draw Four; on a Wild Draw Four: another;
-    Show 'Em No Mercy's rule with its Draw Four, Six and Ten). Skip, Reverse and Colour
-    Roulette never answer a stack (docs/playing.md)."""
+    Show 'Em No Mercy's rule with its Draw Four, Six and Ten), compared with the last draw
+    card of the stack. Under `stack_deflect` a Skip or Reverse of the active colour passes it
+    on; Colour Roulette never answers a stack (docs/playing.md)."""
     hand = g.held[player]
     rules = g.rules
     if hand.size == 1 and not rules.go_out_on_action:
@@ -105,12 +107,18 @@ def response_mask(g: GameState, player: int) -> int:
     if kind == "S":
         return hand.mask & BIT[top]
     stacking = rules.stacking
-    if stacking == "mixed":
-        allowed = STACKS_ON[DRAW_VALUE[RANK_OF[top]]]
-    elif stacking == "same":
-        allowed = RANK_MASK[RANK_OF[top]]
+    if stacking != "off":
+        if not DRAW_VALUE[RANK_OF[top]]:  # (deflected: the last draw card under the deflectors)
+            top = next((f for f in reversed(g.discards) if DRAW_VALUE[RANK_OF[f]]), -1)
+        if top < 0:  # (the discards turned over since: any draw card, or none the same)
+            allowed = STACKS_ON[1] if stacking == "mixed" else 0
+        else:
+            rank = RANK_OF[top]
+            allowed = STACKS_ON[DRAW_VALUE[rank]] if stacking == "mixed" else RANK_MASK[rank]
     else:
         allowed = 0
+    if rules.stack_deflect:
+        allowed |= SKIP_REVERSE_MASK & COLOR_MASK[g.color_index]
     if kind == "D":
         if rules.deflect_d2:
             allowed |= D2_MASK

@@ -224,6 +224,14 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
     following = (seat + g.direction) % len(seats)
     if rank < SKIP:  # a number: the turn passes on
         start_turn(g, following, ev)
+    elif g.penalty and rank in (SKIP, REVERSE):  # a stack passed on (stack_deflect)
+        g.penalty_kind = "+"
+        g.turn = following
+        if response_mask(g, seats[following]):
+            g.decision = RESPOND
+            return
+        g.turn = seat
+        take_penalty(g, following, ev)
     elif rank == SKIP:
         victim = seats[following]
         if g.rules.deflect_skip and g.held[victim].counts[face]:

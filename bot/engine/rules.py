@@ -72,6 +72,9 @@ class RuleSet:
     deflect_d2: bool = False
     deflect_wd4: bool = False
     deflect_skip: bool = False
+    # A pending draw stack may be passed on with a Skip (to the next player) or sent back with
+    # a Reverse, of the active colour: a common Show 'Em No Mercy house rule (off by default).
+    stack_deflect: bool = False
     go_out_on_action: bool = True
     voluntary_draw: bool = True
     draw_until_playable: bool = False

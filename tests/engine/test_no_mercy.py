@@ -153,6 +153,38 @@ def test_skip_reverse_and_roulette_do_not_answer_a_stack():
     assert game.current_player == 3
 
 
+def test_stack_deflect_a_reverse_sends_the_stack_back():
+    hands = {1: "RD G1 G7", 2: "RR G2 G3", 3: "G4 G5 G6"}
+    game = nm(P3, hands, "R5", "Y1 Y2 Y3 Y4 B7", stack_deflect=True)
+    game.apply(1, play("RD"))
+    assert game.decision is Decision.RESPOND and play("RR") in game.legal_actions(2)
+    ev = game.apply(2, play("RR"))
+    assert game.direction == -1
+    assert drawn_by(ev) == {1: 2}  # player 1 cannot answer: takes the stack, loses the turn
+    assert game.current_player == 3
+
+
+def test_stack_deflect_a_skip_passes_the_stack_on_and_it_can_still_be_stacked():
+    hands = {1: "W6 G1 G7", 2: "BS G2 G3", 3: "W10 G5 G6"}
+    pile = "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 B7"
+    game = nm(P3, hands, "R5", pile, stack_deflect=True)
+    game.apply(1, play("W6"))
+    game.apply(1, color("B"))
+    game.apply(2, play("BS"))
+    assert game.current_player == 3 and game.decision is Decision.RESPOND
+    assert game.penalty == 6
+    game.apply(3, play("W10"))  # stacked on the Wild Draw Six under the Skip
+    ev = game.apply(3, color("G"))
+    assert drawn_by(ev) == {1: 16}
+    assert game.current_player == 2
+
+
+def test_without_stack_deflect_a_skip_does_not_answer_a_stack():
+    game = nm(P3, {1: "RD G1 G7", 2: "RS G2 G3", 3: "G4 G5 G6"}, "R5", "Y1 Y2 B7")
+    ev = game.apply(1, play("RD"))
+    assert drawn_by(ev) == {2: 2}
+
+
 def test_wild_reverse_draw_four_turns_the_direction_and_the_player_before_draws():
     game = nm(P3, {1: "WR4 G1", 2: "G2 G3", 3: "B3 B4"}, "R5", "Y1 Y2 Y3 Y4 B7")
     game.apply(1, play("WR4"))
