@@ -68,7 +68,9 @@ def dump(game: GameState) -> dict[str, Any]:
         "round_outcome": game.round_outcome.to_dict() if game.round_outcome else None,
         "outcome": game.outcome.to_dict() if game.outcome else None,
         "positions": dict(game.positions),
-        "voids": {str(p): list(v) for p, v in game.voids.items()},
+        # A voids mask has a bit per face (73 since No Mercy): written in hex, since JSON
+        # libraries (the store's orjson) refuse integers past 64 bits.
+        "voids": {str(p): [format(v[0], "x"), v[1]] for p, v in game.voids.items()},
         "seed": game.seed,
         "random_steps": game.random_steps,
         "round_seed": game.round_seed.hex(),
@@ -115,7 +117,7 @@ def load_into(game: GameState, data: dict[str, Any]) -> None:
     oc = data["outcome"]
     game.outcome = Outcome.from_dict(oc) if oc else None
     game.positions = dict(data.get("positions", {}))  # kept since format 2
-    game.voids = {int(p): (int(v[0]), int(v[1])) for p, v in data.get("voids", {}).items()}
+    game.voids = {int(p): (_mask(v[0]), int(v[1])) for p, v in data.get("voids", {}).items()}
     if data["format"] == 1:
         game.seed, game.random_steps = _seed_from_generator(data["rng"]), 0
     else:
@@ -140,3 +142,8 @@ def _seed_from_generator(stored: list[Any]) -> int:
 def _unpack_words(text: str) -> tuple[int, ...]:
     raw = base64.b64decode(text)
     return struct.unpack(f"<{len(raw) // 4}I", raw)
+
+
+def _mask(value: int | str) -> int:
+    """A voids mask as saved: hex text, or an integer in snapshots saved before No Mercy."""
+    return int(value, 16) if isinstance(value, str) else int(value)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from bot.engine import Game, Play, RuleSet, events, parse_action
 from bot.engine.actions import NEXT_ROUND, Action
 from bot.engine.snapshot import FORMAT_VERSION
@@ -72,13 +74,22 @@ async def play(db: Database, game_id: int, game: Game, moves: int) -> None:
                     await unit.games.finish(game_id, winner_id=winners[0] if winners else None)
 
 
+@pytest.mark.parametrize(
+    ("rules", "moves"),
+    [
+        (RuleSet(target=1_000_000), 25),
+        (RuleSet.preset("no_mercy"), 12),  # its one round lasts 30 moves with this deal
+    ],
+    ids=["official", "no_mercy"],
+)
 async def test_resume_of_a_saved_game_gives_an_engine_state_equal_to_the_one_saved(
-    backend: Backend,
+    backend: Backend, rules: RuleSet, moves: int
 ) -> None:
+    """No Mercy's 73 faces make masks wider than 64 bits: they must still save and load."""
     db = backend.database()
     await db.migrate()
-    game_id, game = await open_and_start(db, RuleSet(target=1_000_000))
-    await play(db, game_id, game, 25)
+    game_id, game = await open_and_start(db, rules)
+    await play(db, game_id, game, moves)
     await db.close()  # the bot restarts
 
     db = backend.database()
