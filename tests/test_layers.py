@@ -28,7 +28,6 @@ ALLOWED: dict[str, set[str]] = {
         "bot.store",
         "bot.ui",
         "bot.settings",
-        "bot.discord_internals",
         "bot.child_process",
         "bot.request_budget",
     },

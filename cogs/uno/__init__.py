@@ -7,7 +7,7 @@ Who owns what at run time (docs/architecture.md draws it):
                   `commit` + `publish`, the one way a game changes and is shown.
                   publish: results.py -> table -> hands -> ping -> clock.
 A click's path: components.py (router, re-checks) -> moves.py (plan) -> running.py `commit`
-(lock, copy, engine, saving.py, adopt) -> the answer (answer_in_time.py, callback.py, pictures.py)
+(lock, copy, engine, saving.py, adopt) -> the answer (answer_in_time.py, pictures.py)
 -> live_hands.py `register` -> running.py `publish`.
 
 commands.py     slash commands (entry points) -> the flow that owns each one
@@ -34,7 +34,7 @@ records.py      /uno export, /uno verify and the results' Game record button (do
 record_work.py  records built and verified in a process of their own;  cooldowns.py: member waits
 boards.py       public leaderboards, refreshed in place;  seasons.py: rating seasons' ends
 replay_posts.py a round's replay posted once in a channel for a while (later asks pointed to it)
-answer_in_time.py     answers within Discord's 3 s (defer when slow);  callback.py: answers sent raw
+answer_in_time.py     answers within Discord's 3 s (defer when slow), through discord.py's API
 pictures.py     card pictures rendered off the loop and attached; card_emojis.py: emoji upload
 drawing_thread.py     the threads that draw the pictures, a stuck one replaced
 workers.py      a worker process with a thread as fallback; thinking.py: computers think there

@@ -24,7 +24,6 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import discord
 
 from bot.ui.errors import ANSWER_CUT, ANSWER_WINDOW, AnswerLate
-from cogs.uno import callback
 
 log = logging.getLogger(__name__)
 
@@ -173,14 +172,13 @@ async def respond(
     interaction: discord.Interaction[Any],
     *,
     edit: bool = False,
-    message: bool = False,
     **kwargs: Any,
 ) -> Any:
     """Answer: edit the clicked message (`edit`) or send `kwargs` as a message; after a deferral,
     edit the deferred message or send a follow-up (the first one fills a "thinking" message).
 
-    Unless `message` (the caller wants what discord.py returns, e.g. the new message's id), a
-    first answer does not ask Discord for the message back (`callback.answer`)."""
+    Returns what discord.py returns (the first answer's InteractionCallbackResponse, a
+    follow-up's or an edit's message)."""
     await settle(interaction)
     # Where the answer goes, for live_hands: a deferred update of a public message is no
     # private answer, even when the answer then follows up privately (the follow-up is).
@@ -197,20 +195,19 @@ async def respond(
         limit = max(MIN_ANSWER_TIME, budget_left(interaction, ANSWER_WINDOW))
     try:
         async with asyncio.timeout(limit):
-            return await _send_answer(interaction, edit=edit, message=message, **kwargs)
+            return await _send_answer(interaction, edit=edit, **kwargs)
     except TimeoutError as cut:
         interaction.extras[ANSWER_CUT] = True  # (it may have arrived: never answered again)
         raise AnswerLate(f"interaction {interaction.id}: no answer within {limit:.1f} s") from cut
 
 
-async def _send_answer(
-    interaction: discord.Interaction[Any], *, edit: bool, message: bool, **kwargs: Any
-) -> Any:
-    if not message and callback.can_answer(interaction, edit=edit, **kwargs):
-        return await callback.answer(interaction, edit=edit, **kwargs)
+async def _send_answer(interaction: discord.Interaction[Any], *, edit: bool, **kwargs: Any) -> Any:
     if not interaction.response.is_done():
         if edit:
+            kwargs.pop("ephemeral", None)  # an edit keeps the clicked message's visibility
             return await interaction.response.edit_message(**kwargs)
+        if kwargs.get("view", ...) is None:
+            del kwargs["view"]  # a new message takes no view=None (nothing to remove)
         return await interaction.response.send_message(**kwargs)
     if edit:
         kwargs.pop("ephemeral", None)

@@ -115,7 +115,7 @@ class PublicBoards:
             text = t("leaderboard.nothing_to_post", interaction.locale)
             await respond(interaction, content=text, ephemeral=True)
             return
-        response = await respond(interaction, message=True, embed=embed)
+        response = await respond(interaction, embed=embed)
         message_id = getattr(response, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id

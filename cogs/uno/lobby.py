@@ -137,7 +137,7 @@ class Lobby:
             except ChannelBusy:
                 raise UserError("error.channel_busy") from None
             kwargs = lobby_kwargs(shared, record)
-            response = await respond(interaction, message=True, **kwargs)
+            response = await respond(interaction, **kwargs)
             message_id = getattr(response, "message_id", None)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
