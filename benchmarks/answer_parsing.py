@@ -36,7 +36,7 @@ from bot.ui.hand_message import render_hand
 from bot.ui.table_message import render_table
 
 CHANNEL, GUILD, APP, USER = 10, 20, 30, 1
-AUTHOR = {"id": str(APP), "username": "UNO", "discriminator": "0", "avatar": None, "bot": True}
+AUTHOR: Any = {"id": str(APP), "username": "UNO", "discriminator": "0", "avatar": None, "bot": True}
 
 
 def mid_game(seed: int = 7) -> tuple[Game, dict[int, str]]:
