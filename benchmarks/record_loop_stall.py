@@ -1,7 +1,7 @@
 """How long the event loop stalls while ten members ask for the record of a 14,000-action match
-at once (`/uno export` and `/uno verify`, cogs/uno/records.py): the record read from a real
+at once (`/uno export` and `/uno verify`, cogs/uno/records/exports.py): the record read from a real
 SQLite database, then built (and verified) on the loop, as before, or in the record process
-(cogs/uno/record_work.py), as now. Modes: "before" (every action row through the ORM, all asks at
+(cogs/uno/records/work.py), as now. Modes: "before" (every action row through the ORM, all asks at
 once, built on the loop), "loop" (today's read, one ask at a time, built on the loop), "process"
 (today's read, built in the record process: what the bot does).
 
@@ -38,8 +38,8 @@ from bot.engine.verify import verify
 from bot.store import Database, GameRecord, open_database
 from bot.store.models import Game as GameRow
 from bot.store.models import GameAction, GameStatus, Round, Seat
-from cogs.uno.record_work import RECORDS
-from cogs.uno.records import Records
+from cogs.uno.records.exports import Records
+from cogs.uno.records.work import RECORDS
 from cogs.uno.shared import Shared
 
 PLAYERS = [(11, "Ada"), (22, "Bo"), (33, "Cy")]

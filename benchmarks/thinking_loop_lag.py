@@ -1,5 +1,5 @@
 """How long the event loop waits while an expert computer thinks: in a thread or in the worker
-process (cogs/uno/thinking.py).
+process (cogs/uno/game/computers.py).
 
 A heartbeat task asks the loop to wake it every millisecond and records how late it wakes (the
 delay every interaction's answer would see), while expert decisions run back to back, as in a
@@ -19,8 +19,8 @@ import statistics
 import time
 
 from bot.engine import Game, PlayerView, RuleSet, view_for
-from cogs.uno.thinking import decide, warm_up
-from cogs.uno.workers import WorkerProcess
+from cogs.uno.drawing.workers import WorkerProcess
+from cogs.uno.game.computers import decide, warm_up
 
 
 def positions(count: int) -> list[tuple[PlayerView, int]]:

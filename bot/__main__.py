@@ -56,8 +56,8 @@ async def run(settings: Settings, token: str) -> None:
 
 
 def _kill_worker_processes() -> None:
-    """SIGKILL the worker processes still alive once the client is closed. Closing the cogs
-    kills them (cogs/uno/workers.py); this is for a close that failed midway, since a stopped or
+    """SIGKILL the worker processes still alive once the client is closed. Closing the cogs kills
+    them (cogs/uno/drawing/workers.py); this is for a close that failed midway, since a stopped or
     stuck worker would hold the exit (the interpreter joins its child processes at exit). Those just
     killed get `EXIT_GRACE` seconds to be gone first (blocking: the bot is ending)."""
     until = time.monotonic() + EXIT_GRACE

@@ -1,10 +1,11 @@
 """The start of every worker process of the bot, and the loop it runs: it must not outlive the bot.
 
 The bot draws pictures and lets computer players think in worker processes
-(cogs/uno/workers.py, used by pictures.py and thinking.py). When the bot ends normally it shuts
-them down; when it is killed (SIGKILL, the OOM killer, a crash) nobody does, and an orphaned
-worker would wait forever on its queue, holding memory and the bot's stdout. So each worker
-watches its parent's sentinel, which becomes ready when the parent process is gone, and exits.
+(cogs/uno/drawing/workers.py, used by drawing/attach.py and game/computers.py). When the bot ends
+normally it shuts them down; when it is killed (SIGKILL, the OOM killer, a crash) nobody does,
+and an orphaned worker would wait forever on its queue, holding memory and the bot's stdout. So
+each worker watches its parent's sentinel, which becomes ready when the parent process is gone,
+and exits.
 Kept in a module that imports only the standard library: a worker imports it at start.
 """
 
@@ -33,7 +34,7 @@ def exit_with_parent() -> None:
 def serve_calls(
     requests: multiprocessing.connection.Connection, results: multiprocessing.connection.Connection
 ) -> None:
-    """A worker process's loop (cogs/uno/workers.py): read (call id, function, arguments),
+    """A worker process's loop (cogs/uno/drawing/workers.py): read (call id, function, arguments),
     answer (call id, ok, the pickled value or error), until the bot closes its end. It lives
     here, in a module never reloaded, because the bot's extensions can be imported afresh
     (a reload), and a process's target is pickled by its module's current name."""

@@ -1,8 +1,8 @@
 """`/uno-admin`: server-manager commands (hidden from members without Manage Server).
 
-`settings` shows this server's defaults with selects that change them (cogs/uno/config_panel.py),
-`set` changes one by name (rules are validated by the engine and refused with its reason), `reset`
-goes back to the official rules and default settings.
+`settings` shows this server's defaults with selects that change them
+(cogs/uno/lobby/settings_panel.py), `set` changes one by name (rules are validated by the engine and
+refused with its reason), `reset` goes back to the official rules and default settings.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from bot.ui.rule_options import (
     option_label,
     value_choices,
 )
-from cogs.uno.config_panel import changed_config, server_panel
-from cogs.uno.seasons import announce_season_ends
+from cogs.uno.boards import announce_season_ends
+from cogs.uno.lobby.settings_panel import changed_config, server_panel
 
 
 @app_commands.guild_only()

@@ -14,8 +14,8 @@ from the operating system; in a test run in this process they come from a genera
 test's id, so every run of a test deals the same cards. A test that held for most deals but not
 all (a Draw Two turned as starter) once failed CI at random; now such a test fails on every run or
 on none. (The bot process of the end-to-end tests is not patched: its games are dealt from
-UNO_TEST_SEED plus the game's id, or a fixed deck, by testing/bot_env.py and dealing.py.
-tests/engine/test_seeds.py checks the real sources.)
+UNO_TEST_SEED plus the game's id, or a fixed deck, by testing/bot_env.py and
+cogs/uno/lobby/lobbies.py. tests/engine/test_seeds.py checks the real sources.)
 """
 
 from __future__ import annotations

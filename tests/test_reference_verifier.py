@@ -59,7 +59,8 @@ def _random_rules(rng: random.Random) -> RuleSet:
 
 def _random_match(seed: int, counts: dict[str, int]) -> dict[str, Any]:
     """A match of random legal actions by anyone who may act (jump-ins, catches, challenges,
-    UNO calls and now and then a leave), recorded as the bot records it (cogs/uno/records.py)."""
+    UNO calls and now and then a leave), recorded as the bot records it
+    (cogs/uno/records/exports.py)."""
     rng = random.Random(seed)
     rules = _random_rules(rng)
     players = [(100 + i, f"P{i}") for i in range(rng.randint(2, 5))]

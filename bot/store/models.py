@@ -135,7 +135,7 @@ class GuildSettings(Base):
     # and where a season's champion is announced (None: the channel of its last counted match).
     season_length: Mapped[str] = mapped_column(String(16), default="off", server_default="off")
     season_channel_id: Mapped[int | None] = mapped_column(BigInteger)
-    # Seconds from a round's end until the next starts by itself (cogs/uno/turn_clock.py);
+    # Seconds from a round's end until the next starts by itself (cogs/uno/game/clock.py);
     # servers stored before the setting existed get records.ROUND_BREAK_DEFAULT.
     round_break_seconds: Mapped[int] = mapped_column(Integer, default=15, server_default="15")
     updated_at: Mapped[datetime]
@@ -187,7 +187,7 @@ class Game(Base):
     table_message_id: Mapped[int | None] = mapped_column(BigInteger)
     table_message_posted_at: Mapped[datetime | None]
     turn_deadline: Mapped[datetime | None]
-    # The turn ping shown in the channel now (cogs/uno/pings.py), so that the next process can
+    # The turn ping shown in the channel now (cogs/uno/game/pings.py), so that the next process can
     # delete one a restart left behind; written when a ping is posted or deleted, not per move.
     ping_message_id: Mapped[int | None] = mapped_column(BigInteger)
     # Whether the match counts for the leaderboard (docs/playing.md, "What counts"): set at start

@@ -242,7 +242,7 @@ def _clock_lines(
 
 #: The log lines the table shows: the newest, at most TABLE_LOG_LINES of them and, beyond the
 #: newest, at most TABLE_LOG_CHARS characters in all (about four lines on a phone); the
-#: round's whole log is one click away (the Log button, cogs/uno/round_log.py).
+#: round's whole log is one click away (the Log button, cogs/uno/game/results.py).
 TABLE_LOG_LINES = 3
 TABLE_LOG_CHARS = 200
 
@@ -330,7 +330,8 @@ def render_table(
     """The public table, made to fit a phone: whose turn it is and when it runs out, then the
     picture, then in small print (the footer) the newest log lines, the rules and the goal.
 
-    `pictured` (the table picture will be the embed's image, see table_posts.py): the picture
+    `pictured` (the table picture will be the embed's image, see cogs/uno/game/requests.py): the
+    picture
     shows the top card, the colour, the direction and every seat's count and UNO state, so the
     text does not repeat them (the picture's alt text has them all); otherwise the text says
     all of it. Who may be caught is the picture's red "UNO?" badge (and its alt text), beside
@@ -527,8 +528,8 @@ def rating_changes_line(
 
 
 def rematch_view(game_id: int, locale: object = None) -> discord.ui.View:
-    """The buttons under a finished match's result: Rematch (cogs/uno/rematch.py), its
-    record and its last round's replay (cogs/uno/records.py)."""
+    """The buttons under a finished match's result: Rematch (cogs/uno/lobby/rematch.py), its
+    record and its last round's replay (cogs/uno/records/exports.py)."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, label=t("result.rematch", locale)))
     view.add_item(RecordButton(game_id, label=t("result.record", locale)))

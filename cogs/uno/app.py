@@ -3,7 +3,7 @@ each other; arrows one way, no callbacks bound late.
 
 The publishers' services (results, tables, live hands, pings) and the save are handed to
 `RunningGames`, whose `RunningGame`s own each running game, make and retire its table, hands
-and pings, and publish every saved change in a fixed order (running.py); the flows get the
+and pings, and publish every saved change in a fixed order (game/owner.py); the flows get the
 running games from it. The services hold only what every game shares. This object is installed as
 `bot.uno` (bot.client.GameService): it answers clicks (`handle_click`), the client's shutdown
 stops it (`stop_clocks`, `finish_tables`) and the admin cog tells it of changed settings.
@@ -16,28 +16,26 @@ from typing import Any
 from bot.settings import Settings
 from bot.store import Database
 from cogs.uno.boards import PublicBoards
-from cogs.uno.card_emojis import EmojiSync
-from cogs.uno.components import Clicks
-from cogs.uno.config_panel import ConfigPanel
-from cogs.uno.live_hands import LiveHands
-from cogs.uno.lobby import Lobby
-from cogs.uno.lobby_rules import LobbyRules
-from cogs.uno.moves import Moves
-from cogs.uno.pictures import DRAWING
-from cogs.uno.pings import TurnPings
-from cogs.uno.public_posts import PublicPoster
-from cogs.uno.record_work import RECORDS
-from cogs.uno.records import Records
-from cogs.uno.rematch import Rematch
-from cogs.uno.results import Results
-from cogs.uno.round_log import RoundLog
-from cogs.uno.running import RunningGames
-from cogs.uno.saving import Saving
+from cogs.uno.clicks import Clicks
+from cogs.uno.drawing.attach import DRAWING
+from cogs.uno.drawing.emoji_upload import EmojiSync
+from cogs.uno.game.computers import THINKING
+from cogs.uno.game.hands import PrivateHands
+from cogs.uno.game.moves import Moves
+from cogs.uno.game.pings import TurnPings
+from cogs.uno.game.registry import RunningGames
+from cogs.uno.game.requests import RoundLog, ShowHand, TablePosts
+from cogs.uno.game.results import Results
+from cogs.uno.game.saving import Saving
+from cogs.uno.game.table import TableUpdater
+from cogs.uno.lobby.lobbies import Lobby
+from cogs.uno.lobby.rematch import Rematch
+from cogs.uno.lobby.rules import LobbyRules
+from cogs.uno.lobby.settings_panel import ConfigPanel
+from cogs.uno.outbox import PublicPoster
+from cogs.uno.records.exports import Records
+from cogs.uno.records.work import RECORDS
 from cogs.uno.shared import Shared
-from cogs.uno.show_hand import Hands
-from cogs.uno.table_posts import TablePosts
-from cogs.uno.table_updater import TableUpdater
-from cogs.uno.thinking import THINKING
 
 
 class UnoApp:
@@ -50,7 +48,7 @@ class UnoApp:
             repost_after=settings.table_repost_after,
             budget=bot.request_budget,
         )
-        self.live_hands = LiveHands(shared)
+        self.private_hands = PrivateHands(shared)
         self.pings = TurnPings(shared)
         self.posts = PublicPoster(shared)  # results and champions, saved with their change
         self.games = RunningGames(
@@ -58,10 +56,10 @@ class UnoApp:
             Saving(shared),
             Results(shared, self.posts),
             self.tables,
-            self.live_hands,
+            self.private_hands,
             self.pings,
         )
-        self.hands = Hands(self.games)
+        self.show_hand = ShowHand(self.games)
         self.moves = Moves(self.games)
         self.lobby_rules = LobbyRules(shared)
         self.lobby = Lobby(shared, self.games, self.moves, self.lobby_rules)
@@ -70,7 +68,7 @@ class UnoApp:
         self.records = Records(shared)
         self.round_log = RoundLog(self.games)
         self.clicks = Clicks(
-            self.hands,
+            self.show_hand,
             self.lobby,
             self.config,
             self.moves,
@@ -106,7 +104,7 @@ class UnoApp:
         self.games.drop_clocks()  # the pings' jobs too
         await self.posts.close()  # what is still pending is posted by the next run
         await self.pings.close()
-        await self.live_hands.close()
+        await self.private_hands.close()
         await self.card_emojis.close()
         await DRAWING.close()
         await THINKING.close()

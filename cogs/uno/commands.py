@@ -1,9 +1,15 @@
-"""Thin slash commands: each one checks, calls the flow that owns it once, and replies."""
+"""Thin slash commands: each one checks, calls the flow that owns it once, and replies.
+
+Re-checks of raw command values: a modified client can send any value for any option.
+
+Discord's own client only offers an option's choices and range, but the bot never relies on it:
+a value outside them is refused with a clear ephemeral message (a `UserError`), never passed on.
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import discord
@@ -13,7 +19,7 @@ from discord.ext import commands
 from bot.engine import PRESETS, Play, view_for
 from bot.engine.ai import LEVELS
 from bot.engine.rules import CHOICES, INT_RANGES
-from bot.i18n import t
+from bot.i18n import Phrase, has_key, t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GameStatus, StorageUnavailable
 from bot.ui.card_input import ordered_choices, parse_card_input
@@ -26,11 +32,10 @@ from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
 from bot.ui.stats import render_stats
 from cogs.uno.app import UnoApp
-from cogs.uno.inputs import require_choice, require_range
-from cogs.uno.moves import play_texts
-from cogs.uno.pictures import DRAWING
-from cogs.uno.resume import resume_running_games, shard_filter
-from cogs.uno.seasons import announce_season_ends, roll_over_if_due
+from cogs.uno.boards import announce_season_ends, roll_over_if_due
+from cogs.uno.drawing.attach import DRAWING
+from cogs.uno.game.moves import play_texts
+from cogs.uno.game.registry import resume_running_games, shard_filter
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +242,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     @app_commands.command(name=cmd_name("hand"), description=cmd_text("cmd.hand"))
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        await self.app.hands.show_hand(interaction, await self._running(interaction))
+        await self.app.show_hand.show(interaction, await self._running(interaction))
 
     @app_commands.command(name=cmd_name("play"), description=cmd_text("cmd.play"))
     @app_commands.rename(card=cmd_name("option.card"), color=cmd_name("option.color"))
@@ -386,7 +391,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    # -- game records (cogs/uno/records.py, docs/records.md)
+    # -- game records (cogs/uno/records/exports.py, docs/records.md)
 
     @app_commands.command(name=cmd_name("export"), description=cmd_text("cmd.export"))
     @app_commands.rename(game=cmd_name("option.game"), round_number=cmd_name("option.round"))
@@ -434,3 +439,25 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.command(name=cmd_name("help"), description=cmd_text("cmd.help"))
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(**render_help(interaction.locale), ephemeral=True)
+
+
+def _option(option: str) -> Phrase | str:
+    """An option's name as the reader's command shows it (`cmdname.option.*`)."""
+    key = f"cmdname.option.{option}"
+    return Phrase(key) if has_key(key) else option
+
+
+def require_choice(option: str, value: str, allowed: Collection[str]) -> str:
+    """`value` if it is one of `allowed`; otherwise a UserError naming the choices."""
+    if value not in allowed:
+        raise UserError(
+            "error.bad_choice", option=_option(option), value=value[:50], allowed=", ".join(allowed)
+        )
+    return value
+
+
+def require_range(option: str, value: object, low: int, high: int) -> int:
+    """`value` if it is a whole number from `low` to `high`; otherwise a UserError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise UserError("error.bad_number", option=_option(option), min=low, max=high)
+    return value

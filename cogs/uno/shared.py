@@ -3,15 +3,31 @@
 It holds the bot, the database, one lock per channel (it serialises everything that happens in
 a channel: a lobby, its start, the game, a rematch) and the per-server settings the flows read
 on every move (language, turn timer). Nothing of a running game is kept here: its owner holds
-its channel's lock (running.py), and a lock nobody holds or waits for is forgotten. The helpers
+its channel's lock (game/owner.py), and a lock nobody holds or waits for is forgotten. The helpers
 here are the ones every flow needs: finding a channel's game and posting in public.
+
+A member's short wait between two uses of a command that posts in a channel.
+
+A replay shared in a channel (records/exports.py) and a table posted anew (`/uno table`,
+game/requests.py) are
+public messages each member may ask for as often as they click: a few in a row would flood
+the channel and spend the bot's request budget (bot/request_budget.py) that every game's table
+shares. So each is limited per member and place: one in `seconds`, and a second one inside them
+is refused with the time it may be asked again, as a Discord relative timestamp (`<t:...:R>`,
+shown in the reader's own language and time zone, counting down).
+
+discord.py's `app_commands.checks.cooldown` is not used: it answers with its own untranslated
+error and has no way to undo a use whose post did not go out (the bot may not post there).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
+from collections.abc import Hashable
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -20,6 +36,7 @@ from bot.i18n import AUTO, resolve_locale
 from bot.settings import Settings
 from bot.store import Database, GameNotFound, GameRecord
 from bot.ui.errors import UserError
+from bot.ui.table_message import render_lobby
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +50,8 @@ class Shared:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._languages: dict[int, str] = {}
         self.turn_seconds: dict[int, int] = {}  # guild id -> the server's turn timer (0: off)
-        self.turn_pings: dict[int, int | None] = {}  # guild id -> turn ping delay (pings.py)
-        self.card_images: dict[int, bool] = {}  # guild id -> card pictures on (pictures.py)
+        self.turn_pings: dict[int, int | None] = {}  # guild id -> turn ping delay (game/pings.py)
+        self.card_images: dict[int, bool] = {}  # guild id -> card pictures on (drawing/attach.py)
         self.round_breaks: dict[int, int] = {}  # guild id -> seconds between rounds (turn_clock)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
@@ -45,6 +62,13 @@ class Shared:
         return lock
 
     # ------------------------------------------------------------------ server settings
+
+    def lobby_message(self, record: GameRecord, *, closed: str | None = None) -> dict[str, Any]:
+        """A lobby as the channel sees it, in the server's language (every lobby flow, and
+        `/uno table` on a lobby); `closed`: why it closed, if it did."""
+        locale = self.public_locale(record.guild_id)
+        players = [(s.user_id, s.display_name) for s in record.seats if s.left_at is None]
+        return render_lobby(record.id, record.host_id, players, record.rules, locale, closed=closed)
 
     def public_locale(self, guild_id: int | None) -> str:
         """The catalogue the channel reads: the server's language setting, or, while it is
@@ -126,3 +150,33 @@ class Shared:
         except discord.HTTPException:
             log.warning("could not post in channel %s", channel_id, exc_info=True)
             return None
+
+
+class MemberCooldown:
+    """One use per `seconds` for each key (e.g. (server, member) or (channel, member))."""
+
+    def __init__(self, seconds: float, refusal: str) -> None:
+        """`refusal`: the catalogue key of the refusal; it takes `{when}`."""
+        self.seconds = seconds
+        self._refusal = refusal
+        self._until: dict[Hashable, float] = {}  # key -> time.monotonic() of its next use
+
+    def check(self, key: Hashable) -> None:
+        """`UserError` when `key` was used under `seconds` ago (old entries are forgotten on
+        the way: the dict holds the last `seconds` seconds only)."""
+        now = time.monotonic()
+        for old in [k for k, until in self._until.items() if until <= now]:
+            del self._until[old]
+        until = self._until.get(key)
+        if until is not None:
+            # (a second more: "in 0 seconds" would read as "now" while it is still refused)
+            when = discord.utils.utcnow() + timedelta(seconds=until - now + 1)
+            raise UserError(self._refusal, when=discord.utils.format_dt(when, "R"))
+
+    def use(self, key: Hashable) -> None:
+        """Count a use of `key` now (before its post: no second one slips in meanwhile)."""
+        self._until[key] = time.monotonic() + self.seconds
+
+    def undo(self, key: Hashable) -> None:
+        """The use did not happen after all (nothing was posted): `key` may ask again now."""
+        self._until.pop(key, None)

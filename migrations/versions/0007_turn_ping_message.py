@@ -1,7 +1,7 @@
 """The turn ping shown in a game's channel is remembered (`games.ping_message_id`).
 
-A ping (cogs/uno/pings.py) was kept in memory only, so one posted before a restart stayed in the
-channel for good and the next process posted another. Its id is now stored when it is posted
+A ping (cogs/uno/game/pings.py) was kept in memory only, so one posted before a restart stayed
+in the channel for good and the next process posted another. Its id is now stored when it is posted
 and cleared when it is deleted; at start-up the pings of the previous process are deleted.
 
 Revision ID: 0007

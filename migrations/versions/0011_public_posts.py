@@ -3,7 +3,7 @@
 `public_posts` holds each such message as rendered when its change was saved, until Discord
 accepted it (`state` "posted", with `message_id`) or refused its channel for good
 ("undeliverable"); `nonce` makes a repeated post return the first message
-(cogs/uno/public_posts.py).
+(cogs/uno/outbox.py).
 
 Revision ID: 0011
 Revises: 0010

@@ -14,7 +14,7 @@ import pytest
 
 from bot.ui.errors import ANSWER_CUT, AnswerLate, send_ephemeral, token_is_dead
 from bot.ui.items import answer_failure
-from cogs.uno import answer_in_time
+from cogs.uno import answers as answer_in_time
 
 
 class _Response:

@@ -12,7 +12,7 @@ from bot.client import EXTENSIONS, create_bot
 from bot.settings import Settings
 from bot.store import open_database
 from cogs.uno.commands import parse_card_input
-from cogs.uno.live import stat_counters
+from cogs.uno.game.live import stat_counters
 
 UNO_COMMANDS = {
     "new",

@@ -4,8 +4,8 @@ and a computer whose choice fails plays the engine's default move instead."""
 from __future__ import annotations
 
 from bot.engine import Game, RuleSet
-from cogs.uno.autoplay import computer_choice
-from cogs.uno.live import LiveGame
+from cogs.uno.game.computers import computer_choice
+from cogs.uno.game.live import LiveGame
 
 COMPUTER, PERSON = -1, 11
 

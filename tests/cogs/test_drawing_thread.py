@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from cogs.uno.drawing_thread import DrawingLate, DrawingThread
+from cogs.uno.drawing.threads import DrawingLate, DrawingThread
 
 pytestmark = pytest.mark.asyncio
 

@@ -13,10 +13,10 @@ import pytest
 
 from bot.engine import Game, RuleSet
 from bot.settings import Settings
-from cogs.uno.answer_in_time import Answer
-from cogs.uno.hand_view import hand_kwargs
-from cogs.uno.live import LiveGame
-from cogs.uno.live_hands import GameHands, LiveHands
+from cogs.uno.answers import Answer
+from cogs.uno.game.hand_view import hand_kwargs
+from cogs.uno.game.hands import GameHands, PrivateHands
+from cogs.uno.game.live import LiveGame
 
 ALICE, BOB, CAROL = 11, 12, 13
 
@@ -30,7 +30,7 @@ class _Shared:
 
 def _hands(live: LiveGame, request: Any) -> GameHands:
     """The game's live hands, as its owner makes them; `request` stands for Discord."""
-    service = LiveHands(_Shared(live))
+    service = PrivateHands(_Shared(live))
     service.tokens.request = request
     return service.hands(live, asyncio.Lock())
 
@@ -159,7 +159,7 @@ async def test_a_picture_the_hand_already_shows_is_not_sent_again(
             out["attachments"] = ["the picture's file"]  # as `attach` uploads it
         return out
 
-    monkeypatch.setattr("cogs.uno.live_hands.attach", attach)
+    monkeypatch.setattr("cogs.uno.game.hands.attach", attach)
     same = SimpleNamespace(key=("cards", "same"))
     hands._kwargs = lambda *args, **kwargs: {"picture": same}
     hands.register(_interaction(BOB, 1), BOB)
@@ -176,7 +176,7 @@ async def test_a_failed_edit_is_sent_again_with_the_latest_state(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     live = _live()
-    monkeypatch.setattr("cogs.uno.live_hands.RETRY_FIRST", 0.01)
+    monkeypatch.setattr("cogs.uno.game.hands.RETRY_FIRST", 0.01)
     statuses = [500, 0, 200]  # Discord failing, then the network, then fine
     calls: list[Any] = []
 

@@ -1,4 +1,4 @@
-"""Drawing pictures off the event loop (cogs/uno/pictures.py): cached by what they show,
+"""Drawing pictures off the event loop (cogs/uno/drawing/attach.py): cached by what they show,
 drawn in worker processes once they are up, attached as files with their alt text."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from bot.engine import Game, RuleSet
 from bot.ui.art.encode import table_palette
 from bot.ui.art.table_picture import picture_size
 from bot.ui.pictures import Picture, table_picture
-from cogs.uno import pictures
-from cogs.uno.pictures import Drawing, attach, has_picture
+from cogs.uno.drawing import attach as pictures
+from cogs.uno.drawing.attach import Drawing, attach, has_picture
 
 NAMES = {1: "Ann", 2: "Ben"}
 

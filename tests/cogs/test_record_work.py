@@ -1,4 +1,4 @@
-"""Records are built and verified in the record process (cogs/uno/record_work.py), never on the
+"""Records are built and verified in the record process (cogs/uno/records/work.py), never on the
 event loop nor in a thread of the bot, within a deadline; `/uno export`, `/uno verify` and the
 Game record button tell the asker when a record is late.
 
@@ -23,13 +23,13 @@ from bot.ui.errors import UserError
 from tests.engine.matches import recorded_match
 
 if TYPE_CHECKING:
-    from cogs.uno import record_work as work_module
+    from cogs.uno.records import work as work_module
 
 
 def _module() -> work_module:
-    """cogs/uno/record_work.py as imported now: other tests reload the cogs, and a function
+    """cogs/uno/records/work.py as imported now: other tests reload the cogs, and a function
     sent to the process is pickled by its module's current name."""
-    return importlib.import_module("cogs.uno.record_work")
+    return importlib.import_module("cogs.uno.records.work")
 
 
 def _parts() -> dict[str, Any]:
@@ -84,7 +84,7 @@ async def test_a_late_record_is_a_clear_answer(monkeypatch: pytest.MonkeyPatch) 
     async def late(parts: dict[str, Any]) -> Any:
         raise _module().RecordLate("stuck")
 
-    records_class = importlib.import_module("cogs.uno.records").Records
+    records_class = importlib.import_module("cogs.uno.records.exports").Records
     records = records_class.__new__(
         records_class
     )  # (only the part that turns lateness into an answer)

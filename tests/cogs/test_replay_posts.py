@@ -9,7 +9,7 @@ from typing import Any, cast
 import discord
 import pytest
 
-from cogs.uno.replay_posts import ReplayPosts
+from cogs.uno.records.replay_posts import ReplayPosts
 
 pytestmark = pytest.mark.asyncio
 

@@ -1,4 +1,4 @@
-"""The running game's owner (cogs/uno/running.py) on a real SQLite file: a change is saved, then
+"""The running game's owner (cogs/uno/game/owner.py) on a real SQLite file: a change is saved, then
 adopted, then shown in one fixed order; a change that cannot be saved leaves the game exactly
 as saved and shows nothing (the round-winning play a failed save must not leak into any hand).
 
@@ -26,8 +26,9 @@ from bot.engine import events as E
 from bot.settings import Settings
 from bot.store import Database, NewAction, create_engine
 from bot.ui.errors import UserError
-from cogs.uno.running import RunningGame, RunningGames
-from cogs.uno.saving import Change, Saving
+from cogs.uno.game.owner import RunningGame
+from cogs.uno.game.registry import RunningGames
+from cogs.uno.game.saving import Change, Saving
 from cogs.uno.shared import Shared
 
 GUILD, CHANNEL = 1_000_000_000_000_000_001, 2_000_000_000_000_000_002
@@ -47,7 +48,7 @@ class _Shown:
         self.steps.append(("results", [type(e).__name__ for e in events]))
         return False
 
-    # TableUpdater, LiveHands, TurnPings: the game's own table, hands and ping
+    # TableUpdater, PrivateHands, TurnPings: the game's own table, hands and ping
     def table(self, game_id: int, render: Any, on_posted: Any) -> _Table:
         return _Table(self.steps, game_id)
 
@@ -268,7 +269,7 @@ async def test_a_break_is_the_servers_round_break_and_a_wait_moves_only_its_end(
     same state), then adopted and shown; one that cannot be saved changes nothing."""
     from datetime import timedelta
 
-    from cogs.uno.turn_clock import WAIT_SECONDS, now, waited_deadline
+    from cogs.uno.game.clock import WAIT_SECONDS, now, waited_deadline
 
     games, shown, path = world
     games.shared.round_breaks[GUILD] = 45

@@ -1,4 +1,4 @@
-"""The table's picture is uploaded only when what it shows changed (game_table.py)."""
+"""The table's picture is uploaded only when what it shows changed (cogs/uno/game/table.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,9 @@ import pytest
 from bot.engine import Card, Color
 from bot.ui.art import SeatState, TableState, table_file
 from bot.ui.pictures import TABLE_FILE, Picture
-from cogs.uno import game_table
-from cogs.uno.game_table import GameTable, Renderer
-from cogs.uno.pictures import PictureLate
-from cogs.uno.table_updater import TableUpdater
+from cogs.uno.drawing.attach import PictureLate
+from cogs.uno.game import table as game_table
+from cogs.uno.game.table import GameTable, Renderer, TableUpdater
 
 CHANNEL, GAME = 10, 7
 MESSAGE = discord.utils.time_snowflake(discord.utils.utcnow())  # young: edited, not re-posted

@@ -1,6 +1,6 @@
-"""Work off the event loop (cogs/uno/workers.py, cogs/uno/thinking.py): in a worker process once
-it is up, in a thread before and after it fails, with the same results either way; every call
-within a deadline, a stuck process killed and replaced.
+"""Work off the event loop (cogs/uno/drawing/workers.py, cogs/uno/game/computers.py): in a worker
+process once it is up, in a thread before and after it fails, with the same results either way;
+every call within a deadline, a stuck process killed and replaced.
 
 Stuck processes are real ones, stopped with SIGSTOP (or busy in `time.sleep`): a deadline is
 all a test waits for, and every other wait is for a condition, bounded."""
@@ -18,7 +18,7 @@ import pytest
 
 from bot.engine import Game, RuleSet, view_for
 from bot.engine import actions as A
-from cogs.uno.workers import WorkerLate, WorkerProcess
+from cogs.uno.drawing.workers import WorkerLate, WorkerProcess
 
 #: A deadline no healthy call comes near (a bounded wait, not a race).
 DEADLINE = 30.0
@@ -213,7 +213,7 @@ def _a_real_choice() -> tuple[Game, int]:
 async def test_a_computer_thinks_alike_in_the_process_and_in_a_thread() -> None:
     # Imported here: loading the cogs as extensions (test_cogs.py) imports them afresh, and a
     # function pickles by its module's current name only.
-    from cogs.uno.thinking import decide, decision_seed, warm_up
+    from cogs.uno.game.computers import decide, decision_seed, warm_up
 
     game, player = _a_real_choice()
     view = view_for(game, player)
@@ -234,7 +234,7 @@ async def test_a_computer_thinks_alike_in_the_process_and_in_a_thread() -> None:
 
 
 def test_each_decision_has_its_own_seed() -> None:
-    from cogs.uno.thinking import decision_seed
+    from cogs.uno.game.computers import decision_seed
 
     seeds = {decision_seed(g, p, v) for g in (1, 2) for p in (-1, -2, 5) for v in range(50)}
     assert len(seeds) == 2 * 3 * 50
@@ -244,7 +244,7 @@ def test_each_decision_has_its_own_seed() -> None:
 async def test_a_late_expert_plays_the_hard_choice(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import cogs.uno.thinking as thinking
+    import cogs.uno.game.computers as thinking
 
     game, player = _a_real_choice()
     view = view_for(game, player)
@@ -254,9 +254,10 @@ async def test_a_late_expert_plays_the_hard_choice(
     monkeypatch.setattr(thinking, "THINKING", worker)
     monkeypatch.setattr(thinking, "DEADLINE", SHORT)
     try:
-        with caplog.at_level(logging.WARNING, logger="cogs.uno.thinking"):
+        with caplog.at_level(logging.WARNING, logger="cogs.uno.game.computers"):
             choice = await thinking.think("expert", 3, view)
         assert choice == thinking.decide("hard", 3, view)
-        assert [r.levelname for r in caplog.records if r.name == "cogs.uno.thinking"] == ["WARNING"]
+        logged = [r.levelname for r in caplog.records if r.name == "cogs.uno.game.computers"]
+        assert logged == ["WARNING"]
     finally:
         await worker.close()

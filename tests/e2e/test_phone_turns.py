@@ -2,7 +2,7 @@
 presses Show my hand, each turn is one click, each hand fits a phone's screen.
 
 Ana (English), Dora (German) and Nils (Norwegian) play a match to 150 points. Each gets their
-hand at the deal through their own click in the lobby (live_hands.py `deal`), uses only the
+hand at the deal through their own click in the lobby (game/hands.py `deal`), uses only the
 hand they see lowest in the channel (the bot posts it anew below each round's results), and
 never clicks in a round's break. Checked: every first turn in one click, no Show my hand in the
 whole match, at least 95% of turns in one click, every dealt hand (7 cards, a wild among them)

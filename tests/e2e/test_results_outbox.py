@@ -2,7 +2,7 @@
 
 The results (the standings, the winner, the rating changes, and at a match's end the
 Rematch / Game record / Replay buttons) are saved with the change that ended the round and
-posted until Discord takes them (cogs/uno/public_posts.py). Before, they were posted once: a
+posted until Discord takes them (cogs/uno/outbox.py). Before, they were posted once: a
 burst of 503s, 500s past discord.py's own retries, SIGKILL or SIGTERM during the post, and the
 round's results were never seen. Faults are injected on Discord's side (the emulator's
 `fail_route`, on this channel's posts of the results only); the bot is a real process, killed

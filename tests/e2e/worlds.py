@@ -46,7 +46,8 @@ class BotWorld:
         return [self.emu.add_user(f"{n}{self.n}", self.guild, **kwargs) for n in names]
 
     def fix_deal(self, channel_id: int, spec: dict[str, Any]) -> None:
-        """Test hook: the next game started in this channel uses this deal (dealing.py)."""
+        """Test hook: the next game started in this channel uses this deal
+        (cogs/uno/lobby/lobbies.py)."""
         data = json.loads(self.decks.read_text()) if self.decks.exists() else {}
         data[str(channel_id)] = spec
         self.decks.write_text(json.dumps(data))

@@ -14,7 +14,7 @@ PLAYERS = [(11, "Ada"), (22, "Bo"), (33, "Cy")]
 
 
 def recorded_match(seed: int, rules: RuleSet | None = None) -> dict[str, Any]:
-    """The parts of a record (cogs/uno/records.py `record_parts`) of a whole match of random
+    """The parts of a record (cogs/uno/records/exports.py `record_parts`) of a whole match of random
     legal moves, every shuffle and every move seeded."""
     rng = random.Random(seed)
     game, events = Game.start([p for p, _ in PLAYERS], rules or RuleSet(target=200), seed=seed)

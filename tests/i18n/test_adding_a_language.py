@@ -17,7 +17,7 @@ from bot.i18n import available_locales, catalogue, resolve_locale, t
 from bot.i18n.translator import translation
 from bot.store import GuildConfig
 from bot.ui.rule_options import select_values
-from cogs.uno.config_panel import changed_config
+from cogs.uno.lobby.settings_panel import changed_config
 
 
 def _clear() -> None:

@@ -20,7 +20,7 @@ from bot.ui.rule_options import (
     option_label,
     select_values,
 )
-from cogs.uno.config_panel import server_values
+from cogs.uno.lobby.settings_panel import server_values
 
 LOCALES = available_locales()
 NAME = "W" * 32  # Discord display names are at most 32 characters

@@ -1,7 +1,7 @@
 """Two games that share players ending at the same moment both save, with exact totals.
 
 A match-ending save adds the mover's counters, the round and the match to the totals in one unit
-of work (as `cogs/uno/saving.py` does). On PostgreSQL those are row locks; taken in a different
+of work (as `cogs/uno/game/saving.py` does). On PostgreSQL those are row locks; taken in a different
 order by two such units (each winner's row first, then everyone's), they deadlocked and one winner
 was told "something went wrong". On PostgreSQL a barrier holds both units right after the
 counters, the worst interleaving, every time; SQLite serialises its writers, so it runs them as

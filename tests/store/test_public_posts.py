@@ -1,5 +1,5 @@
 """The public posts outbox: a message is saved with its change or not at all, is listed until it
-is marked done, and is marked done once (cogs/uno/public_posts.py posts it)."""
+is marked done, and is marked done once (cogs/uno/outbox.py posts it)."""
 
 from __future__ import annotations
 

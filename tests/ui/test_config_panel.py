@@ -12,7 +12,7 @@ from bot.store import GuildConfig
 from bot.ui.config_panel import config_view
 from bot.ui.ids import CONFIG_TEMPLATE, SERVER_SCOPE, matches_exactly_one
 from bot.ui.rule_options import RULE_GROUPS, SERVER_OPTIONS, parse_value, select_values, value_key
-from cogs.uno.config_panel import ConfigPanel, changed_config, server_values
+from cogs.uno.lobby.settings_panel import ConfigPanel, changed_config, server_values
 
 DEFAULTS = server_values(GuildConfig(1))
 
@@ -135,7 +135,7 @@ def test_a_refused_round_break_is_explained_in_the_reader_s_language(locale: str
 
 
 def test_the_settings_page_shows_the_round_break() -> None:
-    from cogs.uno.config_panel import server_panel
+    from cogs.uno.lobby.settings_panel import server_panel
 
     config = changed_config(GuildConfig(1), option="round_break", value="45")
     embed = server_panel(config, "en-US")["embed"]

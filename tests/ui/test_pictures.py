@@ -1,4 +1,5 @@
-"""Which picture a message carries (bot/ui/pictures.py) and the card emojis (card_emojis.py)."""
+"""Which picture a message carries (bot/ui/pictures.py) and the card emojis
+(cogs/uno/drawing/emoji_upload.py)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,3 @@
+"""A game before it runs: lobbies, their rules and settings panel, Start, Rematch.
+
+The map: docs/architecture.md."""
