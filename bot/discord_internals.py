@@ -6,8 +6,9 @@ documented API. What is left has no public counterpart: where discord.py sends i
 and which gateway it dials first. Both are class attributes, set only when DISCORD_API_BASE /
 DISCORD_GATEWAY_URL are (the emulator, in tests and benchmarks); a production bot touches
 neither. `tests/test_discord_internals.py` checks each by name, so a discord.py that moves one
-fails there before any e2e test fails obscurely. Checked against discord.py 2.6.4, 2.7.1 and
-the 2.8 development branch (2.8.0a).
+fails there before any e2e test fails obscurely. Checked against discord.py 2.7.1 (the whole
+suite) and, for the contract and the e2e modules of answers and hands, 2.6.4 and the 2.8
+development branch (2.8.0a).
 """
 
 from __future__ import annotations
