@@ -24,7 +24,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.http import handle_message_parameters
@@ -127,8 +127,8 @@ def main() -> None:
             type=kind.value,
             flags=discord.MessageFlags(ephemeral=True),
             previous_allowed_mentions=state.allowed_mentions,
-            embed=hand.get("embed", discord.utils.MISSING),
-            view=hand.get("view", discord.utils.MISSING),
+            embeds=list(hand.embeds),
+            view=cast(Any, hand.view) if hand.view is not None else discord.utils.MISSING,
         )
 
     hand_reply: Any = {
@@ -142,8 +142,8 @@ def main() -> None:
 
     def table_request() -> Any:
         with handle_message_parameters(
-            embed=table.get("embed", discord.utils.MISSING),
-            view=table.get("view", discord.utils.MISSING),
+            embeds=list(table.embeds),
+            view=cast(Any, table.view) if table.view is not None else discord.utils.MISSING,
             previous_allowed_mentions=state.allowed_mentions,
         ) as params:
             return params

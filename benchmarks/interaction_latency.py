@@ -52,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -380,11 +381,12 @@ def child(
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode:
         sys.exit(f"run failed: {' '.join(command)}\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def throughput(r: dict[str, Any]) -> float:
-    return r["interactions"] / r["seconds"]
+    return float(r["interactions"]) / float(r["seconds"])
 
 
 def compare(args: argparse.Namespace, runs: list[tuple[int, float]]) -> None:
@@ -484,7 +486,7 @@ def side_by_side(results: list[dict[str, Any]], n: int, think: float) -> None:
     off`: interleaved), then the ratio of the medians of CPU per interaction, pictures on/off."""
     if len(results) < 2:
         return
-    rows = [
+    rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
         ("pictures", lambda r: "on" if r["images"] else "off"),
         ("interactions", lambda r: f"{r['interactions']}"),
         ("CPU ms/interaction", lambda r: f"{r['cpu_ms_per_interaction']:.2f}"),

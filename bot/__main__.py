@@ -14,7 +14,7 @@ import multiprocessing
 import signal
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from pydantic import ValidationError
@@ -22,6 +22,9 @@ from pydantic import ValidationError
 from bot.discord_internals import point_at
 from bot.settings import Settings
 from bot.store.errors import StorageUnavailable
+
+if TYPE_CHECKING:  # (bot.client itself is imported when the bot runs)
+    from bot.client import UnoBotMixin
 
 log = logging.getLogger("bot")
 
@@ -68,7 +71,7 @@ def _kill_worker_processes() -> None:
         child.kill()
 
 
-def _stop_on_signals(bot: Any) -> None:
+def _stop_on_signals(bot: UnoBotMixin) -> None:
     """SIGTERM/SIGINT: a graceful shutdown (bot.shutdown: answer what is in flight, bounded);
     a second signal closes at once. discord.py's `Client.run` is not used: its own signal
     handling would close the client with interactions still being answered."""

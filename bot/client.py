@@ -12,19 +12,20 @@ import asyncio
 import hashlib
 import json
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.host import GameService, UnoHost
 from bot.i18n import available_locales, catalogue
 from bot.i18n.translator import CatalogueTranslator
 from bot.request_budget import RequestBudget, RequestCounter, log_summaries, trace_config
 from bot.settings import Settings
 from bot.store import Database
 from bot.ui.errors import ANSWER_WINDOW
-from bot.ui.items import DYNAMIC_ITEMS, Click
+from bot.ui.items import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -53,21 +54,6 @@ def interaction_age(interaction: discord.Interaction[Any]) -> float:
     """Seconds since Discord created the interaction (its id is a snowflake, whose time is
     Discord's clock)."""
     return (discord.utils.utcnow() - interaction.created_at).total_seconds()
-
-
-class GameService(Protocol):
-    """What the client and the admin cog ask of the game (cogs.uno's `UnoApp`, installed as
-    `bot.uno` while the cog is loaded); a Protocol because the client may not import the cogs."""
-
-    async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None: ...
-
-    async def stop_clocks(self) -> None: ...
-
-    def running_games(self) -> int: ...
-
-    async def finish_tables(self, timeout: float) -> bool: ...
-
-    def settings_changed(self, guild_id: int) -> None: ...
 
 
 if TYPE_CHECKING:
@@ -266,7 +252,14 @@ class ShardedUnoBot(UnoBotMixin, commands.AutoShardedBot):
         self._init_uno(settings, database)
 
 
-def create_bot(settings: Settings, database: Database) -> commands.Bot:
+if TYPE_CHECKING:
+
+    def _hosts_the_cogs(bot: UnoBot | ShardedUnoBot) -> UnoHost:
+        """(For the type checker: both bots are what the cogs expect, bot/host.py.)"""
+        return bot
+
+
+def create_bot(settings: Settings, database: Database) -> UnoBot | ShardedUnoBot:
     """A sharded bot when SHARD_COUNT is set (SHARD_IDS: the shards this process runs)."""
     options: dict[str, Any] = {
         "allowed_mentions": discord.AllowedMentions.none(),

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.engine import InvalidRules
+from bot.host import Interaction, UnoHost
 from bot.i18n import AUTO, t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GuildConfig, UnitOfWork
@@ -28,6 +28,7 @@ from bot.ui.rule_options import (
     value_choices,
 )
 from cogs.uno.boards import announce_season_ends
+from cogs.uno.delivery import Ready
 from cogs.uno.lobby.settings_panel import changed_config, server_panel
 
 
@@ -36,12 +37,12 @@ from cogs.uno.lobby.settings_panel import changed_config, server_panel
 class AdminCog(
     commands.GroupCog, group_name=cmd_name("admin"), group_description=cmd_text("cmd.admin")
 ):
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: UnoHost) -> None:
         self.bot = bot
         super().__init__()
 
     @app_commands.command(name=cmd_name("admin.sync"), description=cmd_text("cmd.admin.sync"))
-    async def sync(self, interaction: discord.Interaction[Any]) -> None:
+    async def sync(self, interaction: Interaction) -> None:
         if not await self.bot.is_owner(interaction.user):
             await interaction.response.send_message(
                 t("error.owner_only", interaction.locale), ephemeral=True
@@ -53,30 +54,30 @@ class AdminCog(
 
     # ------------------------------------------------------------------ server settings
 
-    def _allowed(self, interaction: discord.Interaction[Any]) -> bool:
+    def _allowed(self, interaction: Interaction) -> bool:
         return interaction.guild_id is not None and interaction.permissions.manage_guild
 
     async def _show(
-        self, interaction: discord.Interaction[Any], config: GuildConfig, notice: str | None
+        self, interaction: Interaction, config: GuildConfig, notice: str | None
     ) -> None:
-        kwargs = server_panel(config, interaction.locale, notice=notice)
-        await interaction.response.send_message(ephemeral=True, **kwargs)
+        panel = Ready(server_panel(config, interaction.locale, notice=notice)).send()
+        await interaction.response.send_message(**panel, ephemeral=True)
 
     @app_commands.command(
         name=cmd_name("admin.settings"), description=cmd_text("cmd.admin.settings")
     )
-    async def settings(self, interaction: discord.Interaction[Any]) -> None:
+    async def settings(self, interaction: Interaction) -> None:
         if not self._allowed(interaction):
             await send_ephemeral(interaction, t("error.no_permission", interaction.locale))
             return
         async with self.bot.database.read() as unit:
-            config = await unit.settings.guild(interaction.guild_id)
+            config = await unit.settings.guild(interaction.guild_id or 0)  # (checked above)
         await self._show(interaction, config, None)
 
     @app_commands.command(name=cmd_name("admin.set"), description=cmd_text("cmd.admin.set"))
     @app_commands.rename(option=cmd_name("option.option"), value=cmd_name("option.value"))
     @app_commands.describe(option=cmd_text("cmd.set.option"), value=cmd_text("cmd.set.value"))
-    async def set(self, interaction: discord.Interaction[Any], option: str, value: str) -> None:
+    async def set(self, interaction: Interaction, option: str, value: str) -> None:
         locale = interaction.locale
         if not self._allowed(interaction):
             await send_ephemeral(interaction, t("error.no_permission", locale))
@@ -99,7 +100,7 @@ class AdminCog(
 
     @set.autocomplete("option")
     async def set_option(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return [
             app_commands.Choice(name=label, value=name)
@@ -108,7 +109,7 @@ class AdminCog(
 
     @set.autocomplete("value")
     async def set_value(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         option = str(getattr(interaction.namespace, "option", "") or "")
         return [
@@ -117,7 +118,7 @@ class AdminCog(
         ]
 
     @app_commands.command(name=cmd_name("admin.reset"), description=cmd_text("cmd.admin.reset"))
-    async def reset(self, interaction: discord.Interaction[Any]) -> None:
+    async def reset(self, interaction: Interaction) -> None:
         if not self._allowed(interaction):
             await send_ephemeral(interaction, t("error.no_permission", interaction.locale))
             return
@@ -138,7 +139,7 @@ class AdminCog(
     @app_commands.rename(channel=cmd_name("option.channel"))
     @app_commands.describe(channel=cmd_text("cmd.admin.season_end.channel"))
     async def season_end(
-        self, interaction: discord.Interaction[Any], channel: discord.TextChannel | None = None
+        self, interaction: Interaction, channel: discord.TextChannel | None = None
     ) -> None:
         """End the rating season now: its champion and top ten are archived and announced, the
         next season starts with every rating carried over (bot/store/ratings.py). A `channel`
@@ -167,9 +168,12 @@ class AdminCog(
         await send_ephemeral(interaction, notice)  # first: the interaction waits 3 s at most
         language = config.language
         public = interaction.guild_locale if language == AUTO else language
-        posts = self.bot.uno.posts if self.bot.uno is not None else None
-        await announce_season_ends(self.bot.database, posts, guild_id, public)
+        service = self.bot.uno
+        if service is not None:  # posted by this process's outbox
+            await service.announce_season_ends(guild_id, public)
+        else:  # (no game service: saved, and posted at the next start)
+            await announce_season_ends(self.bot.database, None, guild_id, public)
 
 
-async def setup(bot: Any) -> None:
+async def setup(bot: UnoHost) -> None:
     await bot.add_cog(AdminCog(bot))

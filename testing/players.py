@@ -127,7 +127,7 @@ def table_with(emu: FakeDiscord, channel: int, text: str) -> Any:
 
 
 async def answer(res: Any) -> Message:
-    msg = await res
+    msg: Message | None = await res
     assert msg is not None, "no message in the answer"
     return msg
 
@@ -137,11 +137,12 @@ async def final_answer(res: Any, timeout: float = 30.0) -> Message:
     deferred update's private follow-up (an answer whose work took past Discord's 2 s, as a
     record built in its worker process may on a busy machine)."""
     msg = await answer(res)
+    shown: Message = msg
     if res.ack_type == 5:
-        return await res.settled(timeout)
-    if res.ack_type == 6:
-        return await res.followup(1, timeout)
-    return msg
+        shown = await res.settled(timeout)
+    elif res.ack_type == 6:
+        shown = await res.followup(1, timeout)
+    return shown
 
 
 async def open_game(

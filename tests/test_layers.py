@@ -28,6 +28,7 @@ ALLOWED: dict[str, set[str]] = {
         "bot.store",
         "bot.ui",
         "bot.settings",
+        "bot.host",
         "bot.child_process",
         "bot.request_budget",
     },

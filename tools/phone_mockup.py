@@ -31,6 +31,8 @@ sys.path.insert(0, str(ROOT))
 from bot.engine import COLORS, Card, Game, RuleSet, view_for  # noqa: E402
 from bot.ui.card_emojis import CARD_EMOJIS, wanted_emojis  # noqa: E402
 from bot.ui.hand_message import render_hand  # noqa: E402
+from bot.ui.outgoing import Outgoing  # noqa: E402
+from bot.ui.plain_view import PlainView  # noqa: E402
 
 NAMES = {1: "Ana", 2: "Bjørn", 3: "Dora", 4: "Nils", 5: "Emilia", 6: "Jürgen"}
 RECENT = ["**Nils** played 🟩 Green 4", "**Dora** drew 1 card"]
@@ -61,14 +63,15 @@ def _button(component: dict[str, Any], emoji_files: dict[str, Path]) -> str:
     return f'<div class="button{dim}" style="background:{colour}">{inner}</div>'
 
 
-def page(kwargs: dict[str, Any], picture: Path, emoji_files: dict[str, Path]) -> str:
-    embed = kwargs["embed"].to_dict()
+def page(message: Outgoing, picture: Path, emoji_files: dict[str, Path]) -> str:
+    assert message.embed is not None and isinstance(message.view, PlainView)
+    embed = message.embed.to_dict()
     colour = f"#{embed.get('color', 0):06x}"
     thumb = embed.get("thumbnail", {}).get("url", "")
     thumb_html = f'<img class="thumb" src="{thumb}">' if thumb.startswith("file:") else ""
     rows = "".join(
         '<div class="row">' + "".join(_button(c, emoji_files) for c in row) + "</div>"
-        for row in kwargs["view"].rows
+        for row in message.view.rows
         if row
     )
     return f"""<!doctype html><html><head><meta charset="utf-8"><style>
@@ -106,7 +109,7 @@ body {{ margin:0; width:380px; background:#313338; color:#dbdee1;
 </body></html>"""
 
 
-def hand_payload(players: int, cards: int, work: Path) -> tuple[dict[str, Any], Path, dict]:
+def hand_payload(players: int, cards: int, work: Path) -> tuple[Outgoing, Path, dict[str, Path]]:
     """Player 1's turn with `cards` cards (a Wild Draw Four among them), as the bot sends it."""
     arts = wanted_emojis()
     emojis = {}
@@ -132,15 +135,16 @@ def hand_payload(players: int, cards: int, work: Path) -> tuple[dict[str, Any], 
     game.hands[1] = hand[:cards]
     deadline = datetime.now(UTC) + timedelta(seconds=55)
     names = {i: NAMES.get(i, f"Player {i}") for i in ids}
-    kwargs = render_hand(
+    message = render_hand(
         game, 1, 1, names, "en-US", pictures=True, deadline=deadline, recent=RECENT
     )
+    assert message.picture is not None and message.embed is not None
     picture = work / "hand.png"
-    picture.write_bytes(kwargs["picture"].render())
+    picture.write_bytes(message.picture.render())
     top_emoji = next((p for name, p in emojis.items() if f"_{top.code}_" in name), None)
     if top_emoji is not None:
-        kwargs["embed"].set_thumbnail(url=top_emoji.as_uri())
-    return kwargs, picture, emojis
+        message.embed.set_thumbnail(url=top_emoji.as_uri())
+    return message, picture, emojis
 
 
 def main() -> None:
@@ -152,9 +156,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        kwargs, picture, emojis = hand_payload(args.players, args.cards, work)
+        message, picture, emojis = hand_payload(args.players, args.cards, work)
         page_file = work / "hand.html"
-        page_file.write_text(page(kwargs, picture, emojis), encoding="utf-8")
+        page_file.write_text(page(message, picture, emojis), encoding="utf-8")
         shot = work / "shot.png"
         subprocess.run(
             [

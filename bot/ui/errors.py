@@ -77,7 +77,7 @@ def token_is_dead(error: BaseException) -> bool:
     return isinstance(error, discord.HTTPException) and error.code in DEAD_TOKEN_CODES
 
 
-async def send_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+async def send_ephemeral(interaction: discord.Interaction[discord.Client], text: str) -> None:
     """Answer (or follow up) with an ephemeral text, whatever state the interaction is in
     (none, once an answer of it was cut short: `AnswerLate`)."""
     if interaction.extras.get(ANSWER_CUT):

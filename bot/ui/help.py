@@ -3,12 +3,13 @@ page without scrolling)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 import discord
 
 from bot.i18n import t
 from bot.ui.items import HelpSelect
+from bot.ui.outgoing import Outgoing
 
 #: Each topic's commands, in the order a reader needs them; every `/uno` command is on one page.
 HELP_TOPICS: Final[dict[str, tuple[str, ...]]] = {
@@ -45,7 +46,7 @@ def help_lines(topic: str, locale: object = None) -> list[str]:
     return [*commands, "", t("help.admin", locale, settings=settings)]
 
 
-def render_help(locale: object = None, topic: str = FIRST_TOPIC) -> dict[str, Any]:
+def render_help(locale: object = None, topic: str = FIRST_TOPIC) -> Outgoing:
     """A page of the help (an embed) and the menu of topics, the page shown chosen."""
     if topic not in HELP_TOPICS:
         topic = FIRST_TOPIC
@@ -61,4 +62,4 @@ def render_help(locale: object = None, topic: str = FIRST_TOPIC) -> dict[str, An
     ]
     view = discord.ui.View(timeout=None)
     view.add_item(HelpSelect(options, placeholder=t("help.placeholder", locale)[:150]))
-    return {"embed": embed, "view": view}
+    return Outgoing.of(embed, view)

@@ -79,20 +79,22 @@ def action_texts(action: str) -> list[str]:
 
 
 class ComponentHandler(Protocol):
-    async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None: ...
+    async def handle_click(
+        self, interaction: discord.Interaction[discord.Client], click: Click
+    ) -> None: ...
 
 
-def admitted(interaction: discord.Interaction[Any]) -> bool:
+def admitted(interaction: discord.Interaction[discord.Client]) -> bool:
     """Whether the client takes this interaction (bot.client's `admit`: not once a shutdown
     began, not past Discord's window; an admitted one's task is kept as in flight). Asked first
     thing by each click's task; a client without the gate (a test's) takes everything."""
-    admit: Callable[[discord.Interaction[Any]], bool] | None = getattr(
+    admit: Callable[[discord.Interaction[discord.Client]], bool] | None = getattr(
         interaction.client, "admit", None
     )
     return admit is None or admit(interaction)
 
 
-async def dispatch(interaction: discord.Interaction[Any], click: Click) -> None:
+async def dispatch(interaction: discord.Interaction[discord.Client], click: Click) -> None:
     if not admitted(interaction):
         return
     handler: ComponentHandler | None = getattr(interaction.client, "uno", None)
@@ -108,7 +110,7 @@ async def dispatch(interaction: discord.Interaction[Any], click: Click) -> None:
         await answer_failure(interaction)
 
 
-async def answer_failure(interaction: discord.Interaction[Any]) -> None:
+async def answer_failure(interaction: discord.Interaction[discord.Client]) -> None:
     """Tell the user something went wrong, however far the interaction got (not at all once an
     answer of it was cut short: errors.py `AnswerLate`)."""
     if interaction.extras.get(ANSWER_CUT):
@@ -142,7 +144,7 @@ def _select(
     )
 
 
-def _chosen(interaction: discord.Interaction[Any]) -> str:
+def _chosen(interaction: discord.Interaction[discord.Client]) -> str:
     """The value picked in the select that was used (empty if none arrived)."""
     data: Mapping[str, object] = interaction.data or {}  # a select's: {"values": [...], ...}
     values = data.get("values")
@@ -179,13 +181,13 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GAME_T
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> GameButton:
         return cls(int(match["game"]), int(match["version"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         await dispatch(interaction, self.click)
 
 
@@ -208,13 +210,13 @@ class TargetSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=TARG
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> TargetSelect:
         return cls(int(match["game"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         value = _chosen(interaction)
         action = f"target:{value}" if value.isdigit() else "target"
         await dispatch(interaction, Click("game", self.game_id, self.version, action))
@@ -246,13 +248,13 @@ class _OneGameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> Self:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         await dispatch(interaction, Click(self.kind, self.game_id))
 
 
@@ -327,13 +329,13 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyButton:
         return cls(int(match["game"]), match["verb"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         await dispatch(interaction, Click("lobby", self.game_id, None, self.verb))
 
 
@@ -357,13 +359,13 @@ class LobbyTargetSelect(
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyTargetSelect:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         choice = _chosen(interaction)
         await dispatch(interaction, Click("lobby", self.game_id, None, f"target|{choice}"))
 
@@ -383,13 +385,13 @@ class HelpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HELP_T
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> HelpSelect:
         return cls()
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         await dispatch(interaction, Click("help", 0, None, _chosen(interaction)))
 
 
@@ -416,13 +418,13 @@ class ConfigSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CONF
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction[Any],
+        interaction: discord.Interaction[discord.Client],
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ConfigSelect:
         return cls(match["scope"], match["step"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         choice = _chosen(interaction)
         game_id = int(self.scope) if self.scope.isdigit() else 0
         await dispatch(interaction, Click("config", game_id, None, f"{self.step}|{choice}"))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 import discord
 
@@ -29,6 +28,7 @@ from bot.ui.items import (
     ReplayButton,
 )
 from bot.ui.names import literal, literal_name
+from bot.ui.outgoing import Outgoing
 from bot.ui.rule_options import match_target
 from bot.ui.rules_text import difference_lines, rules_summary
 
@@ -121,7 +121,7 @@ def render_lobby(
     locale: object = None,
     *,
     closed: str | None = None,
-) -> dict[str, Any]:
+) -> Outgoing:
     """The lobby message; `closed` (a reason) renders it without buttons. The host picks the
     match target in its select; a lobby of one person and computers says it is practice."""
     lines = [
@@ -181,7 +181,7 @@ def render_lobby(
             )
         )
         view.add_item(_target_select(game_id, rules, locale))
-    return {"content": None, "embed": embed, "view": view}
+    return Outgoing.of(embed, view)
 
 
 # ----------------------------------------------------------------------------- table
@@ -326,7 +326,7 @@ def render_table(
     deadline: datetime | None = None,
     last_chance: int = 0,
     pictured: bool = False,
-) -> dict[str, Any]:
+) -> Outgoing:
     """The public table, made to fit a phone: whose turn it is and when it runs out, then the
     picture, then in small print (the footer) the newest log lines, the rules and the goal.
 
@@ -384,7 +384,7 @@ def render_table(
         buttons.add_item(LogButton(game_id, label=t("table.log", locale)))
     elif not closed:  # a finished match: the same buttons as its results, should those be late
         buttons = rematch_view(game_id, locale)
-    return {"content": None, "embed": embed, "view": buttons}
+    return Outgoing.of(embed, buttons)
 
 
 def _state_lines(game: Game, locale: object) -> list[str]:

@@ -10,10 +10,9 @@ keeps it whole).
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.host import UnoHost
 from cogs.uno.commands import UnoCog
 
 
-async def setup(bot: Any) -> None:
+async def setup(bot: UnoHost) -> None:
     await bot.add_cog(UnoCog(bot))

@@ -14,7 +14,6 @@ answer, once ready, fills that deferral in the shape it would have had.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
@@ -23,7 +22,10 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 
+from bot.host import Interaction
 from bot.ui.errors import ANSWER_CUT, ANSWER_WINDOW, AnswerLate
+from bot.ui.outgoing import Outgoing
+from cogs.uno.delivery import Ready, ready
 
 log = logging.getLogger(__name__)
 
@@ -59,12 +61,12 @@ class Answer:
     followup: int | None = None  # a follow-up message's id; None: the token's `@original`
 
 
-def answer_of(interaction: discord.Interaction[Any]) -> Answer | None:
+def answer_of(interaction: Interaction) -> Answer | None:
     """Where the interaction was answered (None: not through `respond`)."""
     return interaction.extras.get(_ANSWER)
 
 
-def _clicked_ephemeral(interaction: discord.Interaction[Any]) -> bool:
+def _clicked_ephemeral(interaction: Interaction) -> bool:
     message = interaction.message
     return message is not None and message.flags.ephemeral
 
@@ -72,7 +74,7 @@ def _clicked_ephemeral(interaction: discord.Interaction[Any]) -> bool:
 _THINKING = discord.InteractionResponseType.deferred_channel_message
 
 
-def _returned(interaction: discord.Interaction[Any], sent: Any, followup: bool) -> Any:
+def _returned(interaction: Interaction, sent: object, followup: bool) -> object:
     """Note where a message discord.py returned is: a follow-up of a deferred update is a new
     message of its own (the first one after "thinking" fills that `@original` message)."""
     if isinstance(sent, discord.Message):
@@ -82,14 +84,14 @@ def _returned(interaction: discord.Interaction[Any], sent: Any, followup: bool) 
     return sent
 
 
-def budget_left(interaction: discord.Interaction[Any], budget: float = ANSWER_BUDGET) -> float:
+def budget_left(interaction: Interaction, budget: float = ANSWER_BUDGET) -> float:
     """Seconds left of `budget`, from the interaction's snowflake time (clamped to [0, budget]:
     a clock behind Discord's would otherwise grant more than Discord does)."""
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     return min(budget, max(0.0, budget - age))
 
 
-def past_window(interaction: discord.Interaction[Any]) -> bool:
+def past_window(interaction: Interaction) -> bool:
     """Whether Discord has already told the user this interaction failed: neither answered nor
     deferred (nor a deferral on its way) within its window. A change it asks for must not be
     applied then: the player would see "failed" and find it done."""
@@ -101,9 +103,7 @@ def past_window(interaction: discord.Interaction[Any]) -> bool:
     return budget_left(interaction, ANSWER_WINDOW) <= 0
 
 
-async def in_time(
-    interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool = True
-) -> T:
+async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bool = True) -> T:
     """Await `work`; defer the interaction if `work` has not answered it within the budget."""
     if _WATCH in interaction.extras:  # an outer call already watches this interaction
         return await work
@@ -126,17 +126,21 @@ async def in_time(
 def answers_in_time(
     *, ephemeral: bool = True
 ) -> Callable[
-    [Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]]],
-    Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]],
+    [Callable[Concatenate[S, Interaction, P], Coroutine[Any, Any, T]]],
+    Callable[Concatenate[S, Interaction, P], Coroutine[Any, Any, T]],
 ]:
     """Decorate a flow method taking (self, interaction, ...) with `in_time`."""
 
     def wrap(
-        method: Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]],
-    ) -> Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T]]:
+        method: Callable[Concatenate[S, Interaction, P], Coroutine[Any, Any, T]],
+    ) -> Callable[Concatenate[S, Interaction, P], Coroutine[Any, Any, T]]:
         @functools.wraps(method)
         async def run(
-            self: S, interaction: discord.Interaction[Any], /, *args: P.args, **kwargs: P.kwargs
+            self: S,
+            interaction: Interaction,
+            /,
+            *args: P.args,
+            **kwargs: P.kwargs,
         ) -> T:
             work = method(self, interaction, *args, **kwargs)
             return await in_time(interaction, work, ephemeral=ephemeral)
@@ -146,7 +150,7 @@ def answers_in_time(
     return wrap
 
 
-async def _defer(interaction: discord.Interaction[Any], ephemeral: bool) -> None:
+async def _defer(interaction: Interaction, ephemeral: bool) -> None:
     try:
         if interaction.type is discord.InteractionType.component:
             await interaction.response.defer()  # deferred update of the clicked message
@@ -158,7 +162,7 @@ async def _defer(interaction: discord.Interaction[Any], ephemeral: bool) -> None
     log.info("interaction %s deferred: its answer waits for a slow save", interaction.id)
 
 
-async def settle(interaction: discord.Interaction[Any]) -> None:
+async def settle(interaction: Interaction) -> None:
     """Called before answering: no deferral may start after this, and one in flight is done."""
     watch: _Watch | None = interaction.extras.get(_WATCH)
     if watch is None:
@@ -169,23 +173,27 @@ async def settle(interaction: discord.Interaction[Any]) -> None:
 
 
 async def respond(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
+    answer: Outgoing | Ready,
     *,
     edit: bool = False,
-    **kwargs: Any,
-) -> Any:
-    """Answer: edit the clicked message (`edit`) or send `kwargs` as a message; after a deferral,
-    edit the deferred message or send a follow-up (the first one fills a "thinking" message).
-
+    ephemeral: bool = False,
+) -> object:
+    """Answer with `answer`: edit the clicked message (`edit`) or send it as a message (only its
+    user sees it if `ephemeral`); after a deferral, edit the deferred message or send a
+    follow-up (the first one fills a "thinking" message). An `Outgoing` with a picture has it
+    drawn first (cogs/uno/delivery.py); a `Ready` one goes as it is.
     Returns what discord.py returns (the first answer's InteractionCallbackResponse, a
     follow-up's or an edit's message)."""
+    if isinstance(answer, Outgoing):
+        answer = await ready(answer, edit=edit) if answer.picture is not None else Ready(answer)
     await settle(interaction)
     # Where the answer goes, for private_hands: a deferred update of a public message is no
     # private answer, even when the answer then follows up privately (the follow-up is).
     if edit:
         interaction.extras[_ANSWER] = Answer(_clicked_ephemeral(interaction))
     else:
-        interaction.extras[_ANSWER] = Answer(bool(kwargs.get("ephemeral")))
+        interaction.extras[_ANSWER] = Answer(ephemeral)
     # An answer is worth sending only while Discord takes it: the first one within its window
     # (discord.py would otherwise retry a 5xx for 25 s, long after the player saw "failed"),
     # a follow-up or edit within FOLLOWUP_TIMEOUT. Past that it raises AnswerLate.
@@ -195,32 +203,31 @@ async def respond(
         limit = max(MIN_ANSWER_TIME, budget_left(interaction, ANSWER_WINDOW))
     try:
         async with asyncio.timeout(limit):
-            return await _send_answer(interaction, edit=edit, **kwargs)
+            return await _send_answer(interaction, answer, edit=edit, ephemeral=ephemeral)
     except TimeoutError as cut:
         interaction.extras[ANSWER_CUT] = True  # (it may have arrived: never answered again)
         raise AnswerLate(f"interaction {interaction.id}: no answer within {limit:.1f} s") from cut
 
 
-async def _send_answer(interaction: discord.Interaction[Any], *, edit: bool, **kwargs: Any) -> Any:
+async def _send_answer(
+    interaction: Interaction,
+    answer: Ready,
+    *,
+    edit: bool,
+    ephemeral: bool,
+) -> object:
     if not interaction.response.is_done():
         if edit:
-            kwargs.pop("ephemeral", None)  # an edit keeps the clicked message's visibility
-            return await interaction.response.edit_message(**kwargs)
-        if kwargs.get("view", ...) is None:
-            del kwargs["view"]  # a new message takes no view=None (nothing to remove)
-        return await interaction.response.send_message(**kwargs)
+            return await interaction.response.edit_message(**answer.edit())
+        return await interaction.response.send_message(**answer.send(), ephemeral=ephemeral)
     if edit:
-        kwargs.pop("ephemeral", None)
-        edited = await interaction.edit_original_response(**kwargs)
+        edited = await interaction.edit_original_response(**answer.edit())
         return _returned(interaction, edited, followup=False)
-    with contextlib.suppress(KeyError):
-        if kwargs["view"] is None:
-            del kwargs["view"]  # a follow-up takes no view=None
-    sent = await interaction.followup.send(wait=True, **kwargs)
+    sent = await interaction.followup.send(**answer.send(), ephemeral=ephemeral, wait=True)
     return _returned(interaction, sent, followup=True)
 
 
-async def reply_error(interaction: discord.Interaction[Any], text: str) -> None:
+async def reply_error(interaction: Interaction, text: str) -> None:
     """Tell the user privately what went wrong; a deferral in flight: the error follows it up."""
     from bot.ui.errors import send_ephemeral
 

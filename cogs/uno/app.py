@@ -11,11 +11,10 @@ stops it (`stop_clocks`, `finish_tables`) and the admin cog tells it of changed 
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.host import UnoHost
 from bot.settings import Settings
 from bot.store import Database
-from cogs.uno.boards import PublicBoards
+from cogs.uno.boards import PublicBoards, announce_season_ends
 from cogs.uno.clicks import Clicks
 from cogs.uno.drawing.attach import DRAWING
 from cogs.uno.drawing.emoji_upload import EmojiSync
@@ -39,7 +38,7 @@ from cogs.uno.shared import Shared
 
 
 class UnoApp:
-    def __init__(self, bot: Any, database: Database, settings: Settings) -> None:
+    def __init__(self, bot: UnoHost, database: Database, settings: Settings) -> None:
         self.shared = shared = Shared(bot, database, settings)
         self.table_posts = TablePosts(shared)
         self.tables = TableUpdater(
@@ -89,6 +88,11 @@ class UnoApp:
         """No more timer or computer moves, nor lobby expiry (a shutdown began)."""
         await self.games.close()
         self.lobby.expiry.cancel_all()
+
+    async def announce_season_ends(self, guild_id: int, locale: object) -> None:
+        """Post the server's ended seasons' champions through this process's outbox (the admin
+        cog's `season_end`; boards.py `announce_season_ends`)."""
+        await announce_season_ends(self.shared.db, self.posts, guild_id, locale)
 
     async def finish_tables(self, timeout: float) -> bool:
         """At shutdown: every table brought up to date within `timeout` seconds (False if some

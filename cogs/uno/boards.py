@@ -27,15 +27,16 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
+from bot.host import Interaction
 from bot.i18n import t
 from bot.store import Database, UnitOfWork, is_leaderboard_sort
+from bot.ui.outgoing import Outgoing
 from bot.ui.stats import render_leaderboard, render_rating_board, render_season_end
 from cogs.uno.answers import answers_in_time, respond
-from cogs.uno.outbox import PublicPoster, post_payload
+from cogs.uno.outbox import PostPayload, PublicPoster, post_payload
 from cogs.uno.shared import Shared
 
 #: How long a posted board is refreshed instead of posted again (seconds).
@@ -76,7 +77,7 @@ class PublicBoards:
                 del self._posted[key]
         self._posted[(channel_id, sort, page)] = PostedBoard(message_id, now)
 
-    async def show(self, interaction: discord.Interaction[Any], sort: str, page: int) -> None:
+    async def show(self, interaction: Interaction, sort: str, page: int) -> None:
         """`/uno leaderboard` in public: refresh and point to a recent board, or post one."""
         channel_id = interaction.channel_id or 0
         lock = self._locks.setdefault(channel_id, asyncio.Lock())
@@ -117,14 +118,14 @@ class PublicBoards:
         return render_rating_board(rated, locale), bool(rated.entries)
 
     @answers_in_time(ephemeral=False)
-    async def _post(self, interaction: discord.Interaction[Any], sort: str, page: int) -> None:
+    async def _post(self, interaction: Interaction, sort: str, page: int) -> None:
         channel_id = interaction.channel_id or 0
         embed, anyone = await self._board(interaction.guild_id or 0, sort, page)
         if not anyone:  # (an empty board is no news for the channel)
             text = t("leaderboard.nothing_to_post", interaction.locale)
-            await respond(interaction, content=text, ephemeral=True)
+            await respond(interaction, Outgoing(content=text), ephemeral=True)
             return
-        response = await respond(interaction, embed=embed)
+        response = await respond(interaction, Outgoing.of(embed))
         message_id = getattr(response, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
@@ -132,7 +133,7 @@ class PublicBoards:
 
     @answers_in_time()
     async def _refresh(
-        self, interaction: discord.Interaction[Any], posted: PostedBoard, sort: str, page: int
+        self, interaction: Interaction, posted: PostedBoard, sort: str, page: int
     ) -> bool:
         """Edit the posted board with the latest standings and point the asker to it; False
         (nothing answered) if that board is gone."""
@@ -149,7 +150,7 @@ class PublicBoards:
         posted_at = discord.utils.snowflake_time(posted.message_id)
         when = discord.utils.format_dt(posted_at, "R")  # ("5 seconds ago", in the reader's app)
         text = t("leaderboard.refreshed", interaction.locale, when=when, link=message.jump_url)
-        await respond(interaction, content=text, ephemeral=True)
+        await respond(interaction, Outgoing(content=text), ephemeral=True)
         return True
 
 
@@ -178,7 +179,7 @@ async def announce_season_ends(
             unit: UnitOfWork,
             number: int = end.number,
             where: int | None = channel,
-            payload: dict[str, object] = payload,
+            payload: PostPayload = payload,
         ) -> bool:
             if not await unit.ratings.claim_announcement(guild_id, number):
                 return False  # somebody else announces it

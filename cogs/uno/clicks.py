@@ -6,10 +6,7 @@ channel's, and a hand's own buttons only edit the clicker's hand. The flows do t
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
-
+from bot.host import Interaction
 from bot.i18n import t
 from bot.store import StorageUnavailable
 from bot.ui.errors import UserError
@@ -44,7 +41,7 @@ class Clicks:
         self.moves = moves
 
     @answers_in_time()
-    async def handle_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+    async def handle_click(self, interaction: Interaction, click: Click) -> None:
         """Route a click; its custom_id is user input, so every path re-checks what it says:
         the game must be this channel's, and a hand's own buttons only edit the clicker's hand."""
         try:
@@ -63,9 +60,7 @@ class Clicks:
             elif click.kind == "config":
                 await self.config.handle(interaction, click)
             elif click.kind == "help":  # another page of the asker's own help
-                await respond(
-                    interaction, edit=True, **render_help(interaction.locale, click.action)
-                )
+                await respond(interaction, render_help(interaction.locale, click.action), edit=True)
             elif click.action == "wait":  # a round's break: more time before the next round
                 await self.moves.wait(
                     interaction, click.game_id, edit=self._from_own_hand(interaction)
@@ -97,7 +92,7 @@ class Clicks:
             await reply_error(interaction, t("error.cannot_save", interaction.locale))
 
     @staticmethod
-    def _from_own_hand(interaction: discord.Interaction[Any]) -> bool:
+    def _from_own_hand(interaction: Interaction) -> bool:
         """Whether the click came from a private message shown to the clicker (their hand)."""
         message = interaction.message
         if message is None or not message.flags.ephemeral:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,6 +18,7 @@ from discord.ext import commands
 from bot.engine import PRESETS, Play, view_for
 from bot.engine.ai import LEVELS
 from bot.engine.rules import CHOICES, INT_RANGES
+from bot.host import Interaction, UnoHost
 from bot.i18n import Phrase, has_key, t
 from bot.i18n.translator import cmd_name, cmd_text
 from bot.store import GameStatus, StorageUnavailable
@@ -33,6 +33,7 @@ from bot.ui.rules_text import render_rules
 from bot.ui.stats import render_stats
 from cogs.uno.app import UnoApp
 from cogs.uno.boards import announce_season_ends, roll_over_if_due
+from cogs.uno.delivery import Ready
 from cogs.uno.drawing.attach import DRAWING
 from cogs.uno.game.moves import play_texts
 from cogs.uno.game.registry import resume_running_games, shard_filter
@@ -54,7 +55,7 @@ RULE_OPTIONS = {name for names in RULE_GROUPS.values() for name in names}
 
 @app_commands.guild_only()
 class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cmd_text("cmd.uno")):
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: UnoHost) -> None:
         self.bot = bot
         self.app = UnoApp(bot, bot.database, bot.settings)
         super().__init__()
@@ -64,7 +65,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         self.app.card_emojis.start()  # in the background: the bot answers meanwhile
         DRAWING.start(stuck_while=self.bot.settings.uno_test_stuck_pictures)  # warm-up, likewise
         self._old_on_error = self.bot.tree.on_error
-        self.bot.tree.on_error = self.on_app_command_error
+        self.bot.tree.error(self.on_app_command_error)  # (discord.py's way to set `on_error`)
         settings = self.bot.settings
         try:
             await resume_running_games(
@@ -75,7 +76,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     async def cog_unload(self) -> None:
         self.bot.uno = None
-        self.bot.tree.on_error = self._old_on_error
+        self.bot.tree.error(self._old_on_error)
         await self.app.close()
 
     @commands.Cog.listener()
@@ -97,7 +98,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
                 log.exception("could not re-arm the lobbies' expiry")
 
     @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+    async def on_interaction(self, interaction: Interaction) -> None:
         """A click whose custom_id none of our buttons has (a modified client's) would get no
         answer at all, since no DynamicItem matches it: refuse it here instead."""
         if interaction.type is not discord.InteractionType.component:
@@ -110,7 +111,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     # ------------------------------------------------------------------ errors
 
     async def on_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+        self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
         if token_is_dead(original):  # too late to answer: trying again only adds invalid requests
@@ -153,7 +154,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.choices(rules=PRESET_CHOICES, scoring=SCORING_CHOICES)
     async def new(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         rules: str | None = None,
         scoring: str | None = None,
         target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
@@ -167,17 +168,17 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         await self.app.lobby.new_lobby(interaction, preset=rules, scoring=scoring, target=target)
 
     @app_commands.command(name=cmd_name("join"), description=cmd_text("cmd.join"))
-    async def join(self, interaction: discord.Interaction[Any]) -> None:
+    async def join(self, interaction: Interaction) -> None:
         record = await self.app.shared.channel_game(interaction.channel_id or 0)
         await self.app.lobby.join(interaction, record)
 
     @app_commands.command(name=cmd_name("leave"), description=cmd_text("cmd.leave"))
-    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+    async def leave(self, interaction: Interaction) -> None:
         record = await self.app.shared.channel_game(interaction.channel_id or 0)
         await self.app.lobby.leave(interaction, record)
 
     @app_commands.command(name=cmd_name("start"), description=cmd_text("cmd.start"))
-    async def start(self, interaction: discord.Interaction[Any]) -> None:
+    async def start(self, interaction: Interaction) -> None:
         record = await self.app.shared.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
@@ -186,12 +187,12 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.command(name=cmd_name("kick"), description=cmd_text("cmd.kick"))
     @app_commands.rename(player=cmd_name("option.player"))
     @app_commands.describe(player=cmd_text("cmd.kick.player"))
-    async def kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+    async def kick(self, interaction: Interaction, player: discord.User) -> None:
         record = await self.app.shared.channel_game(interaction.channel_id or 0)
         await self.app.lobby.kick(interaction, record, player.id)
 
     @app_commands.command(name=cmd_name("end"), description=cmd_text("cmd.end"))
-    async def end(self, interaction: discord.Interaction[Any]) -> None:
+    async def end(self, interaction: Interaction) -> None:
         record = await self.app.shared.channel_game(interaction.channel_id or 0)
         await self.app.lobby.end(interaction, record)
 
@@ -199,7 +200,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.rename(level=cmd_name("option.level"))
     @app_commands.describe(level=cmd_text("cmd.addbot.level"))
     @app_commands.choices(level=LEVEL_CHOICES)
-    async def addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
+    async def addbot(self, interaction: Interaction, level: str = "normal") -> None:
         require_choice("level", level, LEVELS)
         record = await self.app.shared.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
@@ -209,12 +210,12 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.command(name=cmd_name("setrule"), description=cmd_text("cmd.setrule"))
     @app_commands.rename(option=cmd_name("option.option"), value=cmd_name("option.value"))
     @app_commands.describe(option=cmd_text("cmd.set.option"), value=cmd_text("cmd.set.value"))
-    async def setrule(self, interaction: discord.Interaction[Any], option: str, value: str) -> None:
+    async def setrule(self, interaction: Interaction, option: str, value: str) -> None:
         await self.app.lobby_rules.set_lobby_rule(interaction, option, value)
 
     @setrule.autocomplete("option")
     async def setrule_option(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return [
             app_commands.Choice(name=label, value=name)
@@ -224,7 +225,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     @setrule.autocomplete("value")
     async def setrule_value(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         option = str(getattr(interaction.namespace, "option", "") or "")
         return [
@@ -234,23 +235,21 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     # ------------------------------------------------------------------ playing
 
-    async def _running(self, interaction: discord.Interaction[Any]) -> int:
+    async def _running(self, interaction: Interaction) -> int:
         record = await self.app.shared.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.RUNNING:
             raise UserError("error.game_not_started")
         return record.id
 
     @app_commands.command(name=cmd_name("hand"), description=cmd_text("cmd.hand"))
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+    async def hand(self, interaction: Interaction) -> None:
         await self.app.show_hand.show(interaction, await self._running(interaction))
 
     @app_commands.command(name=cmd_name("play"), description=cmd_text("cmd.play"))
     @app_commands.rename(card=cmd_name("option.card"), color=cmd_name("option.color"))
     @app_commands.describe(card=cmd_text("cmd.play.card"), color=cmd_text("cmd.play.color"))
     @app_commands.choices(color=COLOR_CHOICES)
-    async def play(
-        self, interaction: discord.Interaction[Any], card: str, color: str | None = None
-    ) -> None:
+    async def play(self, interaction: Interaction, card: str, color: str | None = None) -> None:
         if color is not None:
             require_choice("color", color, tuple("RYGB"))
         game_id = await self._running(interaction)
@@ -261,7 +260,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
 
     @play.autocomplete("card")
     async def play_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         try:
             record = await self.app.shared.channel_game(interaction.channel_id or 0)
@@ -287,30 +286,28 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         return choices[:25]
 
     @app_commands.command(name=cmd_name("draw"), description=cmd_text("cmd.draw"))
-    async def draw(self, interaction: discord.Interaction[Any]) -> None:
+    async def draw(self, interaction: Interaction) -> None:
         await self.app.moves.act(interaction, await self._running(interaction), "draw")
 
     @app_commands.command(name=cmd_name("uno_call"), description=cmd_text("cmd.uno_call"))
-    async def uno(self, interaction: discord.Interaction[Any]) -> None:
+    async def uno(self, interaction: Interaction) -> None:
         await self.app.moves.act(interaction, await self._running(interaction), "uno")
 
     @app_commands.command(name=cmd_name("catch"), description=cmd_text("cmd.catch"))
     @app_commands.rename(player=cmd_name("option.player"))
     @app_commands.describe(player=cmd_text("cmd.catch.player"))
-    async def catch(
-        self, interaction: discord.Interaction[Any], player: discord.User | None = None
-    ) -> None:
+    async def catch(self, interaction: Interaction, player: discord.User | None = None) -> None:
         action = f"catch:{player.id}" if player is not None else "catch"
         await self.app.moves.act(interaction, await self._running(interaction), action)
 
     @app_commands.command(name=cmd_name("table"), description=cmd_text("cmd.table"))
-    async def table(self, interaction: discord.Interaction[Any]) -> None:
+    async def table(self, interaction: Interaction) -> None:
         await self.app.table_posts.repost_table(interaction, self.app.games)
 
     # ------------------------------------------------------------------ information
 
     @app_commands.command(name=cmd_name("rules"), description=cmd_text("cmd.rules"))
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         db = self.app.shared.db
         async with db.read() as unit:
             record = await unit.games.open_game_in(interaction.channel_id or 0)
@@ -338,7 +335,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.choices(sort=SORT_CHOICES)
     async def leaderboard(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         sort: str | None = None,
         page: app_commands.Range[int, 1, LEADERBOARD_PAGES] = 1,
         private: bool = False,
@@ -378,9 +375,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.command(name=cmd_name("stats"), description=cmd_text("cmd.stats"))
     @app_commands.rename(player=cmd_name("option.player"))
     @app_commands.describe(player=cmd_text("cmd.stats.player"))
-    async def stats(
-        self, interaction: discord.Interaction[Any], player: discord.User | None = None
-    ) -> None:
+    async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
         who = player or interaction.user
         async with self.app.shared.db.read() as unit:
             found = await unit.stats.player(interaction.guild_id or 0, who.id)
@@ -400,7 +395,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     )
     async def export(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: app_commands.Range[int, 1] | None = None,
         round_number: app_commands.Range[int, 1] | None = None,
     ) -> None:
@@ -410,7 +405,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.rename(game=cmd_name("option.game"))
     @app_commands.describe(game=cmd_text("cmd.verify.game"))
     async def verify(
-        self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1] | None = None
+        self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None
     ) -> None:
         await self.app.records.check(interaction, game)
 
@@ -427,7 +422,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     )
     async def replay(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: app_commands.Range[int, 1] | None = None,
         round_number: app_commands.Range[int, 1] | None = None,
         private: bool = False,
@@ -437,8 +432,9 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         await self.app.records.replay(interaction, game, round_number, private=private)
 
     @app_commands.command(name=cmd_name("help"), description=cmd_text("cmd.help"))
-    async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(**render_help(interaction.locale), ephemeral=True)
+    async def help(self, interaction: Interaction) -> None:
+        page = Ready(render_help(interaction.locale)).send()
+        await interaction.response.send_message(**page, ephemeral=True)
 
 
 def _option(option: str) -> Phrase | str:

@@ -26,13 +26,15 @@ import functools
 import logging
 from collections.abc import Collection, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 import aiohttp
 import discord
 
 from bot.store import PendingPost, UnitOfWork
+from bot.ui.outgoing import Outgoing
 from bot.ui.table_message import rematch_view
+from cogs.uno.delivery import Ready
 from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
@@ -51,38 +53,42 @@ KEEP_DAYS = 7
 _TRANSIENT = (aiohttp.ClientError, OSError, asyncio.TimeoutError)
 
 
+class PostPayload(TypedDict):
+    """A message as the outbox stores it: the JSON of a `public_posts` row (`post_payload`)."""
+
+    embeds: list[dict[str, Any]]
+    locale: str
+    rematch_of: int | None
+    edit_of: int | None
+
+
 def post_payload(
     embeds: list[discord.Embed],
     *,
     locale: str,
     rematch_of: int | None = None,
     edit_of: int | None = None,
-) -> dict[str, Any]:
+) -> PostPayload:
     """A message as the outbox stores it (JSON): its embeds as rendered now, and (a match's
     results) the game whose Rematch / Game record / Replay buttons it carries, in `locale`.
     `edit_of`: not a new message but this one's last state (a closed table: no buttons, no
     picture)."""
-    return {
-        "embeds": [embed.to_dict() for embed in embeds],
-        "locale": locale,
-        "rematch_of": rematch_of,
-        "edit_of": edit_of,
-    }
+    return PostPayload(
+        embeds=[dict(embed.to_dict()) for embed in embeds],
+        locale=locale,
+        rematch_of=rematch_of,
+        edit_of=edit_of,
+    )
 
 
-def message_kwargs(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """The stored message as `send` (or, for an edit, `edit`) takes it: the same message
-    whenever it goes out."""
-    kwargs: dict[str, Any] = {
-        "embeds": [discord.Embed.from_dict(data) for data in payload.get("embeds") or []]
-    }
+def stored_message(payload: Mapping[str, Any]) -> Outgoing:
+    """The stored message (`post_payload`), the same whenever it goes out: its embeds and any
+    Rematch / Game record / Replay buttons; no text and no picture (an edit to it removes
+    them)."""
+    embeds = tuple(discord.Embed.from_dict(data) for data in payload.get("embeds") or [])
     game_id = payload.get("rematch_of")
-    if game_id is not None:
-        kwargs["view"] = rematch_view(int(game_id), payload.get("locale") or "en")
-    if payload.get("edit_of") is not None:
-        kwargs.update(content=None, attachments=[])
-        kwargs.setdefault("view", None)
-    return kwargs
+    view = None if game_id is None else rematch_view(int(game_id), payload.get("locale") or "en")
+    return Outgoing(embeds=embeds, view=view)
 
 
 class PublicPoster:
@@ -254,9 +260,10 @@ class PublicPoster:
         channel = self.shared.bot.get_partial_messageable(post.channel_id)
         edit_of = post.payload.get("edit_of")
         if edit_of is not None:  # an edit: done twice, it shows the same
-            await channel.get_partial_message(int(edit_of)).edit(**message_kwargs(post.payload))
+            edit = Ready(stored_message(post.payload)).edit()
+            await channel.get_partial_message(int(edit_of)).edit(**edit)
             return int(edit_of)
-        message = await channel.send(**message_kwargs(post.payload), nonce=post.nonce)
+        message = await channel.send(**Ready(stored_message(post.payload)).send(), nonce=post.nonce)
         return int(message.id)
 
     async def _mark(self, post: PendingPost, message_id: int | None) -> None:

@@ -28,21 +28,23 @@ import time
 import weakref
 from collections.abc import Hashable
 from datetime import timedelta
-from typing import Any
 
 import discord
 
+from bot.host import Interaction, UnoHost
 from bot.i18n import AUTO, resolve_locale
 from bot.settings import Settings
 from bot.store import Database, GameNotFound, GameRecord
 from bot.ui.errors import UserError
+from bot.ui.outgoing import Outgoing
 from bot.ui.table_message import render_lobby
+from cogs.uno.delivery import Ready
 
 log = logging.getLogger(__name__)
 
 
 class Shared:
-    def __init__(self, bot: Any, database: Database, settings: Settings) -> None:
+    def __init__(self, bot: UnoHost, database: Database, settings: Settings) -> None:
         self.bot = bot
         self.db = database
         self.settings = settings  # the process's settings (bot/settings.py), read-only
@@ -63,7 +65,7 @@ class Shared:
 
     # ------------------------------------------------------------------ server settings
 
-    def lobby_message(self, record: GameRecord, *, closed: str | None = None) -> dict[str, Any]:
+    def lobby_message(self, record: GameRecord, *, closed: str | None = None) -> Outgoing:
         """A lobby as the channel sees it, in the server's language (every lobby flow, and
         `/uno table` on a lobby); `closed`: why it closed, if it did."""
         locale = self.public_locale(record.guild_id)
@@ -109,6 +111,10 @@ class Shared:
         self.card_images.pop(guild_id, None)
         self.round_breaks.pop(guild_id, None)
 
+    def images_on(self, guild_id: int) -> bool:
+        """The server's card pictures setting (on until its settings are read)."""
+        return self.card_images.get(guild_id, True)
+
     # ------------------------------------------------------------------ games
 
     async def record(self, game_id: int) -> GameRecord:
@@ -127,7 +133,7 @@ class Shared:
         return record
 
     @staticmethod
-    def require_channel(interaction: discord.Interaction[Any], channel_id: int) -> None:
+    def require_channel(interaction: Interaction, channel_id: int) -> None:
         """A click or command acts only on the game of the channel it was made in (and so of
         that channel's server, whose permissions are the ones that count)."""
         if interaction.channel_id != channel_id:
@@ -135,18 +141,32 @@ class Shared:
 
     # ------------------------------------------------------------------ public messages
 
-    async def edit_public(self, channel_id: int, message_id: int | None, **kwargs: Any) -> None:
+    async def edit_public(self, channel_id: int, message_id: int | None, message: Outgoing) -> None:
+        """Make a public message (`message_id`; None: there is none) show `message` (a lobby:
+        no picture), or log why Discord refused."""
         if message_id is None:
             return
         try:
             channel = self.bot.get_partial_messageable(channel_id)
-            await channel.get_partial_message(message_id).edit(**kwargs)
+            await channel.get_partial_message(message_id).edit(**Ready(message).edit())
         except discord.HTTPException:
             log.info("could not edit message %s in %s", message_id, channel_id, exc_info=True)
 
-    async def send_public(self, channel_id: int, **kwargs: Any) -> discord.Message | None:
+    async def remove_buttons(self, channel_id: int, message_id: int | None) -> None:
+        """Take a public message's buttons away (an older lobby message), the rest unchanged."""
+        if message_id is None:
+            return
         try:
-            return await self.bot.get_partial_messageable(channel_id).send(**kwargs)
+            channel = self.bot.get_partial_messageable(channel_id)
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException:
+            log.info("could not edit message %s in %s", message_id, channel_id, exc_info=True)
+
+    async def send_public(self, channel_id: int, message: Outgoing) -> discord.Message | None:
+        """Post `message` (no picture: a lobby, a ping, a replay's file) in the channel; None
+        when Discord refused (logged)."""
+        try:
+            return await self.bot.get_partial_messageable(channel_id).send(**Ready(message).send())
         except discord.HTTPException:
             log.warning("could not post in channel %s", channel_id, exc_info=True)
             return None

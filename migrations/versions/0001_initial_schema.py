@@ -6,6 +6,7 @@ Create Date: 2026-12-02
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -18,11 +19,11 @@ depends_on: str | Sequence[str] | None = None
 OPEN_GAME = sa.text("status IN ('lobby', 'running')")
 
 
-def _timestamp(name: str, *, nullable: bool = False) -> sa.Column:
+def _timestamp(name: str, *, nullable: bool = False) -> sa.Column[Any]:
     return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
 
 
-def _counter(name: str, type_: type[sa.types.TypeEngine] = sa.Integer) -> sa.Column:
+def _counter(name: str, type_: type[sa.types.TypeEngine[Any]] = sa.Integer) -> sa.Column[Any]:
     return sa.Column(name, type_(), nullable=False)
 
 

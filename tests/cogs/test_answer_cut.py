@@ -14,6 +14,7 @@ import pytest
 
 from bot.ui.errors import ANSWER_CUT, AnswerLate, send_ephemeral, token_is_dead
 from bot.ui.items import answer_failure
+from bot.ui.outgoing import Outgoing
 from cogs.uno import answers as answer_in_time
 
 
@@ -46,7 +47,7 @@ async def test_an_answer_past_discords_window_is_cut_and_never_sent_again(
     loop = asyncio.get_running_loop()
     started = loop.time()
     with pytest.raises(AnswerLate) as cut:
-        await answer_in_time.respond(interaction, content="hand", ephemeral=True)
+        await answer_in_time.respond(interaction, Outgoing(content="hand"), ephemeral=True)
     assert loop.time() - started < 10  # not the 60 s it hangs, nor discord.py's 25 s of retries
     assert token_is_dead(cut.value) and interaction.extras[ANSWER_CUT]
     await send_ephemeral(interaction, "something went wrong")  # neither tries again

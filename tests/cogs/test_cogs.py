@@ -125,6 +125,6 @@ def test_stat_counters_from_events() -> None:
 def test_help_names_every_uno_command() -> None:
     from bot.ui.help import HELP_TOPICS, render_help
 
-    text = "\n".join(render_help(None, topic)["embed"].description for topic in HELP_TOPICS)
+    text = "\n".join(render_help(None, topic).embeds[0].description for topic in HELP_TOPICS)
     missing = [name for name in sorted(UNO_COMMANDS) if f"`/uno {name}`" not in text]
     assert not missing, f"/uno help does not mention: {missing}"

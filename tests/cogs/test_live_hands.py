@@ -4,6 +4,7 @@ a spent token is never used, and one Discord refuses (404) is forgotten."""
 from __future__ import annotations
 
 import asyncio
+import io
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -13,8 +14,10 @@ import pytest
 
 from bot.engine import Game, RuleSet
 from bot.settings import Settings
+from bot.ui.outgoing import Outgoing
 from cogs.uno.answers import Answer
-from cogs.uno.game.hand_view import hand_kwargs
+from cogs.uno.delivery import Ready
+from cogs.uno.game.hand_view import hand_message
 from cogs.uno.game.hands import GameHands, PrivateHands
 from cogs.uno.game.live import LiveGame
 
@@ -26,6 +29,16 @@ class _Shared:
         self.bot = SimpleNamespace()
         self.settings = Settings(_env_file=None)
         self.card_images = {live.guild_id: False}  # text only: no worker thread to wait for
+
+    def images_on(self, guild_id: int) -> bool:
+        return self.card_images.get(guild_id, True)
+
+
+def _hand_embed(live: LiveGame, user: int) -> dict[str, Any]:
+    """The hand's embed as `user` is shown it now (text only)."""
+    embed = hand_message(live, user, None).embed
+    assert embed is not None
+    return dict(embed.to_dict())
 
 
 def _hands(live: LiveGame, request: Any) -> GameHands:
@@ -108,7 +121,7 @@ async def test_edits_are_coalesced_latest_state_last() -> None:
     assert discord_.most_in_flight <= 3  # at most one per player
     for n, user in enumerate((ALICE, BOB, CAROL)):
         last = per_token[f"token-{n}"][-1]
-        assert last["embed"].to_dict() == hand_kwargs(live, user, None)["embed"].to_dict()
+        assert last["embeds"][0].to_dict() == _hand_embed(live, user)
 
 
 @pytest.mark.asyncio
@@ -152,16 +165,15 @@ async def test_a_picture_the_hand_already_shows_is_not_sent_again(
     hands = _hands(live, discord_.request)
     kept: list[bool] = []
 
-    async def attach(kwargs: dict[str, Any], *, edit: bool, keep: bool, urgent: bool) -> Any:
+    async def ready(message: Outgoing, *, edit: bool, keep: bool, urgent: bool) -> Ready:
         kept.append(keep)
-        out = {k: v for k, v in kwargs.items() if k != "picture"}
-        if not keep:
-            out["attachments"] = ["the picture's file"]  # as `attach` uploads it
-        return out
+        if keep:
+            return Ready(message, keep=True)
+        return Ready(message, discord.File(io.BytesIO(b"x"), "hand.png"))  # as drawn
 
-    monkeypatch.setattr("cogs.uno.game.hands.attach", attach)
+    monkeypatch.setattr("cogs.uno.game.hands.ready", ready)
     same = SimpleNamespace(key=("cards", "same"))
-    hands._kwargs = lambda *args, **kwargs: {"picture": same}
+    hands._message = lambda *args, **kwargs: Outgoing(picture=same)
     hands.register(_interaction(BOB, 1), BOB)
     for _ in range(2):
         _move(live)
@@ -191,7 +203,7 @@ async def test_a_failed_edit_is_sent_again_with_the_latest_state(
     await asyncio.wait_for(_until(lambda: not statuses), 2)
     await _settle()
     assert len(calls) == 3
-    assert calls[-1]["embed"].to_dict() == hand_kwargs(live, BOB, None)["embed"].to_dict()
+    assert calls[-1]["embeds"][0].to_dict() == _hand_embed(live, BOB)
 
 
 async def _until(done: Any) -> None:

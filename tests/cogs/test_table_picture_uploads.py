@@ -11,7 +11,9 @@ import pytest
 
 from bot.engine import Card, Color
 from bot.ui.art import SeatState, TableState, table_file
+from bot.ui.outgoing import Outgoing
 from bot.ui.pictures import TABLE_FILE, Picture
+from cogs.uno import delivery
 from cogs.uno.drawing.attach import PictureLate
 from cogs.uno.game import table as game_table
 from cogs.uno.game.table import GameTable, Renderer, TableUpdater
@@ -51,10 +53,11 @@ class _Http:
         }
 
 
-def _bot(http: _Http) -> discord.Client:
+def _bot(http: _Http) -> Any:
     """A real discord.py client (no connection) whose HTTP client's message edits are `http`."""
     client = discord.Client(intents=discord.Intents.none())
     client.http.edit_message = http.edit_message
+    client.request_budget = None
     return client
 
 
@@ -76,29 +79,24 @@ def _table(bot: Any, render: Renderer) -> tuple[TableUpdater, GameTable]:
     return tables, tables.table(GAME, render, posted)
 
 
-def _kwargs(text: str, picture: Picture | None) -> dict[str, Any]:
-    embed = discord.Embed(description=text)
-    kwargs: dict[str, Any] = {"embed": embed}
-    if picture is not None:
-        picture.point(embed)
-        kwargs["picture"] = picture
-    return kwargs
+def _message(text: str, picture: Picture | None) -> Outgoing:
+    return Outgoing.of(discord.Embed(description=text)).showing(picture)
 
 
 @pytest.mark.asyncio
 async def test_an_edit_that_does_not_change_the_picture_uploads_nothing() -> None:
     http = _Http()
     bot = _bot(http)
-    shown: list[dict[str, Any]] = [
-        _kwargs("first", _picture("R7", 3)),
-        _kwargs("a log line more, same picture", _picture("R7", 3)),
-        _kwargs("a card played", _picture("R8", 2)),
-        _kwargs("card pictures turned off", None),
-        _kwargs("still off", None),
+    shown: list[Outgoing] = [
+        _message("first", _picture("R7", 3)),
+        _message("a log line more, same picture", _picture("R7", 3)),
+        _message("a card played", _picture("R8", 2)),
+        _message("card pictures turned off", None),
+        _message("still off", None),
     ]
     tables, table = _table(bot, lambda: (CHANNEL, MESSAGE, shown[0]))
-    for kwargs in list(shown):
-        shown[0] = kwargs
+    for message in list(shown):
+        shown[0] = message
         table.request()
         assert await table.flush(timeout=5)
     files = [names for names, _ in http.edits]
@@ -119,23 +117,23 @@ async def test_a_late_picture_goes_text_only_and_a_later_update_brings_it(
     http = _Http()
     bot = _bot(http)
     late = [True]
-    real = game_table.picture_file
+    real = delivery.picture_file
 
-    async def drawn_late_once(picture: Picture) -> discord.File:
+    async def drawn_late_once(picture: Picture, *, urgent: bool = False) -> discord.File:
         if late.pop() if late else False:
             raise PictureLate(picture.filename)
-        return await real(picture)
+        return await real(picture, urgent=urgent)
 
-    monkeypatch.setattr(game_table, "picture_file", drawn_late_once)
+    monkeypatch.setattr(delivery, "picture_file", drawn_late_once)
     monkeypatch.setattr(game_table, "PICTURE_RETRY", 0.01)
-    kwargs = _kwargs("first", _picture("R7", 3))
-    tables, table = _table(bot, lambda: (CHANNEL, MESSAGE, kwargs))
+    first = _message("first", _picture("R7", 3))
+    tables, table = _table(bot, lambda: (CHANNEL, MESSAGE, first))
     table.request()
     assert await table.flush(timeout=5)
     (names, payload), *_ = http.edits
     assert names == [] and payload["attachments"] == []  # text-only, no stale picture
     assert "image" not in payload["embeds"][0]  # pointing at no missing file
-    assert kwargs["embed"].image.url == f"attachment://{TABLE_FILE}"  # the render untouched
+    assert first.embeds[0].image.url == f"attachment://{TABLE_FILE}"  # the render untouched
     for _ in range(500):  # the retry, PICTURE_RETRY later (bounded: 5 s)
         if len(http.edits) == 2:
             break
@@ -153,7 +151,7 @@ async def test_a_games_last_table_is_shown_though_its_edit_runs_after_it_ended()
     games (requests waiting for the budget): the table kept at `retire` is what it shows."""
     http = _Http()
     bot = _bot(http)
-    running = {GAME: _kwargs("the match is over", None)}
+    running = {GAME: _message("the match is over", None)}
     tables, table = _table(bot, lambda: (CHANNEL, MESSAGE, running[GAME]))  # KeyError once gone
     table.retire()
     del running[GAME]  # the game is gone before its table task runs

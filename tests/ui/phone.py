@@ -27,6 +27,8 @@ from typing import Any
 
 import discord
 
+from bot.ui.outgoing import Outgoing
+
 TEXT_WIDTH = 348  # the buttons' width: 380 less the message's margins
 HEADER = 40
 TITLE_CHARS, TITLE_LINE = 34, 22
@@ -104,13 +106,13 @@ def buttons_height(view: Any) -> int:
     return BUTTON_GAP + count * BUTTON_LINE + (count - 1) * BUTTON_GAP
 
 
-def phone_height(kwargs: dict[str, Any], image: tuple[int, int] | None = None) -> int:
-    """The estimated height in px of a message (`embed`/`embeds` and `view` as discord.py takes
-    them) in a 380-px phone client; `image`: the size of the picture its embed shows."""
-    embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") else [])
+def phone_height(message: Outgoing | Any, image: tuple[int, int] | None = None) -> int:
+    """The estimated height in px of a message (an `Outgoing`, or anything with its `embeds`
+    and `view`) in a 380-px phone client; `image`: the size of the picture its embed shows."""
+    embeds = message.embeds
     height = HEADER + sum(embed_height(e, image) for e in embeds)
     height += EMBED_GAP * max(0, len(embeds) - 1)
-    return height + buttons_height(kwargs.get("view"))
+    return height + buttons_height(message.view)
 
 
 def message_height(
@@ -120,5 +122,5 @@ def message_height(
     its embeds and action rows; `image`: its embed picture's size, or None."""
 
     view = SimpleNamespace(rows=[row.get("components", []) for row in components])
-    kwargs = {"embeds": [discord.Embed.from_dict(e) for e in embeds], "view": view}
-    return phone_height(kwargs, image)
+    shown = SimpleNamespace(embeds=[discord.Embed.from_dict(e) for e in embeds], view=view)
+    return phone_height(shown, image)

@@ -138,6 +138,6 @@ def test_the_settings_page_shows_the_round_break() -> None:
     from cogs.uno.lobby.settings_panel import server_panel
 
     config = changed_config(GuildConfig(1), option="round_break", value="45")
-    embed = server_panel(config, "en-US")["embed"]
+    embed = server_panel(config, "en-US").embeds[0]
     assert "• Break between rounds: 45 s" in embed.fields[1].value
     assert ("45", "45 s") in select_values("round_break", 45, "en-US")

@@ -10,7 +10,8 @@ import pytest
 
 from bot.engine import ALL_CARDS, Card, Decision, Game, Play, RuleSet, build_deck, view_for
 from bot.ui.cards import card_name
-from bot.ui.hand_message import SLOTS, hand_layout, render_hand
+from bot.ui.hand_buttons import SLOTS, hand_layout
+from bot.ui.hand_message import render_hand
 from bot.ui.ids import MAX_CUSTOM_ID, MAX_LABEL, matches_exactly_one
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
@@ -24,7 +25,7 @@ def _game_with_hand(cards: list[Card], players: tuple[int, ...] = (1, 2)) -> Gam
 
 
 def _check_limits(kwargs: dict) -> None:
-    rows = kwargs["view"].to_components()
+    rows = kwargs.view.to_components()
     items = [c for row in rows for c in row["components"]]
     assert len(rows) <= 5 and len(items) <= 25
     for row in rows:
@@ -37,7 +38,7 @@ def _check_limits(kwargs: dict) -> None:
         assert len(item.get("label", "")) <= MAX_LABEL
         assert all(len(o["label"]) <= 100 for o in item.get("options", ()))
     assert len({i["custom_id"] for i in items}) == len(items), "custom_ids must be unique"
-    embed = kwargs["embed"]
+    embed = kwargs.embed
     assert len(embed.title or "") <= 256
     assert len(embed.description or "") <= 4096
     assert len(embed) <= 6000
@@ -107,7 +108,7 @@ def test_target_select_for_swap_hands() -> None:
     game.turn = game.seats.index(1)
     game.decision = Decision.CHOOSE_TARGET
     kwargs = render_hand(game, BIG_ID, 1, NAMES)
-    selects = [c for c in kwargs["view"].components if c["type"] == 3]
+    selects = [c for c in kwargs.view.components if c["type"] == 3]
     assert len(selects) == 1
     assert {o["value"] for o in selects[0]["options"]} == {"2", "3"}
     _check_limits(kwargs)
@@ -151,7 +152,7 @@ def test_the_hand_pictures_alt_text_names_the_whole_hand_on_every_page() -> None
     pages = hand_layout(game, 1, NAMES).pages
     assert pages > 1
     texts = {
-        render_hand(game, BIG_ID, 1, NAMES, page=p, pictures=True)["picture"].description
+        render_hand(game, BIG_ID, 1, NAMES, page=p, pictures=True).picture.description
         for p in range(pages)
     }
     names = ", ".join(card_name(c) for c in sorted(cards))
@@ -208,7 +209,7 @@ def test_the_wilds_given_one_click_are_those_the_engine_asks_a_colour_for_at_onc
     """colour_follows (the UI's promise) against the engine, for every wild of every deck."""
     from bot.engine import ChooseColor, Play
     from bot.engine.cards import COLORS
-    from bot.ui.hand_message import colour_follows
+    from bot.ui.hand_buttons import colour_follows
 
     for deck in ("classic108", "swap112", "shuffle112"):
         for wild in sorted({c for c in build_deck(deck) if c.is_wild}):
@@ -254,8 +255,8 @@ def test_the_round_winners_hand_says_they_won() -> None:
     game = _my_turn("R7")
     game.apply(1, Play(Card.of("R7")))
     assert game.decision is Decision.NEXT_ROUND
-    mine = render_hand(game, BIG_ID, 1, NAMES)["embed"].description
-    theirs = render_hand(game, BIG_ID, 2, NAMES)["embed"].description
+    mine = render_hand(game, BIG_ID, 1, NAMES).embed.description
+    theirs = render_hand(game, BIG_ID, 2, NAMES).embed.description
     assert "You won the round!" in mine and "You won" not in theirs
     assert "Ann\u2069** won round 1!" in theirs  # who won, then everyone's total
     assert "Totals: \u2068Ann\u2069 60 (+60) · **\u2068Ben\u2069 0**" in theirs
@@ -267,11 +268,11 @@ def test_the_match_winners_hand_says_so_and_a_finished_hand_has_no_buttons() -> 
     assert game.decision is Decision.MATCH_OVER
     mine = render_hand(game, BIG_ID, 1, NAMES)
     theirs = render_hand(game, BIG_ID, 2, NAMES)
-    assert "You won the match!" in mine["embed"].description
-    assert "The match is over." in theirs["embed"].description
-    assert "You won" not in theirs["embed"].description
+    assert "You won the match!" in mine.embed.description
+    assert "The match is over." in theirs.embed.description
+    assert "You won" not in theirs.embed.description
     for kwargs in (mine, theirs):
-        assert kwargs["view"].to_components() == []  # no Refresh, no cards, nothing enabled
+        assert kwargs.view.to_components() == []  # no Refresh, no cards, nothing enabled
 
 
 @pytest.mark.parametrize("name", ["山田太郎", "محمد علي", "Sam 🎲🔥", "🤖 Bot Ada (normal)"])
@@ -281,6 +282,6 @@ def test_a_name_no_picture_font_draws_is_written_exactly_in_the_hand(name: str) 
     current = view_for(game, None).current_player
     viewer = next(p for p in (1, 2) if p != current)
     names = {1: "Ann", 2: "Ben", -3: "Cid", current: name}
-    embed = render_hand(game, BIG_ID, viewer, names)["embed"].to_dict()
+    embed = render_hand(game, BIG_ID, viewer, names).embed.to_dict()
     text = " ".join(str(v) for v in embed.values())
     assert name in text, text  # (between its bidi isolate marks: names.py)

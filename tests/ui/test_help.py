@@ -15,14 +15,14 @@ LINES_BEFORE = 24
 @pytest.mark.parametrize("locale", available_locales())
 def test_the_first_page_is_short_and_offers_the_topics(locale: str) -> None:
     page = render_help(locale)
-    lines = page["embed"].description.split("\n")
+    lines = page.embed.description.split("\n")
     assert len(lines) <= 9 < LINES_BEFORE
-    (select,) = page["view"].children
+    (select,) = page.view.children
     assert matches_exactly_one(select.item.custom_id)
     assert [o.value for o in select.item.options] == list(HELP_TOPICS)
     assert [o.value for o in select.item.options if o.default] == [FIRST_TOPIC]
     for topic in HELP_TOPICS:
-        assert len(render_help(locale, topic)["embed"]) <= 6000
+        assert len(render_help(locale, topic).embed) <= 6000
 
 
 def test_each_topic_is_its_own_page_and_a_forged_one_reads_as_the_first() -> None:
@@ -32,4 +32,4 @@ def test_each_topic_is_its_own_page_and_a_forged_one_reads_as_the_first() -> Non
     assert "turn timer" in pages["turns"] and "`/uno play`" in pages["turns"]
     assert "`/uno-admin settings`" in pages["admin"]
     assert help_lines("nonsense") == help_lines(FIRST_TOPIC)
-    assert "Turns & timer" in render_help(None, "turns")["embed"].title
+    assert "Turns & timer" in render_help(None, "turns").embed.title

@@ -153,7 +153,7 @@ def _played(seed: int = 3) -> tuple[Game, list[E.Event]]:
 
 def test_lobby_table_results_and_log_escape_each_name_once() -> None:
     rules = RuleSet()
-    lobby = [render_lobby(9, 1, list(n.items()), rules)["embed"] for n in (BAD, GOOD)]
+    lobby = [render_lobby(9, 1, list(n.items()), rules).embed for n in (BAD, GOOD)]
     _same_but_names(_texts(lobby[0]), _texts(lobby[1]))
 
     game = Game.new(PLAYERS, rules, seed=4)
@@ -168,7 +168,7 @@ def test_lobby_table_results_and_log_escape_each_name_once() -> None:
             _texts(
                 render_table(
                     game, 9, n, log=log, deadline=deadline, last_chance=2, pictured=pictured
-                )["embed"]
+                ).embed
             )
             for n in (BAD, GOOD)
         ]

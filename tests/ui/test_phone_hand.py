@@ -74,7 +74,7 @@ def _hand(players: int, cards: int) -> tuple[dict, tuple[int, int]]:
         deadline=datetime(2030, 1, 1, tzinfo=UTC),
         recent=RECENT,
     )
-    picture = kwargs["picture"]
+    picture = kwargs.picture
     size = Image.open(io.BytesIO(picture.render())).size
     return kwargs, size
 
@@ -85,17 +85,17 @@ def test_a_turn_fits_a_phone(players: int, cards: int) -> None:
     kwargs, size = _hand(players, cards)
     height = phone_height(kwargs, size)
     print(f"\n{players} players, {cards} cards: hand {height} px")
-    assert height <= (PHONE_MAX if cards <= 7 else LARGE_MAX), kwargs["embed"].description
+    assert height <= (PHONE_MAX if cards <= 7 else LARGE_MAX), kwargs.embed.description
 
 
 def test_the_hand_shows_the_whole_view() -> None:
     kwargs, _ = _hand(4, 7)
-    text = kwargs["embed"].description
+    text = kwargs.embed.description
     assert "Your turn" in text and "<t:1893456000:R>" in text  # whose turn, its countdown
     assert "Top card:" in text  # the card to match and its colour
     for name in ("Bjørn", "Jürgen", "Dana"):  # every opponent, with their count
         assert name in text
     assert "Green 4" in text and "drew 2 cards" in text  # the last moves
-    rows = kwargs["view"].rows
+    rows = kwargs.view.rows
     wild = [c for row in rows for c in row if c.get("custom_id", "").count(":play:W4:") == 1]
     assert len(wild) == 4 and len({id(r) for r in rows for c in r if c in wild}) == 1, rows

@@ -64,7 +64,7 @@ def _table(players: int, *, pictured: bool) -> tuple[dict, tuple[int, int] | Non
         return kwargs, None
     picture = table_picture(game, names, None)
     assert picture is not None
-    picture.point(kwargs["embed"])
+    picture.point(kwargs.embed)
     return kwargs, picture_size(sum(1 for s in game.seats))
 
 
@@ -80,6 +80,6 @@ def test_a_running_round_s_table_fits_a_phone(players: int) -> None:
 def test_the_estimate_counts_what_makes_a_table_tall() -> None:
     kwargs, image = _table(10, pictured=True)
     short = phone_height(kwargs, image)
-    kwargs["embed"].description += "\n" + "x" * (2 * BODY_CHARS)  # two more lines of text
+    kwargs.embed.description += "\n" + "x" * (2 * BODY_CHARS)  # two more lines of text
     assert phone_height(kwargs, image) == short + 2 * 18
     assert phone_height(kwargs, (400, 400)) == phone_height(kwargs, image) + 300 - 207

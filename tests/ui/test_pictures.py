@@ -17,7 +17,8 @@ from bot.ui.card_emojis import (
     color_emoji,
     wanted_emojis,
 )
-from bot.ui.hand_message import hand_layout, render_hand
+from bot.ui.hand_buttons import hand_layout
+from bot.ui.hand_message import render_hand
 from bot.ui.pictures import HAND_FILE, TABLE_FILE, table_picture
 
 NAMES = {1: "Ann", 2: "Ben", 3: "Cat"}
@@ -44,8 +45,8 @@ def test_the_hand_picture_is_the_whole_hand_on_every_page_every_copy_in_button_o
         assert pages > 1 or size == 12
         for page in range(pages):
             kwargs = render_hand(game, 9, 1, NAMES, page=page, pictures=True)
-            _, shown, _ = kwargs["picture"].key
-            assert kwargs["embed"].image.url == f"attachment://{HAND_FILE}"
+            _, shown, _ = kwargs.picture.key
+            assert kwargs.embed.image.url == f"attachment://{HAND_FILE}"
             assert list(shown) == (every if len(every) <= EVERY_COPY else sorted(counts))
 
 
@@ -55,7 +56,7 @@ def test_the_hand_picture_changes_only_when_the_hand_or_the_turn_does() -> None:
     as the player's turn begins or ends (the cards they may play stand up)."""
     rng = random.Random(3)
     game = Game.new([1, 2, 3], RuleSet(), seed=7, dealer=3)
-    pictures = {p: render_hand(game, 9, p, NAMES, pictures=True)["picture"] for p in (1, 2, 3)}
+    pictures = {p: render_hand(game, 9, p, NAMES, pictures=True).picture for p in (1, 2, 3)}
     for _ in range(60):
         player = game.current_player
         if player is None:
@@ -63,7 +64,7 @@ def test_the_hand_picture_changes_only_when_the_hand_or_the_turn_does() -> None:
         hands = {p: list(game.hands[p]) for p in (1, 2, 3)}
         game.apply(player, rng.choice(game.legal_actions(player)))
         for p in (1, 2, 3):
-            now = render_hand(game, 9, p, NAMES, pictures=True).get("picture")
+            now = render_hand(game, 9, p, NAMES, pictures=True).picture
             if now is None:  # an empty hand: the round is over
                 continue
             same_hand = sorted(game.hands[p]) == sorted(hands[p])
@@ -78,7 +79,7 @@ def test_the_hand_picture_changes_only_when_the_hand_or_the_turn_does() -> None:
 def test_pictures_off_means_no_picture_and_plain_emojis() -> None:
     game = _game_with_hand([Card.of("R7"), Card.of("W")])
     kwargs = render_hand(game, 9, 1, NAMES)
-    assert "picture" not in kwargs and kwargs["embed"].image.url is None
+    assert kwargs.picture is None and kwargs.embed.image.url is None
 
 
 def test_the_table_picture_shows_what_the_table_says() -> None:
@@ -96,12 +97,12 @@ def test_the_card_to_match_is_the_hand_embeds_thumbnail_from_its_emoji() -> None
     top, color = game.discard[-1], game.color
     assert top is not None and color is not None
     key = card_key(top, color)
-    assert render_hand(game, 9, 1, NAMES, pictures=True)["embed"].thumbnail.url is None
+    assert render_hand(game, 9, 1, NAMES, pictures=True).embed.thumbnail.url is None
     try:
         CARD_EMOJIS.use([(key, 77, f"uno_{key}_0badc0de")])
-        embed = render_hand(game, 9, 1, NAMES, pictures=True)["embed"]
+        embed = render_hand(game, 9, 1, NAMES, pictures=True).embed
         assert embed.thumbnail.url == "https://cdn.discordapp.com/emojis/77.png"
-        assert render_hand(game, 9, 1, NAMES)["embed"].thumbnail.url is None  # pictures off
+        assert render_hand(game, 9, 1, NAMES).embed.thumbnail.url is None  # pictures off
     finally:
         CARD_EMOJIS.use([])
 

@@ -15,6 +15,7 @@ from bot.engine import Decision, Game, RuleSet, view_for
 from bot.engine.scoring import Outcome, RoundEnd, RoundOutcome, Termination
 from bot.ui.hand_message import render_hand
 from bot.ui.ids import matches_exactly_one
+from bot.ui.outgoing import Outgoing
 from bot.ui.table_message import render_round_result, render_table
 from testing.fakediscord.markdown import plain
 from tests.ui.phone import phone_height
@@ -41,7 +42,7 @@ def _buttons(kwargs: dict) -> list[tuple[str, str | None, bool]]:
     """(action, label, disabled) of each hand button."""
     return [
         (c["custom_id"].split(":", 3)[3], c.get("label"), bool(c.get("disabled")))
-        for row in kwargs["view"].rows
+        for row in kwargs.view.rows
         for c in row
     ]
 
@@ -55,7 +56,7 @@ def test_the_hand_at_a_round_s_end_says_who_won_the_totals_and_when_the_next_sta
     assert outcome is not None and outcome.winner is not None
     loser = next(p for p in game.players if p != outcome.winner)
     kwargs = render_hand(game, 77, loser, NAMES, pictures=pictures, deadline=DEADLINE)
-    text = plain(kwargs["embed"].description).replace("**", "")
+    text = plain(kwargs.embed.description).replace("**", "")
     assert f"🏁 {NAMES[outcome.winner]} won round 1!" in text, text
     assert "The next round starts <t:1893499215:R>." in text  # the countdown, counted by Discord
 
@@ -78,16 +79,16 @@ def test_the_hand_at_a_round_s_end_says_who_won_the_totals_and_when_the_next_sta
         ("refresh", False),
     ]
     assert [label for _, label, _ in buttons[:3]] == ["Next round", "Wait", "Leave"]
-    for row in kwargs["view"].rows:
+    for row in kwargs.view.rows:
         assert all(matches_exactly_one(c["custom_id"]) for c in row)
     # The winner is told they won; a Wait already asked for is spent (greyed out).
     mine = render_hand(game, 77, outcome.winner, NAMES, deadline=DEADLINE, waited=True)
-    assert "You won the round!" in mine["embed"].description
+    assert "You won the round!" in mine.embed.description
     assert ("wait", "Wait", True) in _buttons(mine)
-    picture = kwargs.get("picture")
+    picture = kwargs.picture
     size = Image.open(io.BytesIO(picture.render())).size if picture is not None else None
     height = phone_height(kwargs, size)
-    results = phone_height({"embed": render_round_result(outcome, NAMES)})
+    results = phone_height(Outgoing.of(render_round_result(outcome, NAMES)))
     print(
         f"\nhand at a round's end, 4 players (pictures {pictures}): {height} px;"
         f" with the round's results posted below it: {height + results} px"
@@ -108,10 +109,10 @@ def test_the_table_between_rounds_offers_next_round_and_wait() -> None:
     game = _round_over()
     assert view_for(game, None).decision is Decision.NEXT_ROUND
     kwargs = render_table(game, 77, NAMES, deadline=DEADLINE)
-    ids = [item.item.custom_id for item in kwargs["view"].children]
+    ids = [item.item.custom_id for item in kwargs.view.children]
     version = game.version
     assert f"uno:77:{version}:next" in ids and f"uno:77:{version}:wait" in ids
-    assert "<t:1893499215:R>" in kwargs["embed"].description
+    assert "<t:1893499215:R>" in kwargs.embed.description
 
 
 def test_results_are_standings_by_total_without_the_seed_and_fit_a_phone() -> None:
@@ -124,7 +125,7 @@ def test_results_are_standings_by_total_without_the_seed_and_fit_a_phone() -> No
     rows = [line for line in text.split("\n") if "total" in line]
     shown = [next(p for p, n in NAMES.items() if line.startswith(f"**{n}**")) for line in rows]
     assert shown == sorted(outcome.totals, key=lambda p: (-outcome.totals[p], p))
-    height = phone_height({"embed": embed})
+    height = phone_height(Outgoing.of(embed))
     print(f"\nround results, 4 players: {height} px on a 380-px phone")
     assert height <= RESULTS_MAX
 
@@ -145,6 +146,6 @@ def test_a_match_s_final_standings_are_by_total_and_fit_a_phone() -> None:
     order = [NAMES[4], NAMES[1], NAMES[3], NAMES[2]]
     positions = [text.index(f"**{n}**:") for n in order]
     assert positions == sorted(positions), text
-    height = phone_height({"embed": embed})
+    height = phone_height(Outgoing.of(embed))
     print(f"\nfinal results, 4 players: {height} px on a 380-px phone")
     assert height <= RESULTS_MAX

@@ -30,10 +30,10 @@ BIG = 2**63 - 1
 
 
 def _check(kwargs: dict) -> None:
-    embed = kwargs["embed"]
+    embed = kwargs.embed
     assert len(embed) <= 6000 and len(embed.description or "") <= 4096
     assert all(len(f.value) <= 1024 for f in embed.fields) and len(embed.footer.text or "") <= 2048
-    for item in kwargs["view"].children:
+    for item in kwargs.view.children:
         assert len(item.item.custom_id) <= MAX_CUSTOM_ID
         assert matches_exactly_one(item.item.custom_id)
 
@@ -50,7 +50,7 @@ def test_table_shows_every_seat_count_and_the_turn() -> None:
     game = Game.new(players, RuleSet(), seed=1)
     kwargs = render_table(game, BIG, names, log=["x" * 300] * 6)
     _check(kwargs)
-    state = kwargs["embed"]
+    state = kwargs.embed
     text = state.fields[0].value
     for p in players:
         assert f"{game.card_count(p)} cards" in text
@@ -59,10 +59,10 @@ def test_table_shows_every_seat_count_and_the_turn() -> None:
     # the newest line only, shortened: it fills the budget; then the rules and the goal
     rules = "Rules: Official · to 500 points" + _lock(game)
     assert state.footer.text == "x" * (TABLE_LOG_CHARS - 1) + "…\n" + rules
-    labels = [i.item.label for i in kwargs["view"].children]
+    labels = [i.item.label for i in kwargs.view.children]
     assert labels == ["Show my hand", "Draw", "UNO!", "Log"]  # nobody can be caught
     game.at_risk.append(players[0])
-    labels = [i.item.label for i in render_table(game, BIG, names)["view"].children]
+    labels = [i.item.label for i in render_table(game, BIG, names).view.children]
     assert labels == ["Show my hand", "Draw", "UNO!", "Catch", "Log"]
 
 
@@ -70,32 +70,32 @@ def test_a_pictured_table_leaves_the_seats_to_the_picture() -> None:
     game = Game.new([1, 2, 3], RuleSet(), seed=1)
     names = {1: "Ann", 2: "Bo", 3: "Cy"}
     kwargs = render_table(game, 1, names, log=["a", "b", "c", "d"], pictured=True)
-    state = kwargs["embed"]
+    state = kwargs.embed
     assert not state.fields and "Top card" not in state.description
     assert state.description.startswith(f"<@{game.current_player}>")  # the first mention
     # the newest three lines, plain (a footer reads no markdown: names without escapes)
     assert state.footer.text == "b\nc\nd\nRules: Official · to 500 points" + _lock(game)
-    odd = render_table(game, 1, names, log=[r"\_Zed\_ played Red 7"], pictured=True)["embed"]
+    odd = render_table(game, 1, names, log=[r"\_Zed\_ played Red 7"], pictured=True).embed
     assert odd.footer.text.startswith("_Zed_ played Red 7\n")
     risky = next(p for p in game.players if p != game.current_player)
     game.hands[risky] = game.hands[risky][:1]  # down to one card without calling UNO
     game.at_risk.append(risky)
     table = render_table(game, 1, names, pictured=True)
-    assert "no UNO called" not in table["embed"].description  # the picture's badge says it
-    assert "Catch" in [i.item.label for i in table["view"].children]
-    assert "no UNO called" in render_table(game, 1, names)["embed"].fields[0].value
+    assert "no UNO called" not in table.embed.description  # the picture's badge says it
+    assert "Catch" in [i.item.label for i in table.view.children]
+    assert "no UNO called" in render_table(game, 1, names).embed.fields[0].value
 
 
 def test_the_table_shows_the_goal_and_a_practice_game() -> None:
     game = Game.new([1, -1, -2], RuleSet(scoring="none"), seed=1)
     kwargs = render_table(game, 1, {1: "Ann", -1: "Bot", -2: "Bot 2"}, log=["x"])
-    assert kwargs["embed"].title == "🃏 UNO — round 1 · practice"
+    assert kwargs.embed.title == "🃏 UNO — round 1 · practice"
     # (official play for one round: named for its play, its length said beside it)
-    assert kwargs["embed"].footer.text == "x\nRules: Official · one round" + _lock(game)
+    assert kwargs.embed.footer.text == "x\nRules: Official · one round" + _lock(game)
     two = Game.new([1, 2, -1], RuleSet(target=200), seed=1)
     kwargs = render_table(two, 1, {1: "Ann", 2: "Bo", -1: "Bot"})
-    assert kwargs["embed"].title == "🃏 UNO — round 1"
-    assert kwargs["embed"].footer.text == "Rules: Official · to 200 points" + _lock(two)
+    assert kwargs.embed.title == "🃏 UNO — round 1"
+    assert kwargs.embed.footer.text == "Rules: Official · to 200 points" + _lock(two)
 
 
 def test_the_table_counts_the_turn_down_and_warns_before_a_removal() -> None:
@@ -104,7 +104,7 @@ def test_the_table_counts_the_turn_down_and_warns_before_a_removal() -> None:
     deadline = datetime(2030, 1, 1, tzinfo=UTC)
 
     def description(**kwargs: object) -> str:
-        return render_table(game, 1, names, **kwargs)["embed"].description
+        return render_table(game, 1, names, **kwargs).embed.description
 
     plain = description()
     assert "<t:" not in plain and "Time runs out" not in plain
@@ -121,11 +121,11 @@ def test_an_ended_game_s_table_says_so_and_mentions_no_one() -> None:
     kwargs = render_table(
         game, 1, names, log=["Ann played Red 7"], closed="Ended.", deadline=deadline, pictured=True
     )
-    state = kwargs["embed"]
+    state = kwargs.embed
     assert state.title == "🃏 UNO — round 1 · ended" and state.description == "Ended."
     text = " ".join([state.description, state.fields[0].value, state.footer.text])
     assert "<@" not in text and "<t:" not in text and "turn" not in text
-    assert kwargs["view"].children == []
+    assert kwargs.view.children == []
 
 
 def test_the_round_log_shows_every_line_or_attaches_them() -> None:
@@ -145,12 +145,12 @@ def test_the_round_log_shows_every_line_or_attaches_them() -> None:
 def test_lobby_buttons() -> None:
     kwargs = render_lobby(BIG, 1, [(1, "Ann"), (2, "Ben")], RuleSet())
     _check(kwargs)
-    assert [i.item.custom_id for i in kwargs["view"].children] == [
+    assert [i.item.custom_id for i in kwargs.view.children] == [
         f"uno:{BIG}:lobby:{v}"
         for v in ("join", "leave", "addbot", "addexpert", "rules", "start", "cancel", "target")
     ]
     closed = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(), closed="gone")
-    assert closed["view"].children == []
+    assert closed.view.children == []
 
 
 def test_round_results_and_log_lines() -> None:
@@ -169,11 +169,11 @@ def test_round_results_and_log_lines() -> None:
     log.record(events, names, None)  # every event of a whole round can be told
     assert 0 < len(log) <= 12 and all(log.lines())
     final = render_table(game, BIG, names)  # a finished match: its results' buttons, no moves
-    assert [i.item.custom_id for i in final["view"].children] == [
+    assert [i.item.custom_id for i in final.view.children] == [
         f"uno:{BIG}:{b}" for b in ("rematch", "record", "replay")
     ]
     closed = render_table(game, BIG, names, closed="ended")
-    assert closed["view"].children == []
+    assert closed.view.children == []
 
 
 def test_rules_leaderboard_stats_help_render() -> None:
@@ -185,7 +185,7 @@ def test_rules_leaderboard_stats_help_render() -> None:
     )
     assert "Ann" in render_leaderboard(page).description
     assert "No games" in render_stats(None, "Ann").description
-    assert all(len(render_help(None, topic)["embed"]) <= 6000 for topic in HELP_TOPICS)
+    assert all(len(render_help(None, topic).embed) <= 6000 for topic in HELP_TOPICS)
 
 
 def test_rules_are_named_and_only_differences_are_listed() -> None:
@@ -207,7 +207,7 @@ def test_rules_are_named_and_only_differences_are_listed() -> None:
 
 
 def _target_options(kwargs: dict) -> list[tuple[str, str, bool]]:
-    select = kwargs["view"].children[-1].item
+    select = kwargs.view.children[-1].item
     return [(o.value, o.label, o.default) for o in select.options]
 
 
@@ -219,13 +219,13 @@ def test_the_lobby_offers_the_match_target_with_the_official_500_chosen() -> Non
         ("200", "200 points", False),
         ("500", "500 points", True),
     ]
-    assert "Match length: **500 points**" in kwargs["embed"].description
+    assert "Match length: **500 points**" in kwargs.embed.description
     one = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(scoring="none"))
-    assert "Match length: **one round**" in one["embed"].description
+    assert "Match length: **one round**" in one.embed.description
     assert [v for v, _, chosen in _target_options(one) if chosen] == ["round"]
     odd = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(target=300), "de")
     assert _target_options(odd)[-1] == ("300", "300 Punkte", True)
-    assert "Partielänge: **300 Punkte**" in odd["embed"].description
+    assert "Partielänge: **300 Punkte**" in odd.embed.description
 
 
 def test_the_match_target_choices_as_rules() -> None:
@@ -243,10 +243,10 @@ def test_the_match_target_choices_as_rules() -> None:
 
 
 def test_a_lobby_of_one_person_and_computers_says_practice() -> None:
-    solo = render_lobby(BIG, 1, [(1, "Ann"), (-1, "Ada")], RuleSet())["embed"].description
+    solo = render_lobby(BIG, 1, [(1, "Ann"), (-1, "Ada")], RuleSet()).embed.description
     assert "Practice" in solo
     for players in ([(1, "Ann")], [(1, "Ann"), (2, "Ben"), (-1, "Ada")]):
-        assert "Practice" not in render_lobby(BIG, 1, players, RuleSet())["embed"].description
+        assert "Practice" not in render_lobby(BIG, 1, players, RuleSet()).embed.description
 
 
 def test_results_of_a_practice_match_say_practice() -> None:
@@ -303,7 +303,7 @@ def test_a_preset_keeps_its_name_when_only_the_match_length_changes(preset: str)
     for choice in ("round", "100", "200", "500"):
         changed = with_match_target(rules, choice)
         assert rules_summary(changed, length_apart=True) == name, choice
-        lobby = str(render_lobby(1, 10, [(10, "Ann")], changed)["embed"].description)
+        lobby = str(render_lobby(1, 10, [(10, "Ann")], changed).embed.description)
         assert f"Rules: **{name}**" in lobby, lobby
     # still named for what differs in play
     jump_in = with_match_target(rules.with_options(jump_in=True), "round")

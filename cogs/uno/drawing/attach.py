@@ -1,9 +1,9 @@
-"""Card pictures on the way out: drawn in a thread and attached to a message.
+"""Card pictures on the way out: drawn in a thread, as the file attached to a message.
 
-A message's keyword arguments carry the picture to show under "picture" (a `Picture` from
-bot/ui/pictures.py; the embed already points at it); `attach` turns it into the file discord.py
-sends: `files` for a new message, `attachments` for an edit, which replaces what the message had
-(an edit without a picture removes the old one; `keep=True` leaves the one it has).
+A message (`Outgoing`, bot/ui/outgoing.py) carries the picture to show (a `Picture` from
+bot/ui/pictures.py; its embed already points at it); `picture_file` draws it into the file
+discord.py uploads, and cogs/uno/delivery.py attaches that file to the message (or keeps the
+one the message shows, or leaves it out when late).
 
 Drawing and encoding take about half a millisecond, nearly all of it Pillow's C code, which
 releases the interpreter lock, so threads of the bot draw (drawing/threads.py, which says why
@@ -13,7 +13,7 @@ never queues behind a table. Files already drawn are kept by what they show (`Pi
 the same picture is never drawn twice while it is in the cache.
 
 A picture has a deadline (`URGENT_DEADLINE`, `BACKGROUND_DEADLINE`); a late one is left out
-(`PictureLate`): `attach` sends the message text-only, its embed pointing at no image, and the
+(`PictureLate`): the message goes text-only, its embed pointing at no image, and the
 next edit brings the picture (a stuck thread is replaced meanwhile). Replays, seconds of
 drawing, have a worker process of their own (drawing/workers.py).
 """
@@ -25,7 +25,7 @@ import io
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,6 @@ from bot.ui.pictures import Picture
 from bot.ui.replay import ReplayFile, replay_from_parts, warm_up_replays
 from cogs.uno.drawing.threads import DrawingLate, DrawingThread
 from cogs.uno.drawing.workers import START_DEADLINE, WorkerLate, WorkerProcess
-from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
 
@@ -210,84 +209,8 @@ _STUCK_THREADS: set[str] = set()
 DRAWING = Drawing()
 
 
-def images_on(shared: Shared, guild_id: int) -> bool:
-    """The server's card pictures setting (on until its settings are read)."""
-    return shared.card_images.get(guild_id, True)
-
-
 async def picture_file(picture: Picture, *, urgent: bool = False) -> discord.File:
     """The encoded picture as a file with its alt text, drawn off the event loop;
     `PictureLate` past its deadline."""
     data = await DRAWING.render(picture, urgent=urgent)
     return discord.File(io.BytesIO(data), picture.filename, description=picture.description)
-
-
-async def attach(
-    kwargs: dict[str, Any],
-    *,
-    edit: bool,
-    keep: bool = False,
-    urgent: bool = True,
-    existing: Sequence[discord.Attachment] | None = None,
-) -> dict[str, Any]:
-    """`kwargs` ready for discord.py: its "picture" drawn and attached; `keep` (an edit of a
-    message that already shows this picture): nothing uploaded, the message keeps its file,
-    named by id when its `existing` attachments are known (else the edit leaves
-    `attachments` out, which Discord reads as "unchanged"); `urgent` (the default): an
-    interaction's answer waits for it. A picture not drawn in time is left out: no file, and
-    the embed shows no image (`has_picture` tells)."""
-    out = dict(kwargs)
-    picture: Picture | None = out.pop("picture", None)
-    if keep and edit:
-        if existing is not None:
-            out["attachments"] = list(existing)
-        return out
-    if picture is None:
-        if edit:
-            out["attachments"] = []
-        return out
-    try:
-        file = await picture_file(picture, urgent=urgent)
-    except PictureLate:
-        log.info("%s left out: not drawn in time", picture.filename)
-        out = without_picture(out, picture)
-        if edit:
-            out["attachments"] = []  # not the old picture, which shows an older state
-        return out
-    out["attachments" if edit else "files"] = [file]
-    return out
-
-
-def has_picture(kwargs: dict[str, Any]) -> bool:
-    """Whether `attach`'s result uploads or keeps a picture ("files", "file" or
-    "attachments"): False when the picture was left out (late), so the caller knows the
-    message shows none."""
-    return bool(kwargs.get("files") or kwargs.get("file") or kwargs.get("attachments"))
-
-
-def shown_after(picture: Picture | None, sent: dict[str, Any], *, kept: bool) -> Hashable | None:
-    """What the message's picture shows once `sent` (`attach`'s result for `picture`) is
-    delivered: the picture's key, or None when it has none (or it was left out, late)."""
-    if picture is None or not (kept or has_picture(sent)):
-        return None
-    return picture.key
-
-
-def without_picture(kwargs: dict[str, Any], picture: Picture) -> dict[str, Any]:
-    """`kwargs` whose embeds no longer show `picture` (`Picture.point` undone, on copies: the
-    caller's embeds stay as they were), for a message sent without its file."""
-    url = f"attachment://{picture.filename}"
-    out = dict(kwargs)
-
-    def unpointed(embed: discord.Embed) -> discord.Embed:
-        if embed.image.url != url:
-            return embed
-        embed = embed.copy()
-        embed.set_image(url=None)
-        return embed
-
-    if isinstance(out.get("embed"), discord.Embed):
-        out["embed"] = unpointed(out["embed"])
-    if out.get("embeds"):
-        out["embeds"] = [unpointed(e) for e in out["embeds"]]
-    return out

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import discord
 
+from bot.host import UnoHost
 from bot.request_budget import Priority, priority
 from bot.ui.card_emojis import CARD_EMOJIS, CardEmojis, is_ours, wanted_emojis
 
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 class EmojiSync:
-    def __init__(self, bot: Any, emojis: CardEmojis = CARD_EMOJIS) -> None:
+    def __init__(self, bot: UnoHost, emojis: CardEmojis = CARD_EMOJIS) -> None:
         self.bot = bot
         self.emojis = emojis
         self.task: asyncio.Task[None] | None = None

@@ -18,11 +18,12 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 import discord
 
+from bot.host import Interaction, UnoHost
 from cogs.uno.answers import answer_of
+from cogs.uno.delivery import EditKwargs, SendKwargs
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ class Token:
     token: str
     # The interaction itself, kept while its token lives: discord.py's public routes through
     # that token (`edit_original_response`, its `followup` webhook) reach the hand.
-    interaction: discord.Interaction[Any]
+    interaction: Interaction
     expires: datetime
     origin: int  # the interaction whose answer created the message (same message, same origin)
     message: int | None = None  # the message's id, when known
@@ -58,7 +59,7 @@ class Token:
 
 
 class HandTokens:
-    def __init__(self, bot: Any, ttl: float) -> None:
+    def __init__(self, bot: UnoHost, ttl: float) -> None:
         """`ttl`: seconds after its interaction that a token is used (HAND_TOKEN_TTL)."""
         self.bot = bot
         self.ttl = ttl
@@ -109,7 +110,7 @@ class HandTokens:
                     if done is not None and not done.done():
                         done.set_result(None)
 
-    def reach(self, interaction: discord.Interaction[Any]) -> Token | None:
+    def reach(self, interaction: Interaction) -> Token | None:
         """A token through which a hand can be posted to this interaction's user as a private
         follow-up (a Join or Start click answered in public, say), while it lives; None
         without one. Its `@original` is that public answer: it is never edited or deleted."""
@@ -120,7 +121,7 @@ class HandTokens:
         token = Token(app_id, interaction.token, interaction, expires, interaction.id)
         return token if token.alive() else None
 
-    def token(self, interaction: discord.Interaction[Any]) -> Token | None:
+    def token(self, interaction: Interaction) -> Token | None:
         """The live token through which the interaction's answer can be edited, if that answer
         is a private message not deleted meanwhile: a public one (a deferred update of the
         table, say) never is a hand."""
@@ -189,16 +190,13 @@ class HandTokens:
                 await asyncio.shield(done)
         await self.request("DELETE", token)
 
-    async def relocate(self, old: Token, kwargs: dict[str, Any]) -> tuple[int, Token | None]:
+    async def relocate(self, old: Token, kwargs: SendKwargs) -> tuple[int, Token | None]:
         """Post a hand as a new private follow-up of `old`'s interaction: the status of the
         post, and the token of the new message (which the caller makes the live hand). Also
         how a hand is dealt through a `reach` token."""
-        message: dict[str, Any] = {k: kwargs[k] for k in ("embed", "view", "files") if k in kwargs}
-        if message.get("view", ...) is None:
-            del message["view"]  # a new message takes no view=None
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
-                sent = await old.interaction.followup.send(ephemeral=True, wait=True, **message)
+                sent = await old.interaction.followup.send(**kwargs, ephemeral=True, wait=True)
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):
                 log.warning("hand follow-up failed: %s", exc)
@@ -213,16 +211,12 @@ class HandTokens:
         )
         return 200, new
 
-    async def request(self, method: str, token: Token, kwargs: dict[str, Any] | None = None) -> int:
+    async def request(self, method: str, token: Token, kwargs: EditKwargs | None = None) -> int:
         """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original` (or the
         follow-up's id), through discord.py's public routes on the kept interaction: the status."""
-        given = kwargs or {}
-        message: dict[str, Any] = {
-            key: given[key] for key in ("embed", "view", "attachments") if key in given
-        }
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
-                await _through(token, method, message)
+                await _through(token, method, kwargs or EditKwargs())
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):
                 log.warning("hand %s failed: %s", method, exc)
@@ -240,7 +234,7 @@ class HandTokens:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def _through(token: Token, method: str, message: dict[str, Any]) -> None:
+async def _through(token: Token, method: str, message: EditKwargs) -> None:
     """PATCH (`message`) or DELETE the hand `token` reaches: its interaction's `@original`
     answer, or a follow-up by id through the interaction's follow-up webhook."""
     interaction, followup = token.interaction, token.followup
@@ -263,7 +257,7 @@ def _keys_of(message: discord.Message | None) -> tuple[int, ...]:
     return (message.id,) if meta is None or meta.id == message.id else (message.id, meta.id)
 
 
-def _edited_clicked(interaction: discord.Interaction[Any]) -> bool:
+def _edited_clicked(interaction: Interaction) -> bool:
     """Whether the answer edited the clicked message (a deferred update counts too: then the
     answer was an edit of it, as `answer_of` says no follow-up was sent)."""
     kind = interaction.response.type

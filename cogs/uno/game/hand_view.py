@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.i18n import t
 from bot.ui.hand_message import render_hand
+from bot.ui.outgoing import Outgoing
 from bot.ui.turn_log import TurnLog
 from cogs.uno.game.live import LiveGame
 
@@ -29,7 +28,7 @@ def host_for_next(live: LiveGame) -> int | None:
     return live.host_id if live.host_present else None
 
 
-def hand_kwargs(
+def hand_message(
     live: LiveGame,
     user: int,
     locale: object,
@@ -37,9 +36,9 @@ def hand_kwargs(
     page: int = 0,
     notice: str | None = None,
     pictures: bool = False,
-) -> dict[str, Any]:
-    """Keyword arguments for the message showing `user` their hand (`pictures`: with its
-    picture under "picture", for `pictures.attach`, and card emojis on the buttons)."""
+) -> Outgoing:
+    """The message showing `user` their hand (`pictures`: with its picture, and card emojis
+    on the buttons)."""
     return render_hand(
         live.game,
         live.game_id,

@@ -42,13 +42,14 @@ import discord
 
 from bot.engine import events as E
 from bot.engine import view_for
+from bot.host import Interaction
 from bot.i18n import t
-from bot.ui.pictures import Picture
+from bot.ui.outgoing import Outgoing
 from bot.ui.story import personal_notice
-from cogs.uno.drawing.attach import attach, has_picture, images_on, shown_after
+from cogs.uno.delivery import Ready, SendKwargs, ready
 from cogs.uno.game.clock import MAX_TIMEOUTS
 from cogs.uno.game.hand_tokens import HandTokens, Token
-from cogs.uno.game.hand_view import hand_kwargs
+from cogs.uno.game.hand_view import hand_message
 from cogs.uno.game.live import LiveGame
 from cogs.uno.shared import Shared
 
@@ -104,10 +105,10 @@ class _Hand:
     """A player's live hand in one game, and the edits waiting to reach it."""
 
     token: Token
-    locale: Any
+    locale: discord.Locale  # its player's language, as their client says
     page: int
     shown: Signature | None  # what the message shows (or will, once `pending` is sent)
-    pending: dict[str, Any] | None = None
+    pending: Outgoing | None = None
     task: asyncio.Task[None] | None = None
     final: bool = False  # the game is over: forget this hand once the last edit is sent
     # What the message's picture shows, once an edit of ours set it (None: no picture).
@@ -172,7 +173,7 @@ class GameHands:
 
     def register(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         user: int,
         *,
         page: int = 0,
@@ -198,33 +199,31 @@ class GameHands:
             if flight is not None and not flight.done():
                 # An edit through the old token may land after this answer: show it again,
                 # picture included (which one the message shows then is not known).
-                hand.pending = self._kwargs(user, hand.locale, page)
+                hand.pending = self._message(user, hand.locale, page)
                 hand.picture_known = False
         self._hands[user] = hand
         self._kick(user, hand)
 
-    async def deal(self, reach: Mapping[int, tuple[Token, Any]]) -> set[int]:
+    async def deal(self, reach: Mapping[int, tuple[Token, discord.Locale]]) -> set[int]:
         """At the deal: post each person their hand, without a click, as a private follow-up of
         their last click in the lobby (`reach`: player -> a `HandTokens.reach` token and their
         language), which becomes their live hand. Whom it reached; the others find Show my hand
         on the table, as after a restart."""
         game = self.live.game
 
-        async def one(user: int, token: Token, locale: Any) -> int | None:
+        async def one(user: int, token: Token, locale: discord.Locale) -> int | None:
             if user not in game.players or user in game.left or user in self._hands:
                 return None
             if not token.alive():
                 return None
-            kwargs = self._kwargs(user, locale, 0)
-            picture = kwargs.get("picture")
-            sent = await attach(kwargs, edit=False, urgent=False)
-            _, new = await self._tokens.relocate(token, sent)
+            sent = await ready(self._message(user, locale, 0), edit=False, urgent=False)
+            _, new = await self._tokens.relocate(token, sent.send())
             if new is None or user in self._hands:  # (a Show my hand came first: that one)
                 if new is not None:
                     self._tokens.delete(new)
                 return None
             hand = _Hand(new, locale, 0, signature(self.live, user))
-            hand.picture, hand.picture_known = shown_after(picture, sent, kept=False), True
+            hand.picture, hand.picture_known = sent.shown, True
             self._hands[user] = hand
             return user
 
@@ -234,14 +233,15 @@ class GameHands:
     @contextlib.asynccontextmanager
     async def answer(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         user: int,
-        kwargs: dict[str, Any],
+        fresh: Outgoing,
         *,
         edit: bool,
-    ) -> AsyncIterator[tuple[dict[str, Any], Hashable | None]]:
-        """While the player's hand is answered with `kwargs` (the newest state): the answer's
-        kwargs with their picture attached, and what that picture shows (for `register`).
+    ) -> AsyncIterator[Ready]:
+        """While the player's hand is answered with `fresh` (the newest state): the answer
+        ready, its picture attached, and what that picture shows (`Ready.shown`, for
+        `register`).
         An edit of the live hand on its way is waited for first (`quiet`); edits drawn
         meanwhile are dropped, the answer shows what they would; and an answer that edits
         the live hand keeps the picture it already shows instead of uploading it again."""
@@ -252,14 +252,14 @@ class GameHands:
         try:
             with self._tokens.answering(message):  # (entered before any await: see `replaced`)
                 await self.quiet(user)
-                picture: Picture | None = kwargs.get("picture")
+                picture = fresh.picture
                 key = picture.key if picture is not None else None
                 keep = message is not None and self._shows(user, message, key)
                 existing = message.attachments if keep and message is not None else None
                 # drawn off the loop (or the one the clicked hand already shows)
-                sent = await attach(kwargs, edit=edit, keep=keep, existing=existing)
+                sent = await ready(fresh, edit=edit, keep=keep, existing=existing)
                 await self.quiet(user)
-                yield sent, shown_after(picture, sent, kept=keep)
+                yield sent
         except discord.NotFound:
             raise  # the clicked hand is gone: the caller answers with a new one
         except BaseException:
@@ -313,7 +313,7 @@ class GameHands:
             hand.relocate = True
             hand.shown = signature(live, user)
             notice = personal_notice(told, user, live.names, hand.locale) or None
-            hand.pending = self._kwargs(user, hand.locale, 0, notice)
+            hand.pending = self._message(user, hand.locale, 0, notice)
             hand.page = 0
             self._kick(user, hand)
 
@@ -363,7 +363,7 @@ class GameHands:
                 # Out of the game: the hand says why and loses its buttons, then is forgotten.
                 hand.shown, hand.final = _ENDED, True
                 why = t(ended.get(user, "notice.left"), hand.locale)
-                hand.pending = {"embed": discord.Embed(description=why), "view": None}
+                hand.pending = Outgoing.of(discord.Embed(description=why))
                 self._kick(user, hand)
                 continue
             if not hand.token.alive() or user not in game.players or user in game.left:
@@ -380,17 +380,17 @@ class GameHands:
                     if count == MAX_TIMEOUTS - 1:
                         told.append(t("notice.last_chance", hand.locale))
                     notice = "\n".join([*told, *([notice] if notice else [])])
-                hand.pending = self._kwargs(user, hand.locale, hand.page, notice or None)
+                hand.pending = self._message(user, hand.locale, hand.page, notice or None)
                 self._kick(user, hand)
             elif over:
                 self._forget(user, hand, busy=False)
 
-    def _kwargs(
-        self, user: int, locale: Any, page: int, notice: str | None = None
-    ) -> dict[str, Any]:
+    def _message(
+        self, user: int, locale: discord.Locale, page: int, notice: str | None = None
+    ) -> Outgoing:
         live = self.live
-        pictures = images_on(self.shared, live.guild_id)
-        return hand_kwargs(live, user, locale, page=page, pictures=pictures, notice=notice)
+        pictures = self.shared.images_on(live.guild_id)
+        return hand_message(live, user, locale, page=page, pictures=pictures, notice=notice)
 
     def _forget(self, user: int, hand: _Hand, *, busy: bool = True) -> None:
         """Forget `hand` if it is still the player's (and, unless `busy`, sends nothing now)."""
@@ -419,13 +419,12 @@ class GameHands:
             if not hand.token.alive():
                 self._forget(user, hand)
                 break
-            shown = raw.get("picture")
-            picture = shown.key if shown is not None else None
+            picture = raw.picture.key if raw.picture is not None else None
             relocate = hand.relocate
             if hand.answering:
                 continue  # a click's answer is on its way with the newest state: no drawing
             keep = not relocate and hand.picture_known and hand.picture == picture  # not re-sent
-            kwargs = await attach(raw, edit=not relocate, keep=keep, urgent=False)
+            sent = await ready(raw, edit=not relocate, keep=keep, urgent=False)
             if self._hands.get(user) is not hand or hand.pending is not None or hand.answering:
                 # A newer state came while the picture was drawn (or a click is being answered
                 # with it): this one is stale, and sent now it could land after the newer answer.
@@ -434,16 +433,16 @@ class GameHands:
             started = loop.time()
             try:
                 if relocate:
-                    status = await self._relocate(user, hand, kwargs)
+                    status = await self._relocate(user, hand, sent.send())
                 else:
-                    status = await self._tokens.request("PATCH", hand.token, kwargs)
+                    status = await self._tokens.request("PATCH", hand.token, sent.edit())
             finally:
                 flight.set_result(None)
                 if self._in_flight.get(user) is flight:
                     del self._in_flight[user]
             if status == 200:
                 # (a picture left out because it was late: the message now has none)
-                hand.picture = picture if keep or has_picture(kwargs) else None
+                hand.picture = sent.shown
                 hand.picture_known = True
                 failures = 0
             elif status in (401, 404):
@@ -463,7 +462,7 @@ class GameHands:
         if hand is not None and hand.final and hand.pending is None:
             self._forget(user, hand)
 
-    async def _relocate(self, user: int, hand: _Hand, kwargs: dict[str, Any]) -> int:
+    async def _relocate(self, user: int, hand: _Hand, kwargs: SendKwargs) -> int:
         """Post the hand as a new private follow-up of its token's interaction, make that the
         live hand and delete the old message: the status of the post."""
         old = hand.token

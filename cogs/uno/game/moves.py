@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import discord
 
@@ -26,15 +25,16 @@ from bot.engine import (
     parse_action,
 )
 from bot.engine import events as E
+from bot.host import Interaction
 from bot.i18n import t
 from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, game_error_text
 from bot.ui.names import literal
+from bot.ui.outgoing import Outgoing
 from bot.ui.story import personal_notice
 from cogs.uno.answers import answers_in_time, past_window, reply_error, respond
-from cogs.uno.drawing.attach import images_on
 from cogs.uno.game.clock import waited_deadline
-from cogs.uno.game.hand_view import hand_kwargs
+from cogs.uno.game.hand_view import hand_message
 from cogs.uno.game.live import LiveGame
 from cogs.uno.game.owner import RunningGame
 from cogs.uno.game.registry import RunningGames
@@ -92,7 +92,7 @@ class Moves:
     @answers_in_time()
     async def act(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game_id: int | None,
         text: str | Sequence[str],
         *,
@@ -133,9 +133,9 @@ class Moves:
                 raise _Refused(error or "?")
             return Change(applied, events, actor=user)
 
-        def hand_with(notice: str) -> dict[str, Any]:
-            pictures = images_on(shared, live.guild_id)
-            return hand_kwargs(live, user, locale, notice=notice, pictures=pictures)
+        def hand_with(notice: str) -> Outgoing:
+            pictures = shared.images_on(live.guild_id)
+            return hand_message(live, user, locale, notice=notice, pictures=pictures)
 
         try:
             async with running.change(plan) as change:  # shown by the owner, whatever follows
@@ -154,9 +154,7 @@ class Moves:
                 await reply_error(interaction, refused.text)
 
     @answers_in_time()
-    async def wait(
-        self, interaction: discord.Interaction[Any], game_id: int, *, edit: bool = False
-    ) -> None:
+    async def wait(self, interaction: Interaction, game_id: int, *, edit: bool = False) -> None:
         """Wait, in a round's break: the next round starts WAIT_SECONDS later (game/clock.py).
         Anyone seated may ask once per break; saved through the owner like any change (the
         deadline alone), then answered with the clicker's hand."""
@@ -177,9 +175,9 @@ class Moves:
                 raise UserError("error.already_waited")
             return Change([], [], actor=user, break_until=waited_deadline(live, scale))
 
-        def hand_with(notice: str) -> dict[str, Any]:
-            pictures = images_on(shared, live.guild_id)
-            return hand_kwargs(live, user, locale, notice=notice, pictures=pictures)
+        def hand_with(notice: str) -> Outgoing:
+            pictures = shared.images_on(live.guild_id)
+            return hand_message(live, user, locale, notice=notice, pictures=pictures)
 
         async with running.change(plan) as change:  # shown by the owner, whatever follows
             until = change.break_until
@@ -187,7 +185,7 @@ class Moves:
             notice = t("notice.waited", locale, when=when)
             await self._answer_move(interaction, hand_with, notice, edit, running)
 
-    async def leave(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    async def leave(self, interaction: Interaction, game_id: int) -> None:
         """A hand's Leave (between rounds): the player leaves the running game, as with
         `/uno leave` (`remove_player`), in the game's own channel only."""
         record = await self.shared.record(game_id)
@@ -198,8 +196,8 @@ class Moves:
 
     async def _answer_move(
         self,
-        interaction: discord.Interaction[Any],
-        hand_with: Callable[[str], dict[str, Any]],
+        interaction: Interaction,
+        hand_with: Callable[[str], Outgoing],
         notice: str,
         edit: bool,
         running: RunningGame,
@@ -230,8 +228,8 @@ class Moves:
 
     async def _answer(
         self,
-        interaction: discord.Interaction[Any],
-        kwargs: dict[str, Any],
+        interaction: Interaction,
+        hand: Outgoing,
         edit: bool,
         running: RunningGame,
     ) -> None:
@@ -241,18 +239,15 @@ class Moves:
         hands = running.hands  # every answer with a hand becomes the player's live hand
         if edit and hands.replaced(interaction.message):
             edit = False  # the player opened a newer hand: this one is going; answer anew
-        async with hands.answer(interaction, user, kwargs, edit=edit) as (kwargs, shown):
-            if edit:
-                await respond(interaction, edit=True, **kwargs)
-            else:
-                await respond(interaction, ephemeral=True, **kwargs)
+        async with hands.answer(interaction, user, hand, edit=edit) as sent:
+            await respond(interaction, sent, edit=edit, ephemeral=not edit)
             game = running.live.game
             if user in game.players and user not in game.left:
-                hands.register(interaction, user, picture=shown)
+                hands.register(interaction, user, picture=sent.shown)
 
     async def remove_player(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         record: GameRecord,
         player: int,
         *,
@@ -283,6 +278,6 @@ class Moves:
             key = "notice.kicked" if kicked else "notice.you_left"
             text = t(key, interaction.locale, name=literal(running.live.names.get(player, "?")))
             try:
-                await respond(interaction, content=text, ephemeral=True)
+                await respond(interaction, Outgoing(content=text), ephemeral=True)
             except (discord.HTTPException, TimeoutError, OSError) as exc:
                 log.warning("game %s: the answer to a leave failed (%s)", record.id, exc)

@@ -53,6 +53,8 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+import discord
+
 from bot.engine import Game, GameError, NextRound
 from bot.engine import events as E
 from bot.engine.ai import is_computer
@@ -66,6 +68,7 @@ from bot.store import (
     WrongStatus,
 )
 from bot.ui.errors import UserError
+from bot.ui.outgoing import Outgoing
 from cogs.uno.game.clock import Clock, now
 from cogs.uno.game.computers import (
     apply_computer_move,
@@ -79,7 +82,7 @@ from cogs.uno.game.live import LiveGame
 from cogs.uno.game.pings import TurnPings
 from cogs.uno.game.results import Results
 from cogs.uno.game.saving import Change, Saving
-from cogs.uno.game.table import Rendered, TableUpdater, table_kwargs
+from cogs.uno.game.table import Rendered, TableUpdater, table_message
 from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
@@ -288,7 +291,7 @@ class RunningGame:
             await self._abandon_without_humans()
 
     async def started(
-        self, *, table_shown: bool, reach: Mapping[int, tuple[Token, Any]] | None = None
+        self, *, table_shown: bool, reach: Mapping[int, tuple[Token, discord.Locale]] | None = None
     ) -> None:
         """A game just dealt (its start saved by the lobby): show it, hand every person their
         hand without a click (`reach`: their last click in the lobby, game/hands.py `deal`),
@@ -329,7 +332,7 @@ class RunningGame:
     def _render_table(self) -> Rendered:
         """The table as the saved state shows it (for its updates: game/table.py)."""
         live = self.live
-        return live.channel_id, live.table_message_id, table_kwargs(self._services.shared, live)
+        return live.channel_id, live.table_message_id, table_message(self._services.shared, live)
 
     async def table_posted(self, message_id: int) -> None:
         """The table was posted anew (its updates, `/uno table`): the game's record says where.
@@ -338,7 +341,7 @@ class RunningGame:
         async with self._services.shared.db.write() as unit:
             await unit.games.set_table_message(self.game_id, message_id)
 
-    async def end(self, ended_by: int, closed: Callable[[bool], str]) -> tuple[dict[str, Any], str]:
+    async def end(self, ended_by: int, closed: Callable[[bool], str]) -> tuple[Outgoing, str]:
         """`/uno end` by `ended_by`: the game is abandoned (nothing counted on the points board;
         a started match rated, match_rating.py), saved, then the owner stops. The closed table
         to show, once an update in flight has landed, and what it says (`closed(rated)`).
@@ -351,9 +354,9 @@ class RunningGame:
                 raise UserError("error.game_ended")
             self.stop()  # no clock, no ping, no more moves
             text = closed(rated)
-            kwargs = self._services.results.closed_table(self.live, text)
+            table = self._services.results.closed_table(self.live, text)
         await self.table.flush(timeout=5)  # an update in flight must not land after this
-        return kwargs, text
+        return table, text
 
     async def _save_end(
         self, ended_by: int | None = None, closed: str | None = None

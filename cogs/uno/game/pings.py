@@ -29,8 +29,10 @@ import discord
 
 from bot.engine import Decision
 from bot.engine.ai import is_computer
+from bot.host import UnoHost
 from bot.i18n import t
 from bot.request_budget import Priority, priority
+from bot.ui.outgoing import Outgoing
 from cogs.uno.game.clock import MAX_TIMEOUTS, Clock
 from cogs.uno.game.live import LiveGame
 from cogs.uno.shared import Shared
@@ -225,7 +227,7 @@ class GamePing:
         )
         with priority(Priority.PING):  # after results and tables when requests must wait
             message = await self.shared.send_public(
-                channel, content=text, allowed_mentions=mentions
+                channel, Outgoing(content=text, allowed_mentions=mentions)
             )
         if message is None:
             return
@@ -258,7 +260,8 @@ class GamePing:
         mentions = discord.AllowedMentions(
             users=[discord.Object(id=live.host_id)], everyone=False, roles=False
         )
-        posted = await shared.send_public(live.channel_id, content=text, allowed_mentions=mentions)
+        ping = Outgoing(content=text, allowed_mentions=mentions)
+        posted = await shared.send_public(live.channel_id, ping)
         if posted is not None:
             self._host_ping = posted.id
 
@@ -275,7 +278,7 @@ class GamePing:
             self._farewell = asyncio.create_task(self.call_off_host())
 
 
-async def _delete(bot: discord.Client, channel_id: int, message_id: int) -> None:
+async def _delete(bot: UnoHost, channel_id: int, message_id: int) -> None:
     """Delete a message by ids alone (`PartialMessage.delete`): a turn ping or a host's ping
     whose Message object is long gone, without fetching it first."""
     await bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()

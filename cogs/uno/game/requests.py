@@ -20,17 +20,18 @@ the "resumed" line.
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import discord
 
+from bot.host import Interaction
 from bot.i18n import t
 from bot.store import GameStatus
 from bot.ui.errors import UserError
+from bot.ui.outgoing import Outgoing
 from bot.ui.table_message import render_round_log
 from cogs.uno.answers import in_time, respond
-from cogs.uno.drawing.attach import images_on
-from cogs.uno.game.hand_view import hand_kwargs
+from cogs.uno.delivery import Ready
+from cogs.uno.game.hand_view import hand_message
 from cogs.uno.game.registry import RunningGames
 from cogs.uno.shared import MemberCooldown, Shared
 
@@ -45,9 +46,7 @@ class TablePosts:
         # (channel, member): one `/uno table` in REPOST_EVERY seconds
         self.cooldown = MemberCooldown(REPOST_EVERY, "table.repost_wait")
 
-    async def repost_table(
-        self, interaction: discord.Interaction[Any], games: RunningGames
-    ) -> None:
+    async def repost_table(self, interaction: Interaction, games: RunningGames) -> None:
         """`/uno table`: the channel's lobby or running table posted anew, at the bottom of the
         channel. A running game's table is re-posted by its owner's table, in the background:
         the asker is told at once (privately) that it comes, and never waits for a table edit
@@ -59,20 +58,20 @@ class TablePosts:
         record = await shared.channel_game(interaction.channel_id or 0)
         if record.status is GameStatus.LOBBY:
             self.cooldown.use(asker)
-            kwargs = shared.lobby_message(record)
-            response = await interaction.response.send_message(**kwargs)
+            lobby = Ready(shared.lobby_message(record)).send()
+            response = await interaction.response.send_message(**lobby)
             message_id = (
                 getattr(response, "message_id", None) or (await interaction.original_response()).id
             )
             async with shared.db.write() as unit:
                 await unit.games.set_table_message(record.id, message_id)
-            await shared.edit_public(record.channel_id, record.table_message_id, view=None)
+            await shared.remove_buttons(record.channel_id, record.table_message_id)
             return
         await in_time(interaction, self._repost_running(interaction, games, record.id, asker))
 
     async def _repost_running(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         games: RunningGames,
         game_id: int,
         asker: tuple[int, int],
@@ -82,7 +81,7 @@ class TablePosts:
         text = t("table.reposting", interaction.locale)
         # Told first: an ask Discord already reported failed (its answer refused) posts
         # nothing, as a click too late is not applied. The post itself is never waited for.
-        await respond(interaction, ephemeral=True, content=text)
+        await respond(interaction, Outgoing(content=text), ephemeral=True)
         running.table.request(repost=True)
 
 
@@ -90,18 +89,19 @@ class RoundLog:
     def __init__(self, games: RunningGames) -> None:
         self.games = games
 
-    async def show(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    async def show(self, interaction: Interaction, game_id: int) -> None:
         running = await self.games.get(game_id)
         live = running.live
         self.games.shared.require_channel(interaction, live.channel_id)
         embed, whole = render_round_log(
             live.log.round_lines(), live.game.round_number, interaction.locale
         )
-        extra: dict[str, Any] = {}
+        files: tuple[discord.File, ...] = ()
         if whole is not None:  # too long for the message: the whole log as a file
             data = io.BytesIO(whole.encode())
-            extra["file"] = discord.File(data, f"round-{live.game.round_number}.txt")
-        await interaction.response.send_message(embed=embed, ephemeral=True, **extra)
+            files = (discord.File(data, f"round-{live.game.round_number}.txt"),)
+        shown = Ready(Outgoing.of(embed, files=files)).send()
+        await interaction.response.send_message(**shown, ephemeral=True)
 
 
 class ShowHand:
@@ -110,7 +110,7 @@ class ShowHand:
 
     async def show(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game_id: int,
         *,
         page: int = 0,
@@ -125,13 +125,13 @@ class ShowHand:
             raise UserError("error.not_a_player")
         if user in live.game.left:
             raise UserError("error.you_left")
-        pictures = images_on(self.games.shared, live.guild_id)
-        kwargs = hand_kwargs(
+        pictures = self.games.shared.images_on(live.guild_id)
+        fresh = hand_message(
             live, user, interaction.locale, page=page, notice=notice, pictures=pictures
         )
         hands = running.hands  # the game's live hands: this answer becomes the player's
         if edit and hands.replaced(interaction.message):
             edit = False  # the player opened a newer hand: this one is going; answer anew
-        async with hands.answer(interaction, user, kwargs, edit=edit) as (kwargs, shown):
-            await respond(interaction, edit=edit, **({} if edit else {"ephemeral": True}), **kwargs)
-            hands.register(interaction, user, page=page, picture=shown)
+        async with hands.answer(interaction, user, fresh, edit=edit) as sent:
+            await respond(interaction, sent, edit=edit, ephemeral=not edit)
+            hands.register(interaction, user, page=page, picture=sent.shown)

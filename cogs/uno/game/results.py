@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection, Mapping
-from typing import Any
 
 from bot.engine import Game
 from bot.engine import events as E
 from bot.i18n import t
 from bot.store import UnitOfWork
 from bot.store.rating_model import MIN_RATED_HAND, rated_hand
+from bot.ui.outgoing import Outgoing
 from bot.ui.table_message import render_round_result, render_table
 from cogs.uno.boards import announce_season_ends
 from cogs.uno.game.live import LiveGame
-from cogs.uno.outbox import PublicPoster, post_payload
+from cogs.uno.outbox import PostPayload, PublicPoster, post_payload
 from cogs.uno.shared import Shared
 
 #: Seconds a round's end waits for its results to go out before its table moves on (so the
@@ -37,7 +37,7 @@ def results_post(
     locale: str,
     ratings: Mapping[int, tuple[int, int]] | None,
     provisional: Collection[int] = (),
-) -> dict[str, Any]:
+) -> PostPayload:
     """A round's results as the outbox stores them (game/saving.py writes them with the round's
     end): the standings (the round's seed is in the game's record), and at the match's end its
     winner, the rating changes (`ratings`, saved with it; those still `provisional` shown
@@ -59,7 +59,7 @@ def results_post(
 
 def final_table_post(
     live: LiveGame, game: Game, events: list[E.Event], locale: str
-) -> dict[str, Any] | None:
+) -> PostPayload | None:
     """A finished match's final table as the outbox keeps it for a restart (game/saving.py,
     "standby": the running process shows it itself, with its picture): text only, with the match's
     Rematch / Game record / Replay buttons; None without a table message."""
@@ -67,9 +67,9 @@ def final_table_post(
         return None
     log = copy.deepcopy(live.log)  # with this change's lines, which announce adds later
     log.record(events, live.names, locale)
-    kwargs = render_table(game, live.game_id, live.names, locale, log=log.lines())
+    table = render_table(game, live.game_id, live.names, locale, log=log.lines())
     return post_payload(
-        [kwargs["embed"]], locale=locale, rematch_of=live.game_id, edit_of=live.table_message_id
+        list(table.embeds), locale=locale, rematch_of=live.game_id, edit_of=live.table_message_id
     )
 
 
@@ -96,8 +96,8 @@ class Results:
         if live.table_message_id is None:
             return
         locale = self.shared.public_locale(live.guild_id)
-        kwargs = self.closed_table(live, t(reason, locale))
-        payload = post_payload([kwargs["embed"]], locale=locale, edit_of=live.table_message_id)
+        table = self.closed_table(live, t(reason, locale))
+        payload = post_payload(list(table.embeds), locale=locale, edit_of=live.table_message_id)
         await unit.posts.add(
             guild_id=live.guild_id,
             channel_id=live.channel_id,
@@ -106,11 +106,10 @@ class Results:
             payload=payload,
         )
 
-    def closed_table(self, live: LiveGame, closed: str) -> dict[str, Any]:
-        """The table of a game that ended without a winner, saying why (`closed`)."""
+    def closed_table(self, live: LiveGame, closed: str) -> Outgoing:
+        """The table of a game that ended without a winner, saying why (`closed`); no picture,
+        so an edit to it removes the one the table showed."""
         locale = self.shared.public_locale(live.guild_id)
-        kwargs = render_table(
+        return render_table(
             live.game, live.game_id, live.names, locale, log=live.log.lines(), closed=closed
         )
-        kwargs["attachments"] = []  # a closed table shows no picture
-        return kwargs

@@ -16,8 +16,8 @@ turn timer off nobody might. Only a channel the bot cannot reach (403, or 404 on
 alone: that needs an operator, and the next request tries again.
 Interaction tokens are never used here: only the channel endpoints.
 
-The table's picture (kwargs "picture", see drawing/attach.py) is uploaded only when what it shows
-changed: an edit that leaves it as it was sends no file and no `attachments` field, which
+The table's picture (the `Outgoing`'s, see cogs/uno/delivery.py) is uploaded only when what it
+shows changed: an edit that leaves it as it was sends no file and no `attachments` field, which
 keeps the message's attachment (Discord changes only the fields an edit names; an edit that
 names `attachments` drops those it does not list), and the embed's `attachment://table.png`
 still points at it. It is drawn in a thread (drawing/attach.py); a picture not
@@ -31,7 +31,7 @@ below.
 
 What a running game's public table shows: its message as rendered from the saved state.
 
-Shared by whoever shows a table (`table_kwargs`): its owner's updates (game/owner.py), the first
+Shared by whoever shows a table (`table_message`): its owner's updates (game/owner.py), the first
 table at the start (lobby/lobbies.py) and `/uno table` (game/requests.py).
 
 What every table of this process shares: the bot, the pace of edits, the request budget, and
@@ -47,14 +47,16 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 
+from bot.host import UnoHost
 from bot.request_budget import Priority, RequestBudget, priority
-from bot.ui.pictures import Picture, table_picture
+from bot.ui.outgoing import Outgoing
+from bot.ui.pictures import table_picture
 from bot.ui.table_message import render_table
-from cogs.uno.drawing.attach import PictureLate, images_on, picture_file, without_picture
+from cogs.uno.delivery import EditKwargs, ready
 from cogs.uno.game.clock import MAX_TIMEOUTS
 from cogs.uno.game.live import LiveGame
 from cogs.uno.shared import Shared
@@ -70,8 +72,8 @@ FLUSH_TIMEOUT = 30.0
 #: for a stuck drawing thread to be replaced (at once, by the picture that found it stuck).
 PICTURE_RETRY = 2.0
 
-#: A table as rendered: (channel id, message id or None, send/edit kwargs).
-Rendered = tuple[int, int | None, dict[str, Any]]
+#: A table as rendered: (channel id, message id or None, the message).
+Rendered = tuple[int, int | None, Outgoing]
 #: Renders the game's table now (its owner's saved state).
 Renderer = Callable[[], Rendered]
 #: Called after a re-post with the new message id (the owner records it).
@@ -81,7 +83,7 @@ OnPosted = Callable[[int], Awaitable[None]]
 class Tables(Protocol):
     """What a table shares with every other table of the process (game/table.py)."""
 
-    bot: discord.Client
+    bot: UnoHost
     interval: float  # seconds between two edits of one table
     repost_after: timedelta  # a table this old is posted anew
     budget: RequestBudget | None  # paces the busy tables
@@ -207,7 +209,7 @@ class GameTable:
             self._unsent = None
             return None
         failures = self._failures = self._failures + 1
-        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
+        delay = min(RETRY_MAX, RETRY_FIRST * 2.0 ** (failures - 1))
         if isinstance(exc, discord.RateLimited):
             delay = max(delay, exc.retry_after)
         if failures == 1:
@@ -233,7 +235,7 @@ class GameTable:
             self._failures = 0
             log.info("table of game %s is up to date again", self.game_id)
 
-    async def _edit(self, channel_id: int, message_id: int, kwargs: dict[str, Any]) -> None:
+    async def _edit(self, channel_id: int, message_id: int, kwargs: EditKwargs) -> None:
         """Edit the table by ids alone (`PartialMessage.edit`): no Message object is kept. The
         table's buttons are DynamicItems, so discord.py stores no view for it either."""
         channel = self._tables.bot.get_partial_messageable(channel_id)
@@ -253,10 +255,9 @@ class GameTable:
         self._unsent = None
         self._final = None
 
-    async def _show(self, channel_id: int, message_id: int | None, kwargs: dict[str, Any]) -> None:
+    async def _show(self, channel_id: int, message_id: int | None, table: Outgoing) -> None:
         channel = self._tables.bot.get_partial_messageable(channel_id)
-        kwargs = dict(kwargs)
-        picture: Picture | None = kwargs.pop("picture", None)
+        picture = table.picture
         key = picture.key if picture is not None else None
         # Discord's rule is about the message's age, which its id tells: a table that began as
         # the lobby message is as old as the lobby.
@@ -266,14 +267,11 @@ class GameTable:
             > self._tables.repost_after
         )
         if not self._repost and message_id is not None and not old:
-            edit = dict(kwargs)
-            late = False
-            if self._pictured != key:  # (UNKNOWN never is)
-                edit["attachments"], late = await self._files(picture)
-                if late and picture is not None:
-                    edit = without_picture(edit, picture)
+            keep = self._pictured == key  # (UNKNOWN never is)
+            edit = await ready(table, edit=True, keep=keep, urgent=False)
+            late = picture is not None and not edit.pictured
             try:
-                await self._edit(channel_id, message_id, edit)
+                await self._edit(channel_id, message_id, edit.edit())
                 if late:
                     self.picture_missing()
                 else:
@@ -285,13 +283,9 @@ class GameTable:
                 if exc.code != 30046:
                     raise
         self._repost = True  # until the new table is posted and stored
-        new = {k: v for k, v in kwargs.items() if v is not None}
-        files, late = await self._files(picture)
-        if files:
-            new["file"] = files[0]
-        elif late and picture is not None:
-            new = without_picture(new, picture)
-        message = await channel.send(**new)
+        new = await ready(table, edit=False, urgent=False)
+        late = picture is not None and not new.pictured
+        message = await channel.send(**new.send())
         if late:
             self.picture_missing()
         else:
@@ -306,17 +300,6 @@ class GameTable:
         if message_id is not None:
             await self._delete(channel, message_id)
 
-    @staticmethod
-    async def _files(picture: Picture | None) -> tuple[list[discord.File], bool]:
-        """The table's picture as the files to upload, and whether it was left out (late)."""
-        if picture is None:
-            return [], False
-        try:
-            return [await picture_file(picture)], False
-        except PictureLate:
-            log.info("table picture left out: not drawn in time")
-            return [], True
-
     async def _delete(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:
             await channel.get_partial_message(message_id).delete()
@@ -324,16 +307,16 @@ class GameTable:
             log.info("old table %s of game %s not deleted", message_id, self.game_id)
 
 
-def table_kwargs(shared: Shared, live: LiveGame) -> dict[str, Any]:
+def table_message(shared: Shared, live: LiveGame) -> Outgoing:
     """The running game's table, with the turn timer's countdown (and warning) when it is on,
-    and (card pictures on) its picture under "picture" (see drawing/attach.py)."""
+    and (card pictures on) its picture."""
     locale = shared.public_locale(live.guild_id)
     current = live.game.current_player
     lost = live.timeouts.get(current, 0) if current is not None else 0
     picture = (
-        table_picture(live.game, live.names, locale) if images_on(shared, live.guild_id) else None
+        table_picture(live.game, live.names, locale) if shared.images_on(live.guild_id) else None
     )
-    kwargs = render_table(
+    table = render_table(
         live.game,
         live.game_id,
         live.names,
@@ -343,16 +326,13 @@ def table_kwargs(shared: Shared, live: LiveGame) -> dict[str, Any]:
         last_chance=lost if lost >= MAX_TIMEOUTS - 1 else 0,
         pictured=picture is not None,
     )
-    if picture is not None:
-        picture.point(kwargs["embed"])
-        kwargs["picture"] = picture
-    return kwargs
+    return table.showing(picture)
 
 
 class TableUpdater:
     def __init__(
         self,
-        bot: discord.Client,
+        bot: UnoHost,
         *,
         interval: float,
         repost_after: float,

@@ -15,6 +15,7 @@ import discord
 
 from bot.engine import Game, InvalidRules, RuleSet, parse_cards
 from bot.engine.ai import is_computer, next_computer_id
+from bot.host import Interaction
 from bot.i18n import t
 from bot.settings import Settings
 from bot.store import (
@@ -28,17 +29,18 @@ from bot.store import (
     WrongStatus,
 )
 from bot.ui.errors import UserError
+from bot.ui.outgoing import Outgoing
 from bot.ui.rule_errors import rules_error
 from bot.ui.table_message import bold_name
 from cogs.uno.answers import answers_in_time, respond
-from cogs.uno.drawing.attach import attach, has_picture
+from cogs.uno.delivery import ready
 from cogs.uno.game.clock import Clock, next_deadline, now
 from cogs.uno.game.computers import computer_name
 from cogs.uno.game.hand_tokens import Token
 from cogs.uno.game.live import LiveGame
 from cogs.uno.game.moves import Moves
 from cogs.uno.game.registry import RunningGames
-from cogs.uno.game.table import table_kwargs
+from cogs.uno.game.table import table_message
 from cogs.uno.lobby.rules import LobbyRules
 from cogs.uno.shared import Shared
 
@@ -49,7 +51,7 @@ def display_name(user: discord.abc.User) -> str:
     return (getattr(user, "display_name", None) or user.name)[:100]
 
 
-def _can_manage(interaction: discord.Interaction[Any]) -> bool:
+def _can_manage(interaction: Interaction) -> bool:
     return interaction.permissions.manage_guild
 
 
@@ -69,9 +71,9 @@ class Lobby:
         self.close_after = shared.settings.lobby_close_after
         # lobby id -> person -> their last click's token and language: their hand is posted
         # through it at the deal (game/owner.py `started`), so nobody needs Show my hand first.
-        self._reach: dict[int, dict[int, tuple[Token, Any]]] = {}
+        self._reach: dict[int, dict[int, tuple[Token, discord.Locale]]] = {}
 
-    def _remember(self, game_id: int, interaction: discord.Interaction[Any]) -> None:
+    def _remember(self, game_id: int, interaction: Interaction) -> None:
         """A person's click in a lobby: the newest way to reach them at the deal."""
         token = self.games.private_hands.tokens.reach(interaction)
         if token is not None and not is_computer(interaction.user.id):
@@ -99,7 +101,7 @@ class Lobby:
     @answers_in_time(ephemeral=False)
     async def new_lobby(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         *,
         preset: str | None,
         scoring: str | None,
@@ -137,8 +139,7 @@ class Lobby:
                     )
             except ChannelBusy:
                 raise UserError("error.channel_busy") from None
-            kwargs = shared.lobby_message(record)
-            response = await respond(interaction, **kwargs)
+            response = await respond(interaction, shared.lobby_message(record))
             message_id = getattr(response, "message_id", None)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
@@ -147,9 +148,7 @@ class Lobby:
         self._remember(record.id, interaction)
         self.arm_expiry(record.id, record.created_at)
 
-    async def lobby_click(
-        self, interaction: discord.Interaction[Any], game_id: int, verb: str
-    ) -> None:
+    async def lobby_click(self, interaction: Interaction, game_id: int, verb: str) -> None:
         record = await self.shared.record(game_id)
         self.shared.require_channel(interaction, record.channel_id)
         if record.status is not GameStatus.LOBBY:
@@ -179,7 +178,7 @@ class Lobby:
 
     @answers_in_time()
     async def join(
-        self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
+        self, interaction: Interaction, record: GameRecord, *, edit: bool = False
     ) -> None:
         if record.status is not GameStatus.LOBBY:
             raise UserError("error.already_started")
@@ -202,7 +201,7 @@ class Lobby:
 
     async def _lobby_answer(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         record: GameRecord,
         edit: bool,
         key: str,
@@ -214,16 +213,17 @@ class Lobby:
             if record.status is GameStatus.LOBBY
             else t(key, shared.public_locale(record.guild_id), **params)
         )
-        kwargs = shared.lobby_message(record, closed=closed)
+        lobby = shared.lobby_message(record, closed=closed)
         if edit:
-            await respond(interaction, edit=True, **kwargs)
+            await respond(interaction, lobby, edit=True)
         else:
-            await respond(interaction, content=t(key, interaction.locale, **params), ephemeral=True)
-            await shared.edit_public(record.channel_id, record.table_message_id, **kwargs)
+            notice = Outgoing(content=t(key, interaction.locale, **params))
+            await respond(interaction, notice, ephemeral=True)
+            await shared.edit_public(record.channel_id, record.table_message_id, lobby)
 
     @answers_in_time()
     async def leave(
-        self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
+        self, interaction: Interaction, record: GameRecord, *, edit: bool = False
     ) -> None:
         user = interaction.user.id
         if record.status is GameStatus.RUNNING:
@@ -237,9 +237,7 @@ class Lobby:
         await self._unseat(interaction, record, user, "error.not_a_player", edit, "notice.left")
 
     @answers_in_time()
-    async def kick(
-        self, interaction: discord.Interaction[Any], record: GameRecord, target: int
-    ) -> None:
+    async def kick(self, interaction: Interaction, record: GameRecord, target: int) -> None:
         if interaction.user.id != record.host_id:
             raise UserError("error.host_only")
         if target == record.host_id:
@@ -261,7 +259,7 @@ class Lobby:
 
     async def _unseat(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         record: GameRecord,
         player: int,
         refused: str,
@@ -282,7 +280,7 @@ class Lobby:
     @answers_in_time()
     async def add_computer(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         record: GameRecord,
         *,
         level: str = "normal",
@@ -317,7 +315,7 @@ class Lobby:
 
     @answers_in_time()
     async def start(
-        self, interaction: discord.Interaction[Any], record: GameRecord, *, edit: bool = False
+        self, interaction: Interaction, record: GameRecord, *, edit: bool = False
     ) -> None:
         shared = self.shared
         user = interaction.user.id
@@ -364,25 +362,23 @@ class Lobby:
             self.expiry.cancel(record.id)
             self._remember(record.id, interaction)
             reach = self._reach.pop(record.id, {})
-            kwargs = table_kwargs(shared, running.live)  # with the first turn's countdown
+            table = table_message(shared, running.live)  # with the first turn's countdown
         if edit:
-            picture = kwargs.get("picture")
-            sent = await attach(kwargs, edit=True)
-            await respond(interaction, edit=True, **sent)
-            if picture is not None and not has_picture(sent):
+            sent = await ready(table, edit=True)
+            await respond(interaction, sent, edit=True)
+            if table.picture is not None and not sent.pictured:
                 running.table.picture_missing()  # late: the next update brings it
             else:
-                running.table.showing(picture.key if picture else None)
+                running.table.showing(sent.shown)
         else:
-            await respond(
-                interaction, content=t("notice.started", interaction.locale), ephemeral=True
-            )
+            notice = Outgoing(content=t("notice.started", interaction.locale))
+            await respond(interaction, notice, ephemeral=True)
         await running.started(table_shown=edit, reach=reach)
 
     @answers_in_time(ephemeral=False)
     async def end(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         record: GameRecord,
         *,
         edit: bool = False,
@@ -402,7 +398,7 @@ class Lobby:
             key = "notice.ended_rated" if rated and reason == "notice.ended" else reason
             return t(key, locale, name=name)
 
-        kwargs: dict[str, Any] | None = None
+        shown: Outgoing | None = None
         message_id: int | None = None
         closed = closed_text(False)
         async with shared.lock(record.channel_id):
@@ -415,19 +411,19 @@ class Lobby:
                     raise UserError("error.game_ended")
                 self.expiry.cancel(record.id)
                 self._reach.pop(record.id, None)
-                kwargs = shared.lobby_message(record, closed=closed)
+                shown = shared.lobby_message(record, closed=closed)
                 message_id = record.table_message_id
-        if kwargs is None:  # a running game: its owner ends it (the lock is its own to take)
+        if shown is None:  # a running game: its owner ends it (the lock is its own to take)
             if record.status is not GameStatus.RUNNING:
                 raise UserError("error.game_ended")
             running = await self.games.get(record.id)
-            kwargs, closed = await running.end(user, closed_text)
+            shown, closed = await running.end(user, closed_text)
             message_id = running.live.table_message_id
         if edit:
-            await respond(interaction, edit=True, **kwargs)
+            await respond(interaction, shown, edit=True)
         else:
-            await respond(interaction, content=closed)
-            await shared.edit_public(record.channel_id, message_id, **kwargs)
+            await respond(interaction, Outgoing(content=closed))
+            await shared.edit_public(record.channel_id, message_id, shown)
 
     async def expire_lobby(self, game_id: int) -> None:
         """A lobby nobody started closes itself."""
@@ -446,8 +442,8 @@ class Lobby:
             self._reach.pop(game_id, None)
         if done:
             closed = t("notice.lobby_expired", shared.public_locale(record.guild_id))
-            kwargs = shared.lobby_message(record, closed=closed)
-            await shared.edit_public(record.channel_id, record.table_message_id, **kwargs)
+            lobby = shared.lobby_message(record, closed=closed)
+            await shared.edit_public(record.channel_id, record.table_message_id, lobby)
 
 
 def deal_options(

@@ -8,13 +8,11 @@ custom_id names the finished game) and refuses while another game runs in the ch
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
-
+from bot.host import Interaction
 from bot.i18n import t
 from bot.store import AlreadySeated, ChannelBusy, GameRecord, GameStatus, TableFull, WrongStatus
 from bot.ui.errors import UserError
+from bot.ui.outgoing import Outgoing
 from cogs.uno.answers import answers_in_time, respond
 from cogs.uno.lobby.lobbies import MAX_SEATS, Lobby, display_name
 from cogs.uno.shared import Shared
@@ -26,7 +24,7 @@ class Rematch:
         self.lobby = lobby
 
     @answers_in_time()
-    async def rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+    async def rematch(self, interaction: Interaction, game_id: int) -> None:
         shared = self.shared
         finished = await shared.record(game_id)
         shared.require_channel(interaction, finished.channel_id)
@@ -42,7 +40,7 @@ class Rematch:
             raise UserError("error.channel_busy")
         await self.lobby.join(interaction, current)
 
-    async def _open(self, interaction: discord.Interaction[Any], finished: GameRecord) -> None:
+    async def _open(self, interaction: Interaction, finished: GameRecord) -> None:
         """A new lobby hosted by the clicker, posted in the channel (the caller holds its lock)."""
         shared = self.shared
         user = interaction.user
@@ -70,10 +68,10 @@ class Rematch:
             raise UserError("error.channel_busy") from None
         except (AlreadySeated, TableFull, WrongStatus):  # cannot happen to a fresh lobby
             raise UserError("error.channel_busy") from None
-        message = await shared.send_public(record.channel_id, **shared.lobby_message(record))
+        message = await shared.send_public(record.channel_id, shared.lobby_message(record))
         if message is not None:
             async with shared.db.write() as unit:
                 await unit.games.set_table_message(record.id, message.id)
         self.lobby.arm_expiry(record.id, record.created_at)
         text = t("notice.rematch_opened", interaction.locale)
-        await respond(interaction, content=text, ephemeral=True)
+        await respond(interaction, Outgoing(content=text), ephemeral=True)

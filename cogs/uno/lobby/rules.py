@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import discord
-
 from bot.engine import InvalidRules, RuleSet
+from bot.host import Interaction
 from bot.i18n import t
 from bot.store import GameRecord, GameStatus, WrongStatus
 from bot.ui.errors import UserError
 from bot.ui.ids import LOBBY_TARGETS
+from bot.ui.outgoing import Outgoing
 from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import match_target, parse_value, with_match_target
 from bot.ui.rules_text import render_rules
@@ -28,23 +28,19 @@ class LobbyRules:
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
 
-    async def show_lobby_rules(
-        self, interaction: discord.Interaction[Any], record: GameRecord
-    ) -> None:
+    async def show_lobby_rules(self, interaction: Interaction, record: GameRecord) -> None:
         """The rules of this game; for the host, with the selects that change them."""
         locale = interaction.locale
         if interaction.user.id == record.host_id:
-            kwargs = lobby_panel(
+            panel = lobby_panel(
                 record.id, record.rules, locale, notice=t("lobby.rules_host", locale)
             )
-            await respond(interaction, ephemeral=True, **kwargs)
+            await respond(interaction, panel, ephemeral=True)
             return
-        await respond(
-            interaction,
-            content=t("lobby.rules_hint", locale),
-            embed=render_rules(record.rules, locale),
-            ephemeral=True,
+        rules = Outgoing.of(
+            render_rules(record.rules, locale), content=t("lobby.rules_hint", locale)
         )
+        await respond(interaction, rules, ephemeral=True)
 
     async def save_lobby_rules(
         self,
@@ -64,13 +60,11 @@ class LobbyRules:
             except WrongStatus:
                 raise UserError("error.already_started") from None
             await answer(rules)
-            kwargs = shared.lobby_message(record)
-            await shared.edit_public(record.channel_id, record.table_message_id, **kwargs)
+            lobby = shared.lobby_message(record)
+            await shared.edit_public(record.channel_id, record.table_message_id, lobby)
 
     @answers_in_time()
-    async def set_lobby_rule(
-        self, interaction: discord.Interaction[Any], option: str, value: str
-    ) -> None:
+    async def set_lobby_rule(self, interaction: Interaction, option: str, value: str) -> None:
         """The host changes one rule of this game before Start (validated by the engine)."""
         record = await self.shared.channel_game(interaction.channel_id or 0)
         if record.status is not GameStatus.LOBBY:
@@ -82,14 +76,14 @@ class LobbyRules:
             await self.save_lobby_rules(
                 record,
                 lambda rules: rules.with_options(**{option: parse_value(option, value)}),
-                lambda _: respond(interaction, content=text, ephemeral=True),
+                lambda _: respond(interaction, Outgoing(content=text), ephemeral=True),
             )
         except InvalidRules as exc:
             raise rules_error(exc) from None
 
     @answers_in_time()
     async def set_match_target(
-        self, interaction: discord.Interaction[Any], record: GameRecord, choice: str
+        self, interaction: Interaction, record: GameRecord, choice: str
     ) -> None:
         """The host picks the match target in the lobby's select (the caller checked this
         channel and the lobby status; the choice is user input, so only the offered ones or
@@ -115,4 +109,4 @@ class LobbyRules:
                 raise UserError("error.already_started") from None
             except InvalidRules as exc:
                 raise rules_error(exc) from None
-            await respond(interaction, edit=True, **shared.lobby_message(record))
+            await respond(interaction, shared.lobby_message(record), edit=True)

@@ -14,15 +14,15 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-import discord
-
 from bot.engine import InvalidRules, RuleSet
+from bot.host import Interaction
 from bot.i18n import AUTO, available_locales, t
 from bot.store import GameRecord, GameStatus, GuildConfig, StartPolicy
 from bot.ui.config_panel import GROUP_STEP, VALUE_STEP, config_view
 from bot.ui.errors import UserError, user_error_text
 from bot.ui.ids import SERVER_SCOPE
 from bot.ui.items import Click
+from bot.ui.outgoing import Outgoing
 from bot.ui.rule_errors import rules_error
 from bot.ui.rule_options import (
     SEASON_LENGTHS,
@@ -107,8 +107,8 @@ def server_panel(
     notice: str | None = None,
     group: str | None = None,
     option: str | None = None,
-) -> dict[str, Any]:
-    """Keyword arguments for a message: the server's settings and the selects that change them."""
+) -> Outgoing:
+    """The server's settings and the selects that change them."""
     embed = render_settings(
         config.rules,
         config.turn_timeout_seconds,
@@ -122,7 +122,7 @@ def server_panel(
         notice=notice,
     )
     view = config_view(SERVER_SCOPE, server_values(config), locale, group=group, option=option)
-    return {"embed": embed, "view": view}
+    return Outgoing.of(embed, view)
 
 
 def lobby_panel(
@@ -133,13 +133,13 @@ def lobby_panel(
     notice: str | None = None,
     group: str | None = None,
     option: str | None = None,
-) -> dict[str, Any]:
+) -> Outgoing:
     """A lobby's rules, and (for its host) the selects that change them."""
     embed = render_rules(rules, locale)
     if notice:
         embed.description = f"{notice}\n\n{embed.description or ''}"[:4096]
     view = config_view(str(game_id), rules.to_dict(), locale, group=group, option=option)
-    return {"embed": embed, "view": view}
+    return Outgoing.of(embed, view)
 
 
 class ConfigPanel:
@@ -147,7 +147,7 @@ class ConfigPanel:
         self.shared = shared
         self.save_lobby_rules = save_lobby_rules  # passed in: the lobby's rules flow imports us
 
-    async def handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
+    async def handle(self, interaction: Interaction, click: Click) -> None:
         step, _, choice = click.action.partition("|")
         if click.game_id:
             await self._lobby(interaction, click.game_id, step, choice)
@@ -164,7 +164,7 @@ class ConfigPanel:
             return None, None
         return group_of(option), option
 
-    async def _server(self, interaction: discord.Interaction[Any], step: str, choice: str) -> None:
+    async def _server(self, interaction: Interaction, step: str, choice: str) -> None:
         locale = interaction.locale
         guild_id = interaction.guild_id
         if guild_id is None or not interaction.permissions.manage_guild:
@@ -185,12 +185,10 @@ class ConfigPanel:
             else:
                 self.shared.settings_changed(guild_id)
                 notice = t("notice.setting_changed", locale, option=option_label(option, locale))
-        kwargs = server_panel(config, locale, notice=notice, group=group, option=option)
-        await respond(interaction, edit=True, **kwargs)
+        panel = server_panel(config, locale, notice=notice, group=group, option=option)
+        await respond(interaction, panel, edit=True)
 
-    async def _lobby(
-        self, interaction: discord.Interaction[Any], game_id: int, step: str, choice: str
-    ) -> None:
+    async def _lobby(self, interaction: Interaction, game_id: int, step: str, choice: str) -> None:
         locale = interaction.locale
         record = await self.shared.record(game_id)
         self.shared.require_channel(interaction, record.channel_id)
@@ -208,10 +206,10 @@ class ConfigPanel:
             changed = t("notice.setting_changed", locale, option=option_label(option, locale))
 
             async def answer(stored: RuleSet) -> None:
-                kwargs = lobby_panel(
+                panel = lobby_panel(
                     game_id, stored, locale, notice=changed, group=group, option=option
                 )
-                await respond(interaction, edit=True, **kwargs)
+                await respond(interaction, panel, edit=True)
 
             value = choice
             try:
@@ -223,5 +221,5 @@ class ConfigPanel:
                 return
             except InvalidRules as exc:
                 notice = "⚠️ " + user_error_text(rules_error(exc), locale)
-        kwargs = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
-        await respond(interaction, edit=True, **kwargs)
+        panel = lobby_panel(game_id, rules, locale, notice=notice, group=group, option=option)
+        await respond(interaction, panel, edit=True)

@@ -19,9 +19,11 @@ from typing import Any, TypeVar
 import discord
 
 from bot.engine import Game
+from bot.host import Interaction
 from bot.i18n import resolve_locale, t
 from bot.store import GameRecord, GameStatus
 from bot.ui.errors import UserError, send_ephemeral
+from bot.ui.outgoing import Outgoing
 from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
 from bot.ui.verdict import verdict_text
 from cogs.uno.answers import FOLLOWUP_TIMEOUT, answers_in_time, in_time, respond, settle
@@ -55,7 +57,7 @@ class Records:
     @answers_in_time()
     async def export(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game_id: int | None = None,
         round_number: int | None = None,
     ) -> None:
@@ -67,25 +69,21 @@ class Records:
         )
         name = f"uno-game-{game.id}" + (f"-round-{round_number}" if round_number else "") + ".json"
         text = t("record.exported", interaction.locale, game=game.id, rounds=rounds)
-        await respond(
-            interaction,
-            ephemeral=True,
-            content=text,
-            files=[discord.File(io.BytesIO(data), filename=name)],
-        )
+        record = discord.File(io.BytesIO(data), filename=name)
+        await respond(interaction, Outgoing(content=text, files=(record,)), ephemeral=True)
 
     @answers_in_time()
-    async def check(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
+    async def check(self, interaction: Interaction, game_id: int | None) -> None:
         """`/uno verify`: replay a finished game of this server from its record (in the record
         process, records/work.py)."""
         game = await self._game(interaction, game_id, finished_only=True)
         verdict = await self._built(game, RECORDS.verdict, await self.record_parts(game, None))
         text = verdict_text(verdict, game.id, interaction.locale)
-        await respond(interaction, ephemeral=True, content=text)
+        await respond(interaction, Outgoing(content=text), ephemeral=True)
 
     async def replay(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game_id: int | None,
         round_number: int | None,
         *,
@@ -152,12 +150,12 @@ class Records:
             posted = None
             self._posts.begin(where)  # (an ask meanwhile waits for this post and points to it)
             try:
-                posted = await self.shared.send_public(
-                    interaction.channel_id or 0,
+                post = Outgoing(
                     content=shared,
-                    file=self._file(made, game.id, number, locale),
+                    files=(self._file(made, game.id, number, locale),),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
+                posted = await self.shared.send_public(interaction.channel_id or 0, post)
             finally:
                 self._posts.done(where, posted)
             if posted is not None:
@@ -173,7 +171,7 @@ class Records:
 
     async def _drawn(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game_id: int | None,
         round_number: int | None,
         private: bool,
@@ -210,7 +208,7 @@ class Records:
         return discord.File(io.BytesIO(made.data), filename=name, description=alt)
 
     async def _replay_parts(
-        self, interaction: discord.Interaction[Any], game_id: int | None, round_number: int | None
+        self, interaction: Interaction, game_id: int | None, round_number: int | None
     ) -> tuple[GameRecord, int, dict[str, Any]]:
         """The game, the round to replay and the parts of its record (`UserError` for a game
         not of this server, a round it does not have or that is not finished)."""
@@ -225,7 +223,7 @@ class Records:
         return game, number, parts
 
     async def _game(
-        self, interaction: discord.Interaction[Any], game_id: int | None, *, finished_only: bool
+        self, interaction: Interaction, game_id: int | None, *, finished_only: bool
     ) -> GameRecord:
         guild = interaction.guild_id or 0
         async with self.shared.db.read() as unit:

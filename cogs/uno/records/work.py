@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bot.engine.record import build_record
 from bot.engine.verify import Verdict, verify
 from cogs.uno.drawing.workers import WorkerLate, WorkerProcess
+
+T = TypeVar("T")
 
 #: Seconds a record may take, the process's start included: a 14,000-action match is built in
 #: a fraction of a second (benchmarks/record_loop_stall.py, docs/benchmarks.md); ten asked at
@@ -81,7 +84,7 @@ class RecordWork:
         """`record_verdict(parts)` in the process; `RecordLate` past the deadline."""
         return await self._run(record_verdict, parts)
 
-    async def _run(self, fn: Any, parts: dict[str, Any]) -> Any:
+    async def _run(self, fn: Callable[[dict[str, Any]], T], parts: dict[str, Any]) -> T:
         loop = asyncio.get_running_loop()
         until = loop.time() + DEADLINE
         self.worker.start()  # (once: later calls find it started, or given up)
