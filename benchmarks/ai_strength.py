@@ -12,6 +12,7 @@ the machine's load (the times do: measure them on a quiet machine).
   .venv/bin/python benchmarks/ai_strength.py [--rounds 2000] [--workers 2]   # the whole table
   .venv/bin/python benchmarks/ai_strength.py --pair expert hard --rounds 2000 --workers 2
   .venv/bin/python benchmarks/ai_strength.py --pair expert hard --players 4 --rounds 1000
+  .venv/bin/python benchmarks/ai_strength.py --preset no_mercy --rounds 1000   # Show 'Em No Mercy
 
 Prints numbers; asserts nothing.
 """
@@ -79,7 +80,7 @@ class Timed:
         return action
 
 
-Job = tuple[str, str, int, int, int, dict[str, float]]
+Job = tuple[str, str, int, int, int, dict[str, float], str | None]
 
 
 def _player(kind: str, seed: int, expert: dict[str, float]) -> Player:
@@ -96,7 +97,8 @@ def _player(kind: str, seed: int, expert: dict[str, float]) -> Player:
 
 def _chunk(args: Job) -> tuple[int, list[float], list[float]]:
     """Rounds `start`..`stop` of a pairing: wins of the first player, and its decision times."""
-    first, second, players, start, stop, expert = args
+    first, second, players, start, stop, expert, preset = args
+    rules = RULES if preset is None else RuleSet.preset(preset)
     wins = 0
     seconds: list[float] = []
     searched: list[float] = []
@@ -110,7 +112,7 @@ def _chunk(args: Job) -> tuple[int, list[float], list[float]]:
         # Each deal is played once from every seat (duplicate, as in bridge): the luck of the
         # deal cancels out of the total, which narrows the true spread (the Wilson interval,
         # which assumes independent rounds, stays on the safe side).
-        game = Game.new(ids, RULES, seed=i // players, dealer=ids[-1])
+        game = Game.new(ids, rules, seed=i // players, dealer=ids[-1])
         wins += play_round(game, table) == seat
         seconds += timed.seconds
         searched += timed.searched
@@ -124,11 +126,14 @@ def match_up(
     players: int = 2,
     workers: int = 1,
     expert: dict[str, float] | None = None,
+    preset: str | None = None,
 ) -> tuple[int, list[float], list[float], float]:
     chunks = max(1, workers * 4)
     bounds = [rounds * k // chunks for k in range(chunks + 1)]
     settings = expert or {}
-    jobs = [(first, second, players, bounds[k], bounds[k + 1], settings) for k in range(chunks)]
+    jobs = [
+        (first, second, players, bounds[k], bounds[k + 1], settings, preset) for k in range(chunks)
+    ]
     start = time.perf_counter()
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -156,9 +161,17 @@ def _percentiles(values: list[float]) -> str:
 
 
 def report(
-    first: str, second: str, rounds: int, players: int, workers: int, expert: dict[str, float]
+    first: str,
+    second: str,
+    rounds: int,
+    players: int,
+    workers: int,
+    expert: dict[str, float],
+    preset: str | None = None,
 ) -> None:
-    wins, seconds, searched, elapsed = match_up(first, second, rounds, players, workers, expert)
+    wins, seconds, searched, elapsed = match_up(
+        first, second, rounds, players, workers, expert, preset
+    )
     low, high = wilson(wins, rounds)
     against = second if players == 2 else f"{players - 1}x {second}"
     line = (
@@ -180,6 +193,7 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, help="the expert's playouts per decision")
     parser.add_argument("--horizon", type=int, help="the expert's moves before a playout is scored")
     parser.add_argument("--confidence", type=float, help="the expert's ExpertPlayer.confidence")
+    parser.add_argument("--preset", help="a rule preset instead of the official rules (no_mercy)")
     args = parser.parse_args()
     expert = {
         name: getattr(args, name)
@@ -188,7 +202,7 @@ def main() -> None:
     }
     pairs = [tuple(args.pair)] if args.pair else TABLE
     for first, second in pairs:
-        report(first, second, args.rounds, args.players, args.workers, expert)
+        report(first, second, args.rounds, args.players, args.workers, expert, args.preset)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ window, challenges offered; rounds follow each other in matches to 500 points, a
 dealing the next round is not counted as an action), played on the engine's simulation path:
 `Game.moves(player)` (the legal moves as integers) and `Game.make_move(player, move)` (checked
 against them, no events).
-`--actions` plays through the readable API instead (`legal_actions`, `apply` with events).
+The `no_mercy` preset (Show 'Em No Mercy) is measured beside the official rules and the heavy
+house rules. `--actions` plays through the readable API instead (`legal_actions`, `apply`
+with events).
 The random policy plays a random playable card, draws only when it has
 none, and takes random decisions otherwise (colours, accept or challenge), like the random
 agents of RL toolkits; it never calls UNO or catches.
@@ -40,6 +42,8 @@ HEAVY = RuleSet(
     custom_effect="others_draw_2",
 )
 OFFICIAL = RuleSet()
+#: Show 'Em No Mercy (168 cards, the mercy rule; one round per match).
+NO_MERCY = RuleSet.preset("no_mercy")
 DRAW, CALL_UNO, CATCH, NEXT_ROUND = M.DRAW, M.CALL_UNO, M.CATCH, M.NEXT_ROUND
 _NOT_MOVES = (A.Catch, A.CallUno)
 
@@ -103,7 +107,11 @@ def measure(
 
 
 def alone(seconds: float, readable: bool) -> None:
-    for name, rules in (("official", OFFICIAL), ("heavy house rules", HEAVY)):
+    for name, rules in (
+        ("official", OFFICIAL),
+        ("heavy house rules", HEAVY),
+        ("no_mercy", NO_MERCY),
+    ):
         for players in (2, 4):
             rounds, actions = measure(players, rules, seconds, readable=readable)
             print(f"{players} players, {name:17}: {rounds:7.0f} rounds/s  {actions:8.0f} actions/s")

@@ -46,6 +46,10 @@ def _random_rules(rng: random.Random) -> RuleSet:
                 options[name] = rng.choice([1, 2, 3, 5, 7])
             elif name == "target":
                 options[name] = rng.choice([1, 1, 1, 40])
+            elif name == "mercy_limit":  # (Show 'Em No Mercy's 25, or off)
+                options[name] = rng.choice([0, 0, 25])
+            elif name == "knockout_bonus":
+                options[name] = rng.choice([0, 250])
             elif name in INT_RANGES:
                 low, high = INT_RANGES[name]
                 options[name] = rng.randint(low, min(high, 4))

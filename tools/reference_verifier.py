@@ -23,8 +23,21 @@ from typing import Any
 COLORS = "RYGB"
 COLORED_RANKS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "D"]
 WILDS = ["W", "W4", "WS", "WX", "WC"]
+#: Show 'Em No Mercy's cards (deck no_mercy168): coloured, then wild.
+NO_MERCY_COLORED = ["D4", "SE", "DA"]
+NO_MERCY_WILDS = ["WR4", "W6", "W10", "WCR"]
 #: Every card code in the documented order: a hand listed "in card order" follows it.
-CARD_ORDER = [c + r for c in COLORS for r in COLORED_RANKS] + WILDS
+CARD_ORDER = (
+    [c + r for c in COLORS for r in COLORED_RANKS]
+    + WILDS
+    + [c + r for c in COLORS for r in NO_MERCY_COLORED]
+    + NO_MERCY_WILDS
+)
+#: What a draw card makes the next player draw (stacking compares these).
+DRAW_VALUES = {"D": 2, "W4": 4, "D4": 4, "WR4": 4, "W6": 6, "W10": 10}
+#: How many of each card a colour has in the no_mercy168 deck (numbers: two each).
+NO_MERCY_COUNTS = {"S": 3, "R": 3, "D": 3, "D4": 2, "SE": 2, "DA": 3}
+NO_MERCY_WILD_COUNTS = {"WR4": 8, "W6": 4, "W10": 4, "WCR": 8}
 ORDER = {code: i for i, code in enumerate(CARD_ORDER)}
 RULE_DEFAULTS: dict[str, Any] = {
     "deck": "classic108",
@@ -40,6 +53,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "deflect_d2": False,
     "deflect_wd4": False,
     "deflect_skip": False,
+    "stack_deflect": False,
     "go_out_on_action": True,
     "voluntary_draw": True,
     "draw_until_playable": False,
@@ -54,6 +68,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "scoring": "standard",
     "penalty_end": "lowest_wins",
     "target": 500,
+    "mercy_limit": 0,
+    "knockout_bonus": 0,
 }
 
 
@@ -76,12 +92,23 @@ def points_of(card: str) -> int:
     rank = rank_of(card)
     if rank.isdigit():
         return int(rank)
-    if rank in ("S", "R", "D"):
+    if rank in ("S", "R", "D", "D4", "SE", "DA"):
         return 20
-    return 50 if rank in ("W", "W4") else 40
+    return 50 if rank in ("W", "W4", *NO_MERCY_WILDS) else 40
 
 
 def unshuffled_deck(kind: str) -> list[str]:
+    if kind == "no_mercy168":
+        cards = [
+            c + r
+            for c in COLORS
+            for r in COLORED_RANKS
+            for _ in range(2 if r.isdigit() else NO_MERCY_COUNTS[r])
+        ]
+        cards += [
+            c + r for c in COLORS for r in NO_MERCY_COLORED for _ in range(NO_MERCY_COUNTS[r])
+        ]
+        return cards + [w for w, n in NO_MERCY_WILD_COUNTS.items() for _ in range(n)]
     deck: list[str] = []
     for c in COLORS:
         deck.append(c + "0")
@@ -153,6 +180,10 @@ class Match:
         self.positions: dict[str, int] = {}
         self.round_over = False
         self.result: tuple[int | None, dict[int, int]] | None = None
+        self.knocked: list[int] = []
+        if r["deck"] == "no_mercy168":  # an action card turned first is ignored: the next
+            while not rank_of(self.pile[-1]).isdigit():
+                self.discards.append(self.pile.pop())
         redraw = {"W4", "WS", "WX", "WC"} | ({"W"} if r["starter_wild"] == "redraw" else set())
         starter = self.pile.pop()
         while starter in redraw:  # back on top of the pile, the whole pile reshuffled
@@ -225,20 +256,68 @@ class Match:
     def draw(self, player: int, count: int) -> list[str]:
         if count <= 0:
             return []
+        hand = self.hands[player]
+        limit = self.r["mercy_limit"]
+        if limit and len(hand) + count >= limit:  # the mercy rule: nothing past the limit
+            count = limit - len(hand)
+            if count <= 0:
+                self.knock_out(player)
+                return []
         cards = self.take(count)
-        self.hands[player] += cards
+        hand += cards
         if player in self.at_risk:
             self.at_risk.remove(player)
+        if limit and len(hand) >= limit:
+            self.knock_out(player)
         return cards
+
+    def knock_out(self, player: int) -> None:
+        if player not in self.knocked:
+            self.knocked.append(player)
+
+    def draw_to_color(self, player: int, color: str) -> None:
+        """Colour Roulette: cards until one of `color`, or the mercy limit, or none is left."""
+        hand = self.hands[player]
+        limit = self.r["mercy_limit"]
+        while True:
+            got = self.take(1)
+            if not got:
+                break
+            hand += got
+            if limit and len(hand) >= limit:
+                self.knock_out(player)
+                break
+            if color_of(got[0]) == color:
+                break
+        if player in self.at_risk:
+            self.at_risk.remove(player)
+
+    def settle_knockouts(self) -> None:
+        """The knocked-out leave the round after each action: first what they owe (as a leave
+        does), then their hand face down under the pile; the last one left wins the round."""
+        for p in self.knocked:
+            if self.round_over:
+                return
+            if p not in self.hands:
+                continue
+            if self.seats[self.turn] == p and self.decision in ("color", "target", "respond"):
+                self.act(p, self.default_code(p))
+                continue
+            self.unseat(p)
+            if len(self.seats) == 1:  # the last one left wins, even if it reached the limit too
+                if self.seats[0] in self.knocked:
+                    self.knocked.remove(self.seats[0])
+                self.end_round(self.seats[0])
+                return
 
     # -- what may be played
 
     def matches(self, card: str) -> bool:
         top = self.discards[-1]
-        if card in ("W", "WS", "WX", "WC"):
-            return True
         if card == "W4":
             return False
+        if card.startswith("W"):
+            return True
         return color_of(card) == self.color or (
             not top.startswith("W") and rank_of(card) == rank_of(top)
         )
@@ -263,20 +342,26 @@ class Match:
         if len(hand) == 1 and not r["go_out_on_action"]:
             return False
         kind = self.penalty_kind
-        allowed: set[str] = set()
-        if kind == "D":
-            if r["stacking"] != "off" or r["deflect_d2"]:
-                allowed |= {c + "D" for c in COLORS}
-            if r["stacking"] == "mixed":
-                allowed.add("W4")
-        elif kind == "W4":
-            if r["stacking"] != "off":
-                allowed.add("W4")
-            if r["deflect_wd4"]:
-                allowed.add(self.color + "D")
-        elif kind == "S":
-            allowed.add(self.discards[-1])
-        return any(c in allowed for c in hand)
+        top = self.discards[-1]
+        if kind == "S":
+            return top in hand
+        # Stacks compare with the stack's last draw card (under any Skip or Reverse that passed
+        # it on); if the discards were turned over since, any draw card stacks (`same`: none).
+        last = next((c for c in reversed(self.discards) if rank_of(c) in DRAW_VALUES), None)
+        value = DRAW_VALUES[rank_of(last)] if last is not None else 1
+        for c in hand:
+            rank = rank_of(c)
+            if r["stacking"] == "mixed" and DRAW_VALUES.get(rank, 0) >= value:
+                return True
+            if r["stacking"] == "same" and last is not None and rank == rank_of(last):
+                return True
+            if r["stack_deflect"] and rank in ("S", "R") and color_of(c) == self.color:
+                return True
+            if kind == "D" and r["deflect_d2"] and rank == "D":
+                return True
+            if kind == "W4" and r["deflect_wd4"] and c == self.color + "D":
+                return True
+        return False
 
     def can_challenge(self) -> bool:
         r = self.r
@@ -342,6 +427,8 @@ class Match:
                 self.draw(player, self.r["false_catch_penalty"])
         else:
             raise Mismatch("not an action")
+        if self.knocked:
+            self.settle_knockouts()
         if not self.pile and self.decision == "play" and not self.round_over:
             self.note_position()
 
@@ -376,6 +463,11 @@ class Match:
             self.wd4 = (player, color_before, guilty)
         if responding:
             self.penalty_kind = ""
+        if rank == "DA":  # every other card of its colour goes under it
+            others = in_card_order([c for c in hand if color_of(c) == color_of(card)])
+            for c in others:
+                hand.remove(c)
+            self.discards[-1:-1] = others
         if not hand:
             if card == "WS" and r["last_card_swap"] == "apply":
                 self.steps = ["target", "color", "effect"]
@@ -388,7 +480,9 @@ class Match:
                 self.steps = ["color", "effect"]
                 self.continue_card()
                 return
-            if rank in ("D", "W4"):
+            if rank in DRAW_VALUES:
+                if rank == "WR4":
+                    self.direction = -self.direction
                 amount = self.penalty_after(rank)
                 self.penalty = 0
                 self.draw(self.seats[self.next_seat(seat)], amount)
@@ -396,8 +490,13 @@ class Match:
             return
         if len(hand) == 1 and not uno:
             self.at_risk.append(player)
-        if card in ("W", "W4"):
+        if card in ("W", "W4", "WR4", "W6", "W10"):
             self.steps = ["effect"]
+            self.decision = "color"
+            return
+        if card == "WCR":  # the next player names the colour
+            self.turn = self.next_seat(seat)
+            self.steps = ["roulette"]
             self.decision = "color"
             return
         if card == "WS":
@@ -422,7 +521,7 @@ class Match:
         self.continue_card()
 
     def penalty_after(self, rank: str) -> int:
-        amount = 2 if rank == "D" else 4
+        amount = DRAW_VALUES[rank]
         return self.penalty + amount if self.r["stacking"] != "off" else amount
 
     def continue_card(self) -> None:
@@ -437,6 +536,10 @@ class Match:
                 return
             if step == "turn":
                 self.decision = "play"
+                return
+            if step == "roulette":
+                self.draw_to_color(actor, self.color)
+                self.start_turn(self.next_seat(self.turn))
                 return
             if step == "custom":
                 self.custom_effect(actor)
@@ -454,6 +557,14 @@ class Match:
         following = self.next_seat(seat)
         if rank.isdigit():
             self.start_turn(following)
+        elif self.penalty and rank in ("S", "R"):  # a stack passed on (stack_deflect)
+            self.penalty_kind = "+"
+            self.turn = following
+            if self.responses(self.seats[following]):
+                self.decision = "respond"
+                return
+            self.turn = seat
+            self.take_penalty(following)
         elif rank == "S":
             victim = self.seats[following]
             if r["deflect_skip"] and card in self.hands[victim]:
@@ -467,19 +578,25 @@ class Match:
                 self.start_turn(seat)
             else:
                 self.start_turn(following)
-        elif rank in ("D", "W4"):
-            self.penalty = self.penalty_after(rank)
-            self.penalty_kind = "D" if rank == "D" else "W4"
-            self.turn = following
-            if self.responses(self.seats[following]) or self.can_challenge():
-                self.decision = "respond"
-                return
-            self.turn = seat
-            self.take_penalty(following)
-        elif rank == "WC" and r["custom_effect"] == "play_again":
+        elif rank == "WR4":  # the direction turns, then the player now next draws
+            self.direction = -self.direction
+            self.penalty_on(rank, seat, self.next_seat(seat))
+        elif rank in DRAW_VALUES:
+            self.penalty_on(rank, seat, following)
+        elif rank == "SE" or (rank == "WC" and r["custom_effect"] == "play_again"):
             self.start_turn(seat)
         else:
             self.start_turn(following)
+
+    def penalty_on(self, rank: str, seat: int, following: int) -> None:
+        self.penalty = self.penalty_after(rank)
+        self.penalty_kind = "D" if rank == "D" else "W4" if rank == "W4" else "+"
+        self.turn = following
+        if self.responses(self.seats[following]) or self.can_challenge():
+            self.decision = "respond"
+            return
+        self.turn = seat
+        self.take_penalty(following)
 
     def take_penalty(self, victim_seat: int) -> None:
         amount, self.penalty, self.penalty_kind = self.penalty, 0, ""
@@ -556,22 +673,24 @@ class Match:
     def draw_turn(self, player: int) -> None:
         self.passes = 0
         hand = self.hands[player]
-        if self.r["draw_until_playable"]:
-            drawn: list[str] = []
-            while True:
-                got = self.take(1)
-                if not got:
-                    break
-                drawn += got
-                hand += got
-                if self.playable_drawn(got[0], hand):
-                    break
-        else:
-            drawn = self.take(1)
-            hand += drawn
+        limit = self.r["mercy_limit"]
+        knocked = False
+        drawn: list[str] = []
+        while True:  # one card, or until one is playable; the mercy rule after each
+            got = self.take(1)
+            if not got:
+                break
+            drawn += got
+            hand += got
+            if limit and len(hand) >= limit:
+                self.knock_out(player)
+                knocked = True
+                break
+            if not self.r["draw_until_playable"] or self.playable_drawn(got[0], hand):
+                break
         if player in self.at_risk:
             self.at_risk.remove(player)
-        if drawn and self.playable_drawn(drawn[-1], hand):
+        if drawn and not knocked and self.playable_drawn(drawn[-1], hand):
             self.decision = "play_drawn"
         else:
             self.start_turn(self.next_seat(self.turn))
@@ -604,17 +723,22 @@ class Match:
 
     def end_round(self, winner: int | None) -> None:
         r = self.r
-        value = {p: sum(map(points_of, self.hands[p])) for p in self.seats}
-        points = dict.fromkeys(self.seats, 0)
+        seats = [p for p in self.seats if p not in self.knocked]  # knocked out: no points
+        value = {p: sum(map(points_of, self.hands[p])) for p in seats}
+        points = dict.fromkeys(seats, 0)
         if winner is not None:
             if r["scoring"] == "standard":
                 points[winner] = sum(value.values()) - value[winner]
             elif r["scoring"] == "cards_count":
-                points[winner] = sum(len(self.hands[p]) for p in self.seats if p != winner)
+                points[winner] = sum(len(self.hands[p]) for p in seats if p != winner)
             elif r["scoring"] in ("penalty", "elimination"):
-                for p in self.seats:
+                for p in seats:
                     if p != winner:
                         points[p] = value[p]
+        for p in self.knocked:
+            points[p] = 0
+        if winner is not None and self.knocked and r["scoring"] == "standard":
+            points[winner] += r["knockout_bonus"] * len(self.knocked)
         for p, v in points.items():
             self.totals[p] += v
         self.result = (winner, points)
@@ -623,31 +747,25 @@ class Match:
         self.penalty = 0
         if winner is None:
             return
-        reached = [p for p in self.seats if self.totals[p] >= r["target"]]
+        reached = [p for p in seats if self.totals[p] >= r["target"]]
         if r["scoring"] == "none":
             self.over = True
         elif r["scoring"] in ("standard", "cards_count", "penalty"):
             self.over = bool(reached)
-        elif len(self.seats) == 2:
+        elif len(seats) == 2:
             self.over = True
         else:
             self.eliminated += reached
-            self.over = len(self.seats) - len(reached) <= 1
+            self.over = len(seats) - len(reached) <= 1
 
     def leave(self, player: int) -> None:
         if player not in self.players or player in self.left or self.over:
             raise Mismatch("a leave of a player not in the match")
         in_round = not self.round_over and player in self.seats
         while in_round and not self.round_over and self.seats[self.turn] == player:
-            if self.decision == "color":
-                counts = [sum(color_of(c) == k for c in self.hands[player]) for k in COLORS]
-                self.act(player, "color:" + COLORS[counts.index(max(counts))])
-            elif self.decision == "target":
-                self.act(player, f"target:{self.seats[self.next_seat(self.turn)]}")
-            elif self.decision == "respond":
-                self.act(player, "accept")
-            else:
+            if self.decision not in ("color", "target", "respond"):
                 break
+            self.act(player, self.default_code(player))
         self.left.append(player)
         in_round = not self.round_over and player in self.seats
         if in_round:
@@ -657,6 +775,19 @@ class Match:
             if in_round:
                 self.end_round(None)
             self.over = True
+        elif in_round and len(self.seats) == 1:  # the others were knocked out: it wins
+            self.end_round(self.seats[0])
+
+    def default_code(self, player: int) -> str:
+        """What a player who owes a colour, a target or an answer does when they cannot
+        (leaving, knocked out): their colour held most (ties R, Y, G, B), the next player,
+        accept."""
+        if self.decision == "color":
+            counts = [sum(color_of(c) == k for c in self.hands[player]) for k in COLORS]
+            return "color:" + COLORS[counts.index(max(counts))]
+        if self.decision == "target":
+            return f"target:{self.seats[self.next_seat(self.turn)]}"
+        return "accept"
 
     def unseat(self, player: int) -> None:
         seat = self.seats.index(player)

@@ -86,6 +86,8 @@ class HeuristicPlayer:
         if decision is Decision.CHOOSE_COLOR:
             if self._slips(_CARELESS):
                 return A.ChooseColor(self.rng.choice(COLORS))
+            if "roulette" in view.steps:  # we turn cards until it comes: the likeliest colour
+                return A.ChooseColor(likeliest_color(view))
             return A.ChooseColor(best_color(view.hand))
         if decision is Decision.CHOOSE_TARGET:
             return A.ChooseTarget(self._swap_target(view))
@@ -133,7 +135,7 @@ class HeuristicPlayer:
             else:
                 s += colors[card.color] * 3  # stay in the colour we hold most
                 s += card.points / 10  # shed points
-                if card.rank in (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO):
+                if card.rank in _ACTION_RANKS:
                     s += 6 if len(view.seats) == 2 else 2  # in 2-player they are extra turns
                     if threatened:
                         s += 20
@@ -167,6 +169,19 @@ class HeuristicPlayer:
     def _swap_target(self, view: PlayerView) -> int:
         others = [s for s in view.seats if s.in_round and s.player != view.viewer]
         return min(others, key=lambda s: (s.cards, s.player)).player
+
+
+#: Coloured cards that hurt the next player or give an extra turn.
+_ACTION_RANKS = frozenset(
+    (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO, Rank.DRAW_FOUR, Rank.SKIP_EVERYONE)
+)
+
+
+def likeliest_color(view: PlayerView) -> Color:
+    """The colour with the most cards the viewer has not seen (its hand and the discard pile
+    are seen): the one a Colour Roulette turns up soonest."""
+    seen = Counter(c.color for c in (*view.hand, *view.discard) if c.color is not None)
+    return min(COLORS, key=lambda col: seen[col])
 
 
 def best_color(hand: tuple[Card, ...] | list[Card]) -> Color:

@@ -44,6 +44,15 @@ class Rank(StrEnum):
     SWAP_HANDS = "WS"
     SHUFFLE_HANDS = "WX"
     CUSTOMIZABLE = "WC"
+    # Show 'Em No Mercy (deck no_mercy168): after the classic ranks, so the classic faces keep
+    # their numbers and a classic hand's mask stays below bit 57 (faces.py).
+    DRAW_FOUR = "D4"  # coloured
+    SKIP_EVERYONE = "SE"
+    DISCARD_ALL = "DA"
+    WILD_REVERSE_DRAW_FOUR = "WR4"
+    WILD_DRAW_SIX = "W6"
+    WILD_DRAW_TEN = "W10"
+    WILD_COLOR_ROULETTE = "WCR"
 
     @property
     def is_number(self) -> bool:
@@ -61,9 +70,9 @@ class Rank(StrEnum):
     def points(self) -> int:
         if self.is_number:
             return int(self.value)
-        if self in (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO):
+        if not self.is_wild:  # Skip, Reverse, Draw Two, and No Mercy's coloured actions
             return 20
-        if self in (Rank.WILD, Rank.WILD_DRAW_FOUR):
+        if self in (Rank.WILD, Rank.WILD_DRAW_FOUR) or self in NO_MERCY_RANKS:
             return 50
         return 40
 
@@ -78,10 +87,29 @@ _RANK_LABELS: Final = {
     Rank.SWAP_HANDS: "Wild Swap Hands",
     Rank.SHUFFLE_HANDS: "Wild Shuffle Hands",
     Rank.CUSTOMIZABLE: "Wild Customizable",
+    Rank.DRAW_FOUR: "Draw Four",
+    Rank.SKIP_EVERYONE: "Skip Everyone",
+    Rank.DISCARD_ALL: "Discard All",
+    Rank.WILD_REVERSE_DRAW_FOUR: "Wild Reverse Draw Four",
+    Rank.WILD_DRAW_SIX: "Wild Draw Six",
+    Rank.WILD_DRAW_TEN: "Wild Draw Ten",
+    Rank.WILD_COLOR_ROULETTE: "Wild Color Roulette",
 }
 
-COLORED_RANKS: Final = tuple(r for r in Rank if not r.is_wild)
-WILD_RANKS: Final = tuple(r for r in Rank if r.is_wild)
+#: The ranks only Show 'Em No Mercy's deck has.
+NO_MERCY_RANKS: Final = (
+    Rank.DRAW_FOUR,
+    Rank.SKIP_EVERYONE,
+    Rank.DISCARD_ALL,
+    Rank.WILD_REVERSE_DRAW_FOUR,
+    Rank.WILD_DRAW_SIX,
+    Rank.WILD_DRAW_TEN,
+    Rank.WILD_COLOR_ROULETTE,
+)
+COLORED_RANKS: Final = tuple(r for r in Rank if not r.is_wild and r not in NO_MERCY_RANKS)
+WILD_RANKS: Final = tuple(r for r in Rank if r.is_wild and r not in NO_MERCY_RANKS)
+NO_MERCY_COLORED_RANKS: Final = tuple(r for r in NO_MERCY_RANKS if not r.is_wild)
+NO_MERCY_WILD_RANKS: Final = tuple(r for r in NO_MERCY_RANKS if r.is_wild)
 
 
 class Card:
@@ -149,11 +177,21 @@ for _color in COLORS:
 for _rank in WILD_RANKS:
     _c = Card(None, _rank)
     _BY_CODE[_c.code] = _c
+for _color in COLORS:  # No Mercy's cards come after the classic ones (faces 57-72)
+    for _nm_rank in NO_MERCY_COLORED_RANKS:
+        _c = Card(_color, _nm_rank)
+        _BY_CODE[_c.code] = _c
+for _nm_rank in NO_MERCY_WILD_RANKS:
+    _c = Card(None, _nm_rank)
+    _BY_CODE[_c.code] = _c
 
 ALL_CARDS: Final = tuple(_BY_CODE.values())
 for _face, _c in enumerate(ALL_CARDS):
     object.__setattr__(_c, "face", _face)
-SORT_KEY: Final = {c: i for i, c in enumerate(ALL_CARDS)}
+#: The order a hand is shown in: by colour, each colour's ranks in `Rank` order, wilds last.
+#: (The classic cards' order is their face order; No Mercy's coloured cards join their colour.)
+_ORDER: Final = (*COLORS, None)
+SORT_KEY: Final = {c: (_ORDER.index(c.color), list(Rank).index(c.rank)) for c in ALL_CARDS}
 
 
 def card(color: Color | None, rank: Rank) -> Card:
@@ -169,7 +207,8 @@ def parse_cards(codes: str | list[str]) -> list[Card]:
 
 
 def build_deck(kind: str) -> list[Card]:
-    """An unshuffled deck: classic108, swap112 or shuffle112 (RULES.md section 1)."""
+    """An unshuffled deck: classic108, swap112 or shuffle112 (RULES.md section 1), or
+    no_mercy168 (Show 'Em No Mercy, docs/playing.md)."""
     if kind not in _DECKS:
         _DECKS[kind] = _build_deck(kind)
     return list(_DECKS[kind])
@@ -179,6 +218,8 @@ _DECKS: dict[str, list[Card]] = {}
 
 
 def _build_deck(kind: str) -> list[Card]:
+    if kind == "no_mercy168":
+        return _no_mercy_deck()
     deck: list[Card] = []
     for color in COLORS:
         deck.append(card(color, Rank.ZERO))
@@ -191,6 +232,38 @@ def _build_deck(kind: str) -> list[Card]:
         deck += [card(None, Rank.SHUFFLE_HANDS)] + [card(None, Rank.CUSTOMIZABLE)] * 3
     elif kind != "classic108":
         raise ValueError(f"unknown deck {kind!r}")
+    return deck
+
+
+#: Show 'Em No Mercy's deck per colour (besides two of each number 0-9) and its wilds: the
+#: breakdown most often cited (the sheet gives none). 4 x (20 + 3 + 2 + 3 + 2 + 3 + 3) = 144
+#: coloured cards and 8 + 4 + 4 + 8 = 24 wilds: 168.
+NO_MERCY_PER_COLOR: Final = {
+    Rank.DRAW_TWO: 3,
+    Rank.DRAW_FOUR: 2,
+    Rank.SKIP: 3,
+    Rank.SKIP_EVERYONE: 2,
+    Rank.REVERSE: 3,
+    Rank.DISCARD_ALL: 3,
+}
+NO_MERCY_WILDS: Final = {
+    Rank.WILD_REVERSE_DRAW_FOUR: 8,
+    Rank.WILD_DRAW_SIX: 4,
+    Rank.WILD_DRAW_TEN: 4,
+    Rank.WILD_COLOR_ROULETTE: 8,
+}
+
+
+def _no_mercy_deck() -> list[Card]:
+    """168 cards, in face order (as every deck: `faces.deck_bytes` relies on it)."""
+    deck = [
+        card(color, rank)
+        for color in COLORS
+        for rank in (*COLORED_RANKS, *NO_MERCY_COLORED_RANKS)
+        for _ in range(2 if rank.is_number else NO_MERCY_PER_COLOR.get(rank, 0))
+    ]
+    deck += [card(None, rank) for rank, n in NO_MERCY_WILDS.items() for _ in range(n)]
+    deck.sort(key=lambda c: c.face)
     return deck
 
 

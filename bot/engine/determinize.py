@@ -117,7 +117,10 @@ def sample_game(view: PlayerView, rng: random.Random) -> Game | None:
     g.players = [s.player for s in view.seats]
     g.seats = [s.player for s in view.seats if s.in_round]
     g.left = [s.player for s in view.seats if s.left]
-    g.eliminated = [s.player for s in view.seats if not s.in_round and not s.left]
+    g.eliminated = [
+        s.player for s in view.seats if not s.in_round and not s.left and not s.knocked_out
+    ]
+    g.knocked_out = [s.player for s in view.seats if s.knocked_out]
     g.totals = {s.player: s.total for s in view.seats}
     g.round_number = view.round_number
     g.dealer = view.dealer

@@ -1,10 +1,15 @@
 """Drawing: off the pile (reshuffling the discards when it runs out), on a turn, as a penalty,
-and the UNO catch that costs cards."""
+until a colour (Colour Roulette), and the UNO catch that costs cards.
+
+Under the mercy rule (`rules.mercy_limit`) a hand that reaches the limit stops drawing at once,
+mid-draw: the rest of the debt is cancelled and the player is marked knocked out
+(`GameState.knocked_out`; perform.settle_knockouts takes them out of the round).
+"""
 
 from __future__ import annotations
 
 from . import events as E
-from .faces import BIT, CARDS, IS_NUMBER, MATCH, W4_BIT
+from .faces import BIT, CARDS, COLOR_OF, IS_NUMBER, MATCH, W4_BIT
 from .hand import Hand
 from .legality import is_playable, playable_on_top, wd4_allowed
 from .state import PLAY_DRAWN, GameState
@@ -40,8 +45,14 @@ def draw(
     """`player` draws `count` cards (what exists of them: the rest of the debt is cancelled)."""
     if count <= 0:
         return
-    faces = take(g, count, ev)
     hand = g.held[player]
+    limit = g.rules.mercy_limit
+    if limit and hand.size + count >= limit:  # the mercy rule: no card past the limit
+        count = limit - hand.size
+        if count <= 0:
+            knock_out(g, player)
+            return
+    faces = take(g, count, ev)
     counts = hand.counts  # (`Hand.add` for each, written out: penalties draw two or four)
     mask = hand.mask
     for f in faces:
@@ -55,6 +66,39 @@ def draw(
             ev.append(E.DebtCancelled(player, count - len(faces)))
     if player in g.at_risk:
         g.at_risk.remove(player)
+    if limit and hand.size >= limit:
+        knock_out(g, player)
+
+
+def knock_out(g: GameState, player: int) -> None:
+    """Mark `player` knocked out by the mercy rule (once)."""
+    if player not in g.knocked_out:
+        g.knocked_out.append(player)
+
+
+def draw_to_color(g: GameState, player: int, color: int, ev: list[E.Event] | None) -> None:
+    """Colour Roulette: `player` turns cards over until one of `color` (index) comes up, and
+    keeps them all (or until nothing is left to draw, or the mercy rule stops them)."""
+    hand = g.held[player]
+    limit = g.rules.mercy_limit
+    drawn: list[int] = []
+    while True:
+        got = take(g, 1, ev)
+        if not got:
+            break
+        face = got[0]
+        drawn.append(face)
+        hand.add(face)
+        if limit and hand.size >= limit:
+            knock_out(g, player)
+            break
+        if COLOR_OF[face] == color:
+            break
+    if player in g.at_risk:
+        g.at_risk.remove(player)
+    g.voids.pop(player, None)
+    if ev is not None:
+        ev.append(E.CardsDrawn(player, tuple(CARDS[f] for f in drawn), E.DrawReason.EFFECT))
 
 
 def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
@@ -64,7 +108,7 @@ def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
     hand = g.held[player]
     rules = g.rules
     pile = g.pile
-    if rules.draw_until_playable or not pile:
+    if rules.draw_until_playable or not pile or rules.mercy_limit:
         g.voids[player] = (playable_on_top(g, hand), hand.size)
         _draw_turn_slowly(g, player, hand, ev)
         return
@@ -92,24 +136,29 @@ def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
 
 
 def _draw_turn_slowly(g: GameState, player: int, hand: Hand, ev: list[E.Event] | None) -> None:
-    """`draw_turn` under `draw_until_playable`, or with the draw pile used up."""
-    if g.rules.draw_until_playable:
-        drawn: list[int] = []
-        while True:
-            got = take(g, 1, ev)
-            if not got:
-                break
-            drawn += got
-            hand.add(got[0])
-            if is_playable(g, got[0], hand, drawn=True):
-                break
-    else:
-        drawn = take(g, 1, ev)
-        if drawn:
-            hand.add(drawn[0])
+    """`draw_turn` under `draw_until_playable` or the mercy rule, or with the draw pile used
+    up. The mercy rule is checked after each card: the card that reaches the limit knocks
+    the player out even if it could be played."""
+    rules = g.rules
+    limit = rules.mercy_limit
+    until_playable = rules.draw_until_playable
+    knocked = False
+    drawn: list[int] = []
+    while True:
+        got = take(g, 1, ev)
+        if not got:
+            break
+        drawn += got
+        hand.add(got[0])
+        if limit and hand.size >= limit:
+            knock_out(g, player)
+            knocked = True
+            break
+        if not until_playable or is_playable(g, got[0], hand, drawn=True):
+            break
     if ev is not None:
         ev.append(E.CardsDrawn(player, tuple(CARDS[f] for f in drawn), E.DrawReason.CHOICE))
-    if drawn and is_playable(g, drawn[-1], hand, drawn=True):
+    if drawn and not knocked and is_playable(g, drawn[-1], hand, drawn=True):
         g.drawn_face = drawn[-1]
         g.decision = PLAY_DRAWN
     else:

@@ -39,6 +39,32 @@ class RoundStarted(Event):
 
 
 @dataclass(slots=True)
+class StarterIgnored(Event):
+    """Show 'Em No Mercy: an action card turned as starter stays on the discard pile without
+    effect, and the next card is turned."""
+
+    card: Card
+
+
+@dataclass(slots=True)
+class CardsDiscarded(Event):
+    """A Discard All took every other card of its colour from its player's hand onto the
+    discard pile (under the Discard All, without their effects)."""
+
+    player: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(slots=True)
+class PlayerKnockedOut(Event):
+    """The mercy rule: `player` reached `cards` cards and is out of the round; their hand went
+    face down under the draw pile."""
+
+    player: int
+    cards: int
+
+
+@dataclass(slots=True)
 class StarterReturned(Event):
     """A Wild Draw Four (or a special wild) turned as starter went back into the pile."""
 

@@ -1,10 +1,11 @@
 """Cards as small integers, and the bitmasks that make legality one AND.
 
-The core keeps every card as its face (0-56, the order of `cards.ALL_CARDS`: four colours of
-thirteen ranks, then the five wild ranks) and every hand as counts plus a mask of faces held
-(`hand.Hand`). `Card` stays the readable value at the engine's boundary: `CARDS[face]` and
-`card.face` convert. Like python-chess's squares and bitboards, this file is the only place that
-knows the numbering.
+The core keeps every card as its face (0-72, the order of `cards.ALL_CARDS`: four colours of
+thirteen ranks, then the five wild ranks, then Show 'Em No Mercy's cards: four colours of three
+ranks and four wilds; a classic hand's mask stays below bit 57) and every hand as counts plus
+a mask of faces held (`hand.Hand`). `Card` stays the readable value at the engine's boundary:
+`CARDS[face]` and `card.face` convert. Like python-chess's squares and bitboards, this file is
+the only place that knows the numbering.
 """
 
 from __future__ import annotations
@@ -30,6 +31,25 @@ WILD, WILD_DRAW_FOUR = RANK_INDEX[Rank.WILD], RANK_INDEX[Rank.WILD_DRAW_FOUR]
 SWAP_HANDS, SHUFFLE_HANDS = RANK_INDEX[Rank.SWAP_HANDS], RANK_INDEX[Rank.SHUFFLE_HANDS]
 CUSTOMIZABLE = RANK_INDEX[Rank.CUSTOMIZABLE]
 ZERO, SEVEN = RANK_INDEX[Rank.ZERO], RANK_INDEX[Rank.SEVEN]
+DRAW_FOUR, SKIP_EVERYONE = RANK_INDEX[Rank.DRAW_FOUR], RANK_INDEX[Rank.SKIP_EVERYONE]
+DISCARD_ALL = RANK_INDEX[Rank.DISCARD_ALL]
+WILD_REVERSE_DRAW_FOUR = RANK_INDEX[Rank.WILD_REVERSE_DRAW_FOUR]
+WILD_DRAW_SIX, WILD_DRAW_TEN = RANK_INDEX[Rank.WILD_DRAW_SIX], RANK_INDEX[Rank.WILD_DRAW_TEN]
+WILD_COLOR_ROULETTE = RANK_INDEX[Rank.WILD_COLOR_ROULETTE]
+#: The first of No Mercy's ranks: every rank index from here on is one of them.
+NO_MERCY_RANK = DRAW_FOUR
+#: Cards a draw card makes the next player draw, by rank index (0: not a draw card).
+DRAW_VALUE: Final = tuple(
+    {
+        Rank.DRAW_TWO: 2,
+        Rank.WILD_DRAW_FOUR: 4,
+        Rank.DRAW_FOUR: 4,
+        Rank.WILD_REVERSE_DRAW_FOUR: 4,
+        Rank.WILD_DRAW_SIX: 6,
+        Rank.WILD_DRAW_TEN: 10,
+    }.get(r, 0)
+    for r in RANKS
+)
 
 #: Per face: colour index, rank index, points, and whether it is a wild / a number card.
 COLOR_OF: Final = tuple(COLOR_INDEX[c.color] for c in CARDS)
@@ -51,6 +71,12 @@ RANK_MASK: Final = tuple(
     sum(BIT[f] for f in range(FACES) if RANK_OF[f] == r) for r in range(len(RANKS))
 )
 D2_MASK: Final = RANK_MASK[DRAW_TWO]
+#: Skips and Reverses: what passes a draw stack on under `stack_deflect`.
+SKIP_REVERSE_MASK: Final = RANK_MASK[SKIP] | RANK_MASK[REVERSE]
+#: STACKS_ON[v]: the draw cards worth v or more (No Mercy's stacking: equal or higher value).
+STACKS_ON: Final = tuple(
+    sum(BIT[f] for f in range(FACES) if DRAW_VALUE[RANK_OF[f]] >= v) for v in range(11)
+)
 
 
 def _match(top: int, color: int) -> int:

@@ -306,6 +306,9 @@ class Game(GameState):
             finish_match(
                 self, Outcome(Termination.LAST_STANDING, tuple(remaining), dict(self.totals)), ev
             )
+        elif in_round and len(self.seats) == 1:
+            # The others of the round were knocked out (the mercy rule): the one left wins it.
+            end_round(self, self.seats[0], RoundEnd.LAST_STANDING, ev)
         return ev
 
     # ----------------------------------------------------------------- serialisation

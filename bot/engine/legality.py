@@ -16,12 +16,17 @@ from .faces import (
     COLOR_MASK,
     COLOR_OF,
     D2_MASK,
+    DRAW_VALUE,
     FACES,
     IS_NUMBER,
     IS_WILD,
     MATCH,
     NO_COLOR,
     NUMBER_MASK,
+    RANK_MASK,
+    RANK_OF,
+    SKIP_REVERSE_MASK,
+    STACKS_ON,
     W4_BIT,
     faces_of,
 )
@@ -86,25 +91,39 @@ def playable_faces(g: GameState, player: int) -> list[int]:
 
 
 def response_mask(g: GameState, player: int) -> int:
-    """Faces that stack on or deflect the pending penalty."""
+    """Faces that stack on or deflect the pending penalty.
+
+    Stacking `same` adds the same card; `mixed` any draw card worth as much or more, whatever
+    its colour (on a Draw Two: a Draw Two or a Wild Draw Four; on a Wild Draw Four: another;
+    Show 'Em No Mercy's rule with its Draw Four, Six and Ten), compared with the last draw
+    card of the stack. Under `stack_deflect` a Skip or Reverse of the active colour passes it
+    on; Colour Roulette never answers a stack (docs/playing.md)."""
     hand = g.held[player]
     rules = g.rules
     if hand.size == 1 and not rules.go_out_on_action:
         return 0
     kind = g.penalty_kind
-    allowed = 0
+    top = g.discards[-1]
+    if kind == "S":
+        return hand.mask & BIT[top]
+    stacking = rules.stacking
+    if stacking != "off":
+        if not DRAW_VALUE[RANK_OF[top]]:  # (deflected: the last draw card under the deflectors)
+            top = next((f for f in reversed(g.discards) if DRAW_VALUE[RANK_OF[f]]), -1)
+        if top < 0:  # (the discards turned over since: any draw card, or none the same)
+            allowed = STACKS_ON[1] if stacking == "mixed" else 0
+        else:
+            rank = RANK_OF[top]
+            allowed = STACKS_ON[DRAW_VALUE[rank]] if stacking == "mixed" else RANK_MASK[rank]
+    else:
+        allowed = 0
+    if rules.stack_deflect:
+        allowed |= SKIP_REVERSE_MASK & COLOR_MASK[g.color_index]
     if kind == "D":
-        if rules.stacking != "off" or rules.deflect_d2:
+        if rules.deflect_d2:
             allowed |= D2_MASK
-        if rules.stacking == "mixed":
-            allowed |= W4_BIT
-    elif kind == "W4":
-        if rules.stacking != "off":
-            allowed |= W4_BIT
-        if rules.deflect_wd4:
-            allowed |= D2_MASK & COLOR_MASK[g.color_index]
-    elif kind == "S":
-        allowed = BIT[g.discards[-1]]
+    elif kind == "W4" and rules.deflect_wd4:
+        allowed |= D2_MASK & COLOR_MASK[g.color_index]
     return hand.mask & allowed
 
 

@@ -13,7 +13,7 @@ from . import move_codes as M
 from .cards import COLORS
 from .drawing import catch, draw_turn
 from .errors import IllegalAction
-from .legality import legal_moves
+from .legality import default_action, legal_moves
 from .move_codes import (
     ACCEPT,
     CALL_UNO,
@@ -25,11 +25,20 @@ from .move_codes import (
     PASS,
     PLAY_UNO,
     TARGET,
+    code_of,
 )
 from .resolve import challenge, continue_card, play, someone_out, swap, take_penalty
-from .rounds import blocked_winner, end_round, next_round, note_position
+from .rounds import blocked_winner, end_round, next_round, note_position, unseat
 from .scoring import RoundEnd
-from .state import MATCH_OVER, NEXT_ROUND, PLAY, GameState
+from .state import (
+    CHOOSE_COLOR,
+    CHOOSE_TARGET,
+    MATCH_OVER,
+    NEXT_ROUND,
+    PLAY,
+    RESPOND,
+    GameState,
+)
 from .turns import close_uno_window, start_turn
 
 
@@ -65,6 +74,8 @@ def make_move(g: GameState, player: int, code: int, ev: list[E.Event] | None = N
             continue_card(g, ev)
     else:
         catch(g, player, g.seats[code - CATCH], ev)
+    if g.knocked_out:
+        settle_knockouts(g, ev)
     decision = g.decision
     if not g.pile and decision is PLAY:
         note_position(g, ev)
@@ -73,6 +84,36 @@ def make_move(g: GameState, player: int, code: int, ev: list[E.Event] | None = N
     if decision is NEXT_ROUND or decision is MATCH_OVER:
         return None
     return g.seats[g.turn]
+
+
+def settle_knockouts(g: GameState, ev: list[E.Event] | None) -> None:
+    """The mercy rule at the end of a move: whoever was knocked out leaves the round, their
+    hand face down under the draw pile (as a leaver's), and the turn goes on without them;
+    when one player is left, they win the round (docs/playing.md). A knocked-out player who
+    still owes a decision (a colour, a target, an answer) makes it first, as a timeout would."""
+    for p in g.knocked_out:
+        decision = g.decision
+        if decision is NEXT_ROUND or decision is MATCH_OVER:
+            return
+        if p not in g.held:
+            continue
+        if g.seats[g.turn] == p and decision in (CHOOSE_COLOR, CHOOSE_TARGET, RESPOND):
+            owed = default_action(g, p)
+            assert owed is not None
+            make_move(g, p, code_of(owed, g.seats), ev)  # (settles this player, then returns)
+            continue
+        cards = g.held[p].size
+        unseat(g, p, ev)
+        if ev is not None:
+            ev.append(E.PlayerKnockedOut(p, cards))
+        if len(g.seats) == 1:
+            # The last one left wins, even one who reached the limit by the same move (the
+            # knocked out leave in the order they reached it).
+            last = g.seats[0]
+            if last in g.knocked_out:
+                g.knocked_out.remove(last)
+            end_round(g, last, RoundEnd.LAST_STANDING, ev)
+            return
 
 
 def _simple(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> None:

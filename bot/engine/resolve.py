@@ -1,28 +1,37 @@
 """Resolving a card: playing it, then its steps (colour, target, custom effect) and its effect on
-the turn order (skip, reverse, draw penalties), challenges, and the hand-moving wilds."""
+the turn order (skip, reverse, draw penalties), challenges, and the hand-moving wilds; and Show
+'Em No Mercy's cards (Discard All, Skip Everyone, the Draw Four/Six/Ten, Wild Reverse Draw Four,
+Colour Roulette: docs/playing.md)."""
 
 from __future__ import annotations
 
 from . import events as E
-from .drawing import draw
+from .drawing import draw, draw_to_color
 from .faces import (
     BIT,
     CARDS,
     COLOR_MASK,
     COLOR_OF,
     CUSTOMIZABLE,
+    DISCARD_ALL,
     DRAW_TWO,
+    DRAW_VALUE,
     IS_WILD,
     MATCH,
+    NO_MERCY_RANK,
     RANK_OF,
     REVERSE,
     SEVEN,
     SHUFFLE_HANDS,
     SKIP,
+    SKIP_EVERYONE,
     SWAP_HANDS,
     WILD,
+    WILD_COLOR_ROULETTE,
     WILD_DRAW_FOUR,
+    WILD_REVERSE_DRAW_FOUR,
     ZERO,
+    faces_of,
 )
 from .hand import Hand
 from .legality import can_challenge, response_mask
@@ -61,6 +70,8 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
         _record_wd4(g, player, color_before)
     if responding:  # (outside a response no penalty is pending: nothing to clear)
         g.penalty_kind = ""
+    if rank == DISCARD_ALL:
+        _discard_all(g, player, face, ev)
 
     if not hand.size:
         rules = g.rules
@@ -79,7 +90,9 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
             g.steps = ["color", "effect"]
             continue_card(g, ev)
             return
-        if rank in (DRAW_TWO, WILD_DRAW_FOUR):
+        if DRAW_VALUE[rank]:  # a draw card as the last card still makes the next player draw
+            if rank == WILD_REVERSE_DRAW_FOUR:
+                g.direction = -g.direction
             amount = penalty_after(g, rank)
             g.penalty = 0
             victim = g.seats[g.next_seat(seat)]
@@ -106,6 +119,16 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
             if someone_out(g, ev):
                 return
             g.steps = ["color", "effect"]
+        elif rank == WILD_COLOR_ROULETTE:
+            # The next player names the colour, then turns cards over until it comes up.
+            g.turn = (seat + g.direction) % len(g.seats)
+            g.steps = ["roulette"]
+            g.decision = CHOOSE_COLOR
+            return
+        elif rank >= NO_MERCY_RANK:  # No Mercy's draw wilds: the player names the colour
+            g.steps = ["effect"]
+            g.decision = CHOOSE_COLOR
+            return
         else:
             g.steps = ["color", "custom", "effect"]
     elif g.rules.seven_o and (rank in (SEVEN, ZERO)):
@@ -139,8 +162,23 @@ def _record_wd4(g: GameState, player: int, color_before: int) -> None:
     g.wd4_record = (player, color_before, guilty)
 
 
+def _discard_all(g: GameState, player: int, face: int, ev: list[E.Event] | None) -> None:
+    """Discard All: every other card of its colour leaves the hand, face up under it (their
+    effects do not happen: only the Discard All's card is in play)."""
+    hand = g.held[player]
+    others = faces_of(hand.mask & COLOR_MASK[COLOR_OF[face]])
+    if not others:
+        return
+    gone = [f for f in others for _ in range(hand.counts[f])]
+    for f in gone:
+        hand.remove(f)
+    g.discards[-1:-1] = gone
+    if ev is not None:
+        ev.append(E.CardsDiscarded(player, tuple(CARDS[f] for f in gone)))
+
+
 def penalty_after(g: GameState, rank: int) -> int:
-    amount = 2 if rank == DRAW_TWO else 4
+    amount = DRAW_VALUE[rank]
     return g.penalty + amount if g.rules.stacking != "off" else amount
 
 
@@ -158,6 +196,12 @@ def continue_card(g: GameState, ev: list[E.Event] | None) -> None:
             return
         if step == "turn":
             g.decision = PLAY
+            return
+        if step == "roulette":  # the actor is the victim, who named the colour
+            draw_to_color(g, actor, g.color_index, ev)
+            if ev is not None:
+                ev.append(E.TurnSkipped(actor))
+            start_turn(g, (g.turn + g.direction) % len(g.seats), ev)
             return
         if step == "custom":
             _custom_effect(g, actor, ev)
@@ -180,6 +224,14 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
     following = (seat + g.direction) % len(seats)
     if rank < SKIP:  # a number: the turn passes on
         start_turn(g, following, ev)
+    elif g.penalty and rank in (SKIP, REVERSE):  # a stack passed on (stack_deflect)
+        g.penalty_kind = "+"
+        g.turn = following
+        if response_mask(g, seats[following]):
+            g.decision = RESPOND
+            return
+        g.turn = seat
+        take_penalty(g, following, ev)
     elif rank == SKIP:
         victim = seats[following]
         if g.rules.deflect_skip and g.held[victim].counts[face]:
@@ -197,7 +249,7 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
             start_turn(g, seat, ev)
         else:
             start_turn(g, following, ev)
-    elif rank in (DRAW_TWO, WILD_DRAW_FOUR):
+    elif rank in (DRAW_TWO, WILD_DRAW_FOUR):  # (`_penalty`, written out: the classic path)
         g.penalty = penalty_after(g, rank)
         g.penalty_kind = "D" if rank == DRAW_TWO else "W4"
         g.turn = following
@@ -210,7 +262,42 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
         if ev is not None:
             ev.append(E.PlayAgain(actor))
         start_turn(g, seat, ev)
+    elif rank >= NO_MERCY_RANK:
+        _no_mercy_effect(g, rank, seat, following, ev)
     else:
+        start_turn(g, following, ev)
+
+
+def _penalty(g: GameState, rank: int, seat: int, following: int, ev: list[E.Event] | None) -> None:
+    """A draw card's penalty on the player at `following`, who may respond to it (stack,
+    deflect, challenge) or takes it."""
+    g.penalty = penalty_after(g, rank)
+    g.penalty_kind = "D" if rank == DRAW_TWO else "W4" if rank == WILD_DRAW_FOUR else "+"
+    g.turn = following
+    if response_mask(g, g.seats[following]) or can_challenge(g):
+        g.decision = RESPOND
+        return
+    g.turn = seat
+    take_penalty(g, following, ev)
+
+
+def _no_mercy_effect(
+    g: GameState, rank: int, seat: int, following: int, ev: list[E.Event] | None
+) -> None:
+    """Show 'Em No Mercy's cards on the turn order (Colour Roulette acts in its own step)."""
+    if rank == SKIP_EVERYONE:  # everybody else misses a turn: the player goes again
+        if ev is not None:
+            for p in g.seats_from(seat)[:-1]:
+                ev.append(E.TurnSkipped(p))
+        start_turn(g, seat, ev)
+    elif rank == WILD_REVERSE_DRAW_FOUR:  # the direction turns, then the next player draws
+        g.direction = -g.direction
+        if ev is not None:
+            ev.append(E.DirectionChanged(g.direction))
+        _penalty(g, rank, seat, (seat + g.direction) % len(g.seats), ev)
+    elif DRAW_VALUE[rank]:
+        _penalty(g, rank, seat, following, ev)
+    else:  # Discard All: its cards are gone already
         start_turn(g, following, ev)
 
 

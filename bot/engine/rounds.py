@@ -15,6 +15,7 @@ from .faces import (
     CODES,
     COLOR_OF,
     COLOR_OF_INDEX,
+    IS_NUMBER,
     RANK_INDEX,
     RANK_OF,
     deck_bytes,
@@ -71,12 +72,21 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
     g.wd4_record = None
     g.at_risk = []
     g.skip_next = []
+    g.knocked_out = []
     g.voids = {}
     g.passes = 0
     g.jump_open = True
     g.steps = []
     g.round_outcome = None
     starter = faces.pop()
+    if g.rules.deck == "no_mercy168":
+        # Show 'Em No Mercy: an action card turned as starter is ignored (it stays under the
+        # next one, without effect) and the next card is turned, until a number comes up.
+        while not IS_NUMBER[starter]:
+            if ev is not None:
+                ev.append(E.StarterIgnored(CARDS[starter]))
+            g.discards.append(starter)
+            starter = faces.pop()
     redraw = _REDRAW_WITH_WILD if g.rules.starter_wild == "redraw" else _REDRAW
     while RANK_OF[starter] in redraw:
         if ev is not None:
@@ -161,12 +171,20 @@ def end_round(g: GameState, winner: int | None, reason: RoundEnd, ev: list[E.Eve
     """Score the round, record its outcome, and end the match if it is over."""
     held = g.held
     seats = g.seats
+    knocked = g.knocked_out
+    if knocked:  # (their hands are out of the round: they count as knock-outs, not points)
+        seats = [p for p in seats if p not in knocked]
     hand_points = {p: held[p].points() for p in seats}
     cards_left = {p: held[p].size for p in seats}
     if winner is None:
         points = dict.fromkeys(seats, 0)
     else:
         points = round_points(g.rules, winner, hand_points, cards_left)
+    if knocked:
+        for p in knocked:
+            points[p] = 0
+        if winner is not None and g.rules.scoring == "standard":
+            points[winner] += g.rules.knockout_bonus * len(knocked)
     totals = g.totals
     for p, pts in points.items():
         totals[p] += pts

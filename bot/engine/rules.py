@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal
 
-Deck = Literal["classic108", "swap112", "shuffle112"]
+Deck = Literal["classic108", "swap112", "shuffle112", "no_mercy168"]
 StartingPlayer = Literal["left", "dealer", "random"]
 StarterWild = Literal["choose", "redraw"]
 Wd4Rule = Literal["color", "no_playable", "any"]
@@ -24,7 +24,7 @@ PenaltyEnd = Literal["lowest_wins", "reacher_loses"]
 
 #: The allowed values of every option: a tuple of choices, or an inclusive (min, max) int range.
 CHOICES: Final[dict[str, tuple[Any, ...]]] = {
-    "deck": ("classic108", "swap112", "shuffle112"),
+    "deck": ("classic108", "swap112", "shuffle112", "no_mercy168"),
     "starting_player": ("left", "dealer", "random"),
     "starter_wild": ("choose", "redraw"),
     "wd4_rule": ("color", "no_playable", "any"),
@@ -43,6 +43,8 @@ INT_RANGES: Final[dict[str, tuple[int, int]]] = {
     "uno_penalty": (0, 10),
     "false_catch_penalty": (0, 10),
     "target": (1, 1_000_000),
+    "mercy_limit": (0, 200),
+    "knockout_bonus": (0, 1000),
 }
 
 
@@ -70,6 +72,9 @@ class RuleSet:
     deflect_d2: bool = False
     deflect_wd4: bool = False
     deflect_skip: bool = False
+    # A pending draw stack may be passed on with a Skip (to the next player) or sent back with
+    # a Reverse, of the active colour: a common Show 'Em No Mercy house rule (off by default).
+    stack_deflect: bool = False
     go_out_on_action: bool = True
     voluntary_draw: bool = True
     draw_until_playable: bool = False
@@ -84,6 +89,10 @@ class RuleSet:
     scoring: Scoring = "standard"
     penalty_end: PenaltyEnd = "lowest_wins"
     target: int = 500
+    # Show 'Em No Mercy's mercy rule: a hand reaching this many cards is knocked out of the
+    # round (0: off); the round's winner scores `knockout_bonus` per player knocked out.
+    mercy_limit: int = 0
+    knockout_bonus: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -113,6 +122,11 @@ class RuleSet:
             raise InvalidRules("custom_effect", "the classic108 deck has no Customizable cards")
         if self.penalty_end != "lowest_wins" and self.scoring != "penalty":
             raise InvalidRules("penalty_end", "only applies to penalty scoring")
+        if self.mercy_limit and self.mercy_limit < self.hand_size + MERCY_MARGIN:
+            raise InvalidRules(
+                "mercy_limit",
+                f"must be off (0) or at least the hand size plus {MERCY_MARGIN}",  # (rule_errors)
+            )
 
     @property
     def challenge_possible(self) -> bool:
@@ -152,6 +166,8 @@ class RuleSet:
 
 
 OPTION_NAMES: Final = frozenset(f.name for f in fields(RuleSet))
+#: A deal never knocks anyone out: the mercy limit is above a hand plus a starter's penalty.
+MERCY_MARGIN: Final = 5
 
 #: Named rule sets: the official rules and one for each source sheet of RULES.md section 7.
 PRESETS: Final[dict[str, RuleSet]] = {
@@ -176,6 +192,20 @@ PRESETS: Final[dict[str, RuleSet]] = {
     ),
     # Popular house rules, for tables that like chaos.
     "party": RuleSet(stacking="mixed", jump_in=True, seven_o=True, draw_until_playable=True),
+    # Show 'Em No Mercy (docs/playing.md): its 168 cards, draw until you can play and play it,
+    # stacking by equal or higher value, 7-0, the mercy rule at 25 cards; one round decides
+    # (the sheet's optional scoring: `scoring standard`, first to 1000, 250 a knock-out).
+    "no_mercy": RuleSet(
+        deck="no_mercy168",
+        stacking="mixed",
+        draw_until_playable=True,
+        force_play_drawn=True,
+        seven_o=True,
+        mercy_limit=25,
+        knockout_bonus=250,
+        scoring="none",
+        target=1000,
+    ),
 }
 PRESETS["germany_cards"] = replace(
     PRESETS["germany"], scoring="cards_count", penalty_end="lowest_wins", target=500

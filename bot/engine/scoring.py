@@ -18,6 +18,7 @@ class RoundEnd(StrEnum):
     WENT_OUT = "went_out"  # a player emptied their hand
     BLOCKED = "blocked"  # nobody could play or draw for a full lap: lowest hand wins
     ABANDONED = "abandoned"  # too few players left
+    LAST_STANDING = "last_standing"  # the mercy rule knocked out everybody else
 
 
 class Termination(StrEnum):

@@ -166,7 +166,7 @@ def playout(game: Game, me: int, rng: random.Random, horizon: int = MAX_PLAYOUT_
     After `horizon` moves the playout stops at the next normal turn and scores `me`'s chance
     to win from there (values.py): the moves just tried still show, most of the luck of the
     rest of the round does not. A round cut off after MAX_PLAYOUT_MOVES counts as won by
-    whoever holds the fewest cards.
+    whoever holds the fewest cards. Knocked out by the mercy rule, `me` has lost.
     """
     player = game.current_player
     moves = 0
@@ -174,6 +174,8 @@ def playout(game: Game, me: int, rng: random.Random, horizon: int = MAX_PLAYOUT_
     held = game.held
     while player is not None and moves < MAX_PLAYOUT_MOVES:
         if moves >= horizon and tables and game.decision is Decision.PLAY:
+            if me not in held:
+                return 0.0
             hand = held[me]
             other = min((held[p] for p in game.seats if p != me), key=_size)
             return value(
@@ -184,6 +186,8 @@ def playout(game: Game, me: int, rng: random.Random, horizon: int = MAX_PLAYOUT_
     if player is None:
         outcome = game.round_outcome
         return 1.0 if outcome is not None and outcome.winner == me else 0.0
+    if me not in game.held:
+        return 0.0
     fewest = min(game.held[p].size for p in game.seats)
     return 1.0 if game.held[me].size == fewest else 0.0
 

@@ -9,7 +9,8 @@ the layout does, and every older format still loads:
 - 2: `seed` and `random_steps` (see `state.GameState.next_random`).
 - 3: the round's seed (`round_seed`, hex; secret until the round ends: a snapshot is for the
   database only), `round_shuffles` and `secret_rounds` (seeds.py). A format-2 round goes on
-  with the former shuffle; its next rounds get round seeds.
+  with the former shuffle; its next rounds get round seeds. Since Show 'Em No Mercy it also
+  keeps `knocked_out` (the round's players out by the mercy rule; missing: nobody).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def dump(game: GameState) -> dict[str, Any]:
         "seats": list(game.seats),
         "left": list(game.left),
         "eliminated": list(game.eliminated),
+        "knocked_out": list(game.knocked_out),
         "totals": {str(p): t for p, t in game.totals.items()},
         "round_number": game.round_number,
         "dealer": game.dealer,
@@ -84,6 +86,7 @@ def load_into(game: GameState, data: dict[str, Any]) -> None:
     game.seats = list(data["seats"])
     game.left = list(data["left"])
     game.eliminated = list(data["eliminated"])
+    game.knocked_out = list(data.get("knocked_out", []))  # kept since No Mercy (format 3)
     game.totals = {int(p): t for p, t in data["totals"].items()}
     game.round_number = data["round_number"]
     game.dealer = data["dealer"]

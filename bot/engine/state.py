@@ -88,6 +88,7 @@ class GameState:
         "eliminated",
         "held",
         "jump_open",
+        "knocked_out",
         "left",
         "legal",
         "legal_for",
@@ -124,6 +125,10 @@ class GameState:
         self.seats: list[int] = []  # players dealt into the current round, in seat order
         self.left: list[int] = []
         self.eliminated: list[int] = []
+        # This round's players knocked out by the mercy rule (rules.mercy_limit), in order. A
+        # player is added the moment their hand reaches the limit and leaves the round's seats
+        # at the end of that move (perform.settle_knockouts).
+        self.knocked_out: list[int] = []
         self.totals: dict[int, int] = {}
         self.round_number = 0
         self.dealer = 0
@@ -230,6 +235,7 @@ class GameState:
         other.seats = self.seats[:]
         other.left = self.left[:]
         other.eliminated = self.eliminated[:]
+        other.knocked_out = self.knocked_out[:]
         other.totals = dict(self.totals)
         other.held = {p: h.copy() for p, h in self.held.items()}
         other.pile = self.pile[:]

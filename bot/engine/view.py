@@ -24,6 +24,7 @@ class SeatView:
     total: int
     in_round: bool
     left: bool
+    knocked_out: bool = False  # out of this round by the mercy rule (Show 'Em No Mercy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,7 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
             total=game.totals[p],
             in_round=p in in_round and p not in game.left,
             left=p in game.left,
+            knocked_out=p in game.knocked_out,
         )
         for p in game.players
     )

@@ -19,8 +19,8 @@ from bot.i18n import available_locales, t
 
 COLOURS: Final = ("R", "Y", "G", "B")
 #: Ranks a colour goes with; the others are wild ranks, typed without a colour.
-COLOURED_RANKS: Final = (*"0123456789", "S", "R", "D")
-WILD_RANKS: Final = ("W", "W4", "WC", "WS", "WX")
+COLOURED_RANKS: Final = (*"0123456789", "S", "R", "D", "D4", "SE", "DA")
+WILD_RANKS: Final = ("W", "W4", "WC", "WS", "WX", "WR4", "W6", "W10", "WCR")
 
 #: Common names besides the catalogue's, per language: rank code -> alternatives. The catalogue's
 #: own names (rank.*, color.*) are always understood, in every language.
@@ -145,9 +145,12 @@ def fold(text: str) -> str:
 
 
 def _words_of(locale: str) -> tuple[dict[str, str], dict[str, str]]:
-    ranks = {fold(t(f"rank.{r}", locale)): r for r in (*COLOURED_RANKS, *WILD_RANKS)}
+    ranks: dict[str, str] = {}
     for rank, aliases in RANK_ALIASES.get(locale, {}).items():
         ranks.update((fold(a), rank) for a in aliases)
+    # The catalogue's names win over an alias that happens to be another card's name (the
+    # coloured Draw Four of Show 'Em No Mercy is "draw four" in English).
+    ranks.update((fold(t(f"rank.{r}", locale)), r) for r in (*COLOURED_RANKS, *WILD_RANKS))
     colours = {fold(t(f"color.{c}", locale)): c for c in COLOURS}
     return ranks, colours
 

@@ -38,6 +38,10 @@ _REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
         (r"one of (?P<allowed>.+)", "rules.reason.one_of"),
         (r"a game needs (?P<min>\d+) to (?P<max>\d+) players", "rules.reason.players"),
         (r"not enough cards to deal that many to every player", "rules.reason.hand_size"),
+        (
+            r"must be off \(0\) or at least the hand size plus (?P<plus>\d+)",
+            "rules.reason.mercy_limit",
+        ),
     )
 )
 _SERVER_OPTIONS: Final = frozenset(
@@ -51,6 +55,7 @@ _COMBINATIONS: Final = frozenset(
         "rules.reason.deflect_wd4",
         "rules.reason.custom_deck",
         "rules.reason.penalty_only",
+        "rules.reason.mercy_limit",
     }
 )
 

@@ -16,7 +16,14 @@ from bot.i18n import AUTO, available_locales, locale_name, t
 RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "deck": ("deck", "hand_size", "starting_player", "starter_wild"),
     "wd4": ("wd4_rule", "wd4_challenge", "challenge_guilty", "challenge_fail_draw"),
-    "stacking": ("stacking", "deflect_d2", "deflect_wd4", "deflect_skip", "two_player_reverse"),
+    "stacking": (
+        "stacking",
+        "deflect_d2",
+        "deflect_wd4",
+        "deflect_skip",
+        "stack_deflect",
+        "two_player_reverse",
+    ),
     "drawing": ("voluntary_draw", "draw_until_playable", "force_play_drawn"),
     "uno": ("uno_penalty", "false_catch_penalty"),
     "special": (
@@ -26,8 +33,9 @@ RULE_GROUPS: Final[dict[str, tuple[str, ...]]] = {
         "last_card_swap",
         "last_card_shuffle",
         "custom_effect",
+        "mercy_limit",
     ),
-    "scoring": ("scoring", "penalty_end", "target"),
+    "scoring": ("scoring", "penalty_end", "target", "knockout_bonus"),
 }
 #: Options of the server that are not rules (the "table" group).
 SERVER_OPTIONS: Final = (

@@ -65,6 +65,11 @@ def rule_sets(draw: st.DrawFn) -> RuleSet:
     options["uno_penalty"] = draw(st.integers(0, 4))
     options["false_catch_penalty"] = draw(st.sampled_from([0, 0, 0, 1]))
     options["target"] = draw(st.sampled_from([1, 50, 200, 500]))
+    # No Mercy's deck is played with its mercy rule (without it a random table of 168 cards
+    # can meander for very long); the other decks now and then with it too.
+    no_mercy = options["deck"] == "no_mercy168"
+    options["mercy_limit"] = 25 if no_mercy else draw(st.sampled_from([0, 0, 0, 25]))
+    options["knockout_bonus"] = draw(st.sampled_from([0, 250]))
     return RuleSet(**options)  # InvalidRules here is a bug of this strategy
 
 
@@ -263,6 +268,9 @@ def test_whole_matches_end_and_scores_add_up(
                     expected = sum(
                         outcome.hand_points[p] for p in outcome.hand_points if p != outcome.winner
                     )
+                    knocked = [p for p in outcome.points if p not in outcome.hand_points]
+                    assert knocked == game.knocked_out
+                    expected += rules.knockout_bonus * len(knocked)
                     assert outcome.points[outcome.winner] == expected
                 assert all(
                     outcome.hand_points[p] == hand_value(game.hands[p]) for p in outcome.hand_points

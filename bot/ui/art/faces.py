@@ -40,7 +40,18 @@ _SYMBOLS: Final[dict[Rank, Symbol]] = {
     Rank.SHUFFLE_HANDS: glyphs.shuffle,
     Rank.CUSTOMIZABLE: glyphs.pencil,
 }
-_TEXTS: Final = {Rank.DRAW_TWO: "+2", Rank.WILD_DRAW_FOUR: "+4"}
+_TEXTS: Final = {
+    Rank.DRAW_TWO: "+2",
+    Rank.WILD_DRAW_FOUR: "+4",
+    # Show 'Em No Mercy's cards: a plain text mark until they have pictures of their own.
+    Rank.DRAW_FOUR: "+4",
+    Rank.SKIP_EVERYONE: "S*",
+    Rank.DISCARD_ALL: "ALL",
+    Rank.WILD_REVERSE_DRAW_FOUR: "<+4",
+    Rank.WILD_DRAW_SIX: "+6",
+    Rank.WILD_DRAW_TEN: "+10",
+    Rank.WILD_COLOR_ROULETTE: "?",
+}
 _CORNER: Final = (44, 62)  # the corner index's box, in base units
 
 
