@@ -12,13 +12,12 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Coroutine, Generator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_internals import wrap_interaction_parser
 from bot.host import GameService, UnoHost
 from bot.i18n import available_locales, catalogue
 from bot.i18n.translator import CatalogueTranslator
@@ -51,17 +50,11 @@ SHUTDOWN_TABLES_GRACE = 2.0
 SHUTDOWN_GRACE = 8.0
 
 
-def interaction_age(data: Any) -> float:
-    """Seconds since Discord created the raw interaction `data` (its id is a snowflake, whose
-    time is Discord's clock); 0 for an id that is not one."""
-    try:
-        created = discord.utils.snowflake_time(int(data["id"]))
-    except (KeyError, TypeError, ValueError, OverflowError):
-        return 0.0
-    return (discord.utils.utcnow() - created).total_seconds()
+def interaction_age(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since Discord created the interaction (its id is a snowflake, whose time is
+    Discord's clock)."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
 
-
-T = TypeVar("T")
 
 if TYPE_CHECKING:
     # The mixin is only ever mixed into a discord.py Bot (plain or sharded, which share
@@ -98,54 +91,34 @@ class UnoBotMixin(_BotBase):
         self._summaries: asyncio.Task[None] | None = None
         self._in_flight: set[asyncio.Future[Any]] = set()  # tasks processing an interaction
         self._guild_locales: dict[int, str] = {}  # guild id -> its language, as interactions say
-        wrap_interaction_parser(self, self._interaction_create)
 
-    def _interaction_create(self, parse: Callable[[Any], None], data: Any) -> None:
-        """discord.py's INTERACTION_CREATE handler, refused once a shutdown began, and with
-        every task it starts (the command, button or modal callback) kept as in flight."""
+    def admit(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether to process `interaction`: asked first thing in the task discord.py starts
+        for it, by every entry point (the command tree's `interaction_check`, the buttons'
+        `dispatch`, the unknown-button listener), through discord.py's public checks. Refused
+        once a shutdown began, or when it arrived past Discord's window (its user was told it
+        failed: applied now, it would be "failed" and done). An admitted one's task is kept
+        as in flight, which a shutdown waits for, and its server's language is noted."""
         if not self.accepting_interactions:
-            log.info("shutting down: interaction %s ignored", data.get("id"))
-            return
-        age = interaction_age(data)
+            log.info("shutting down: interaction %s ignored", interaction.id)
+            return False
+        age = interaction_age(interaction)
         if age >= ANSWER_WINDOW:
-            # Discord has told its user it failed: applied now, it would be "failed" and done.
-            log.info("interaction %s arrived %.1f s late: not applied", data.get("id"), age)
-            return
-        self._note_guild_locale(data)
-        loop = asyncio.get_running_loop()
-        previous = loop.get_task_factory()
-        created: list[asyncio.Future[Any]] = []
-
-        def factory(
-            loop: asyncio.AbstractEventLoop,
-            coro: Coroutine[Any, Any, T] | Generator[Any, None, T],
-            /,
-            **kwargs: Any,
-        ) -> asyncio.Future[T]:
-            task: asyncio.Future[T]
-            if previous is not None:
-                task = previous(loop, coro, **kwargs)
-            else:
-                task = asyncio.Task(coro, loop=loop, **kwargs)
-            created.append(task)
-            return task
-
-        # The parser only starts tasks (synchronously): this factory sees exactly those.
-        loop.set_task_factory(factory)
-        try:
-            parse(data)
-        finally:
-            loop.set_task_factory(previous)
-        for task in created:
+            log.info("interaction %s arrived %.1f s late: not applied", interaction.id, age)
+            return False
+        locale = interaction.guild_locale
+        self._note_guild_locale(interaction.guild_id, None if locale is None else locale.value)
+        task = asyncio.current_task()
+        if task is not None and task not in self._in_flight:
             self._in_flight.add(task)
             task.add_done_callback(self._in_flight.discard)
+        return True
 
-    def _note_guild_locale(self, data: Any) -> None:
-        """Remember the server's Discord language from an interaction, before any task of it
-        runs, so the server's public messages speak it (when its setting is "auto")."""
-        guild_id, locale = data.get("guild_id"), data.get("guild_locale")
-        if guild_id and isinstance(locale, str):
-            self._guild_locales[int(guild_id)] = locale
+    def _note_guild_locale(self, guild_id: int | None, locale: str | None) -> None:
+        """Remember the server's Discord language from an interaction, before the interaction
+        is processed, so the server's public messages speak it (when its setting is "auto")."""
+        if guild_id and locale:
+            self._guild_locales[guild_id] = locale
 
     def guild_locale(self, guild_id: int) -> str | None:
         """The server's own Discord language: from its latest interaction, else from the
@@ -246,17 +219,36 @@ def _intents() -> discord.Intents:
     return intents
 
 
+class AdmittingTree(app_commands.CommandTree[Any]):
+    """The command tree, whose global check (public: `CommandTree.interaction_check`) is the
+    bot's `admit`."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        client = self.client
+        return not isinstance(client, UnoBotMixin) or client.admit(interaction)
+
+
 class UnoBot(UnoBotMixin, commands.Bot):
     def __init__(self, settings: Settings, database: Database, **options: Any) -> None:
         options = self._with_request_budget(settings, options)
-        super().__init__(command_prefix=commands.when_mentioned, intents=_intents(), **options)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=_intents(),
+            tree_cls=AdmittingTree,
+            **options,
+        )
         self._init_uno(settings, database)
 
 
 class ShardedUnoBot(UnoBotMixin, commands.AutoShardedBot):
     def __init__(self, settings: Settings, database: Database, **options: Any) -> None:
         options = self._with_request_budget(settings, options)
-        super().__init__(command_prefix=commands.when_mentioned, intents=_intents(), **options)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=_intents(),
+            tree_cls=AdmittingTree,
+            **options,
+        )
         self._init_uno(settings, database)
 
 

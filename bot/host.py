@@ -15,7 +15,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_internals import RestClient
 from bot.request_budget import RequestBudget
 from bot.settings import Settings
 from bot.store import Database
@@ -42,10 +41,9 @@ class GameService(Protocol):
     async def announce_season_ends(self, guild_id: int, locale: object) -> None: ...
 
 
-class UnoHost(RestClient, Protocol):
+class UnoHost(Protocol):
     """The bot as the cogs use it: a discord.py `commands.Bot` (plain or sharded) with the
-    process's settings and database, the game service slot and the request budget (and, for
-    bot/discord_internals.py's REST helpers, its HTTP client: `RestClient`)."""
+    process's settings and database, the game service slot and the request budget."""
 
     settings: Settings
     database: Database

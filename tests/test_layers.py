@@ -29,7 +29,6 @@ ALLOWED: dict[str, set[str]] = {
         "bot.ui",
         "bot.settings",
         "bot.host",
-        "bot.discord_internals",
         "bot.child_process",
         "bot.request_budget",
     },

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self
 
@@ -84,7 +84,19 @@ class ComponentHandler(Protocol):
     ) -> None: ...
 
 
+def admitted(interaction: discord.Interaction[discord.Client]) -> bool:
+    """Whether the client takes this interaction (bot.client's `admit`: not once a shutdown
+    began, not past Discord's window; an admitted one's task is kept as in flight). Asked first
+    thing by each click's task; a client without the gate (a test's) takes everything."""
+    admit: Callable[[discord.Interaction[discord.Client]], bool] | None = getattr(
+        interaction.client, "admit", None
+    )
+    return admit is None or admit(interaction)
+
+
 async def dispatch(interaction: discord.Interaction[discord.Client], click: Click) -> None:
+    if not admitted(interaction):
+        return
     handler: ComponentHandler | None = getattr(interaction.client, "uno", None)
     try:
         if handler is None:

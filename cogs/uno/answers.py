@@ -25,7 +25,6 @@ import discord
 from bot.host import Interaction
 from bot.ui.errors import ANSWER_CUT, ANSWER_WINDOW, AnswerLate
 from bot.ui.outgoing import Outgoing
-from cogs.uno import callback
 from cogs.uno.delivery import Ready, ready
 
 log = logging.getLogger(__name__)
@@ -179,15 +178,13 @@ async def respond(
     *,
     edit: bool = False,
     ephemeral: bool = False,
-    message: bool = False,
 ) -> object:
     """Answer with `answer`: edit the clicked message (`edit`) or send it as a message (only its
     user sees it if `ephemeral`); after a deferral, edit the deferred message or send a
     follow-up (the first one fills a "thinking" message). An `Outgoing` with a picture has it
     drawn first (cogs/uno/delivery.py); a `Ready` one goes as it is.
-
-    Unless `message` (the caller wants what discord.py returns, e.g. the new message's id), a
-    first answer does not ask Discord for the message back (`callback.answer`)."""
+    Returns what discord.py returns (the first answer's InteractionCallbackResponse, a
+    follow-up's or an edit's message)."""
     if isinstance(answer, Outgoing):
         answer = await ready(answer, edit=edit) if answer.picture is not None else Ready(answer)
     await settle(interaction)
@@ -206,9 +203,7 @@ async def respond(
         limit = max(MIN_ANSWER_TIME, budget_left(interaction, ANSWER_WINDOW))
     try:
         async with asyncio.timeout(limit):
-            return await _send_answer(
-                interaction, answer, edit=edit, ephemeral=ephemeral, message=message
-            )
+            return await _send_answer(interaction, answer, edit=edit, ephemeral=ephemeral)
     except TimeoutError as cut:
         interaction.extras[ANSWER_CUT] = True  # (it may have arrived: never answered again)
         raise AnswerLate(f"interaction {interaction.id}: no answer within {limit:.1f} s") from cut
@@ -220,14 +215,7 @@ async def _send_answer(
     *,
     edit: bool,
     ephemeral: bool,
-    message: bool,
 ) -> object:
-    if not message and callback.can_answer(interaction, edit=edit):
-        if edit:
-            await callback.answer(interaction, edit=True, **answer.edit())
-        else:
-            await callback.answer(interaction, ephemeral=ephemeral, **answer.send())
-        return None
     if not interaction.response.is_done():
         if edit:
             return await interaction.response.edit_message(**answer.edit())

@@ -125,7 +125,7 @@ class PublicBoards:
             text = t("leaderboard.nothing_to_post", interaction.locale)
             await respond(interaction, Outgoing(content=text), ephemeral=True)
             return
-        response = await respond(interaction, Outgoing.of(embed), message=True)
+        response = await respond(interaction, Outgoing.of(embed))
         message_id = getattr(response, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id

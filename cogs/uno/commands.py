@@ -27,6 +27,7 @@ from bot.ui.cards import card_name
 from bot.ui.errors import UserError, game_error_text, send_ephemeral, token_is_dead
 from bot.ui.help import render_help
 from bot.ui.ids import matches_exactly_one
+from bot.ui.items import admitted
 from bot.ui.rule_options import RULE_GROUPS, option_choices, value_choices
 from bot.ui.rules_text import render_rules
 from bot.ui.stats import render_stats
@@ -104,7 +105,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
             return
         data: Mapping[str, object] = interaction.data or {}  # a component's: {"custom_id": ...}
         custom_id = str(data.get("custom_id", ""))
-        if not matches_exactly_one(custom_id):
+        if not matches_exactly_one(custom_id) and admitted(interaction):
             await send_ephemeral(interaction, t("error.unknown_button", interaction.locale))
 
     # ------------------------------------------------------------------ errors

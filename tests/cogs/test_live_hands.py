@@ -65,7 +65,6 @@ def _interaction(
         response=SimpleNamespace(type=discord.InteractionResponseType.channel_message),
         created_at=discord.utils.utcnow() - timedelta(seconds=age),
         locale=None,
-        _session=None,
         user=SimpleNamespace(id=user),
         extras={} if answer is None else {"uno_answer": answer},
     )

@@ -37,9 +37,9 @@ def test_auto_follows_the_servers_interactions() -> None:
     bot = _Bot()
     shared = _house(bot, "auto")
     assert shared.public_locale(GUILD) == "en"  # nothing known yet
-    bot._note_guild_locale({"guild_id": str(GUILD), "guild_locale": "no"})
+    bot._note_guild_locale(GUILD, "no")
     assert shared.public_locale(GUILD) == "no"
-    bot._note_guild_locale({"guild_id": str(GUILD), "guild_locale": "de"})
+    bot._note_guild_locale(GUILD, "de")
     assert shared.public_locale(GUILD) == "de"
 
 
@@ -50,12 +50,12 @@ def test_auto_falls_back_to_the_gateways_server() -> None:
 
 def test_a_chosen_language_wins() -> None:
     bot = _Bot(gateway_locale="de")
-    bot._note_guild_locale({"guild_id": str(GUILD), "guild_locale": "de"})
+    bot._note_guild_locale(GUILD, "de")
     assert _house(bot, "no").public_locale(GUILD) == "no"
     assert _house(bot, "en").public_locale(GUILD) == "en"
 
 
 def test_a_locale_without_catalogue_reads_english() -> None:
     bot = _Bot()
-    bot._note_guild_locale({"guild_id": str(GUILD), "guild_locale": "ja"})
+    bot._note_guild_locale(GUILD, "ja")
     assert _house(bot, "auto").public_locale(GUILD) == "en"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -24,16 +23,42 @@ MESSAGE = discord.utils.time_snowflake(discord.utils.utcnow())  # young: edited,
 
 
 class _Http:
-    """Records what each edit of the table message sent."""
+    """Records what each edit of the table message sent (as discord.py's HTTP client's
+    `edit_message`, which `PartialMessage.edit` calls), and answers as Discord does."""
 
     def __init__(self) -> None:
         self.edits: list[tuple[list[str], dict[str, Any]]] = []
 
-    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> None:
+    async def edit_message(self, channel_id: int, message_id: int, *, params: Any) -> Any:
         payload = params.payload
         if params.multipart:  # with files the JSON goes as the multipart's payload_json
             payload = json.loads(params.multipart[0]["value"])
         self.edits.append(([f.filename for f in params.files or []], payload))
+        return {
+            "id": str(message_id),
+            "channel_id": str(channel_id),
+            "type": 0,
+            "content": "",
+            "embeds": payload.get("embeds", []),
+            "attachments": [],
+            "author": {"id": "1", "username": "uno", "discriminator": "0", "avatar": None},
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "tts": False,
+            "timestamp": "2026-12-04T00:00:00+00:00",
+            "edited_timestamp": None,
+            "mention_everyone": False,
+            "flags": 0,
+        }
+
+
+def _bot(http: _Http) -> Any:
+    """A real discord.py client (no connection) whose HTTP client's message edits are `http`."""
+    client = discord.Client(intents=discord.Intents.none())
+    client.http.edit_message = http.edit_message
+    client.request_budget = None
+    return client
 
 
 def _picture(top: str, cards: int) -> Picture:
@@ -61,9 +86,7 @@ def _message(text: str, picture: Picture | None) -> Outgoing:
 @pytest.mark.asyncio
 async def test_an_edit_that_does_not_change_the_picture_uploads_nothing() -> None:
     http = _Http()
-    bot = SimpleNamespace(
-        http=http, allowed_mentions=None, settings=None, get_partial_messageable=lambda c: None
-    )
+    bot = _bot(http)
     shown: list[Outgoing] = [
         _message("first", _picture("R7", 3)),
         _message("a log line more, same picture", _picture("R7", 3)),
@@ -92,9 +115,7 @@ async def test_a_late_picture_goes_text_only_and_a_later_update_brings_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     http = _Http()
-    bot = SimpleNamespace(
-        http=http, allowed_mentions=None, settings=None, get_partial_messageable=lambda c: None
-    )
+    bot = _bot(http)
     late = [True]
     real = delivery.picture_file
 
@@ -129,9 +150,7 @@ async def test_a_games_last_table_is_shown_though_its_edit_runs_after_it_ended()
     """The game's end is requested, but the edit runs only once the game has left the running
     games (requests waiting for the budget): the table kept at `retire` is what it shows."""
     http = _Http()
-    bot = SimpleNamespace(
-        http=http, allowed_mentions=None, settings=None, get_partial_messageable=lambda c: None
-    )
+    bot = _bot(http)
     running = {GAME: _message("the match is over", None)}
     tables, table = _table(bot, lambda: (CHANNEL, MESSAGE, running[GAME]))  # KeyError once gone
     table.retire()

@@ -168,7 +168,11 @@ async def test_a_click_on_a_hand_deleted_meanwhile_is_answered_on_a_new_hand(
     assert world.bot.output.count(" ERROR ") == errors_before, world.bot.log_tail()
     # Discord's 404s that this test made on purpose, and no other: the answer meeting the gone
     # hand, and the bot deleting that hand as the new one replaced it (here the test, not the
-    # bot, had deleted it, so the bot could not know it was gone).
+    # bot, had deleted it, so the bot could not know it was gone). That DELETE goes out on its
+    # own once the new hand's answer is done, not before the table's edit: waited for.
+    await emu.wait_for(
+        lambda: len(emu.violations) >= violations + 2, 5, what="the bot deleting the gone hand"
+    )
     made = emu.violations[violations:]
     assert [(v.method, v.code) for v in made] == [("POST", 10008), ("DELETE", 10008)], made
     assert made[0].interaction_id == click.id

@@ -18,11 +18,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 import discord
 
-from bot.discord_internals import interaction_session, webhook_request
 from bot.host import Interaction, UnoHost
 from cogs.uno.answers import answer_of
 from cogs.uno.delivery import EditKwargs, SendKwargs
@@ -43,7 +41,9 @@ class Token:
 
     application_id: int
     token: str
-    session: Any  # discord.py's aiohttp session for this client
+    # The interaction itself, kept while its token lives: discord.py's public routes through
+    # that token (`edit_original_response`, its `followup` webhook) reach the hand.
+    interaction: Interaction
     expires: datetime
     origin: int  # the interaction whose answer created the message (same message, same origin)
     message: int | None = None  # the message's id, when known
@@ -118,9 +118,7 @@ class HandTokens:
         if not app_id or not interaction.token:
             return None
         expires = interaction.created_at + timedelta(seconds=self.ttl)
-        token = Token(
-            app_id, interaction.token, interaction_session(interaction), expires, interaction.id
-        )
+        token = Token(app_id, interaction.token, interaction, expires, interaction.id)
         return token if token.alive() else None
 
     def token(self, interaction: Interaction) -> Token | None:
@@ -132,9 +130,7 @@ class HandTokens:
         if not app_id or not interaction.token or answer is None or not answer.ephemeral:
             return None
         expires = interaction.created_at + timedelta(seconds=self.ttl)
-        token = Token(
-            app_id, interaction.token, interaction_session(interaction), expires, interaction.id
-        )
+        token = Token(app_id, interaction.token, interaction, expires, interaction.id)
         message = interaction.message
         if answer.followup is not None:  # a message of its own, reached by its id
             token.origin = token.message = token.followup = answer.followup
@@ -198,20 +194,9 @@ class HandTokens:
         """Post a hand as a new private follow-up of `old`'s interaction: the status of the
         post, and the token of the new message (which the caller makes the live hand). Also
         how a hand is dealt through a `reach` token."""
-        message = _for_webhook(kwargs)
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
-                data = await webhook_request(
-                    self.bot,
-                    old.session,
-                    "POST",
-                    "/webhooks/{webhook_id}/{webhook_token}",
-                    kwargs=message,
-                    ephemeral=True,
-                    wait=True,
-                    webhook_id=old.application_id,
-                    webhook_token=old.token,
-                )
+                sent = await old.interaction.followup.send(**kwargs, ephemeral=True, wait=True)
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):
                 log.warning("hand follow-up failed: %s", exc)
@@ -219,29 +204,19 @@ class HandTokens:
         except (TimeoutError, OSError) as exc:
             log.warning("hand follow-up failed: %r", exc)
             return 0, None
-        new_id = int(data["id"])
+        new_id = sent.id
         self._followups[new_id] = old.expires
-        new = Token(old.application_id, old.token, old.session, old.expires, new_id, new_id, new_id)
+        new = Token(
+            old.application_id, old.token, old.interaction, old.expires, new_id, new_id, new_id
+        )
         return 200, new
 
     async def request(self, method: str, token: Token, kwargs: EditKwargs | None = None) -> int:
         """PATCH or DELETE `.../webhooks/{application}/{token}/messages/@original` (or the
-        follow-up's id): the status."""
-        hook = "/webhooks/{webhook_id}/{webhook_token}/messages/"
-        message = None if kwargs is None else _for_webhook(kwargs)
-        follow_up: dict[str, Any] = {} if token.followup is None else {"message_id": token.followup}
+        follow-up's id), through discord.py's public routes on the kept interaction: the status."""
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT):
-                await webhook_request(
-                    self.bot,
-                    token.session,
-                    method,
-                    hook + ("@original" if token.followup is None else "{message_id}"),
-                    kwargs=message,
-                    webhook_id=token.application_id,
-                    webhook_token=token.token,
-                    **follow_up,
-                )
+                await _through(token, method, kwargs or EditKwargs())
         except discord.HTTPException as exc:
             if exc.status not in (401, 404):
                 log.warning("hand %s failed: %s", method, exc)
@@ -259,19 +234,19 @@ class HandTokens:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _for_webhook(kwargs: SendKwargs | EditKwargs) -> dict[str, object]:
-    """A hand's message as `webhook_request` encodes it (bot/discord_internals.py: one embed, the
-    view, and files or attachments; a hand has no text)."""
-    message: dict[str, object] = {}
-    embeds = kwargs.get("embeds")
-    if embeds is not None:
-        message["embed"] = embeds[0] if embeds else None
-    if "view" in kwargs:
-        message["view"] = kwargs["view"]
-    for key in ("files", "attachments"):
-        if key in kwargs:
-            message[key] = kwargs.get(key)
-    return message
+async def _through(token: Token, method: str, message: EditKwargs) -> None:
+    """PATCH (`message`) or DELETE the hand `token` reaches: its interaction's `@original`
+    answer, or a follow-up by id through the interaction's follow-up webhook."""
+    interaction, followup = token.interaction, token.followup
+    if followup is None:
+        if method == "DELETE":
+            await interaction.delete_original_response()
+        else:
+            await interaction.edit_original_response(**message)
+    elif method == "DELETE":
+        await interaction.followup.delete_message(followup)
+    else:
+        await interaction.followup.edit_message(followup, **message)
 
 
 def _keys_of(message: discord.Message | None) -> tuple[int, ...]:

@@ -27,9 +27,9 @@ from functools import partial
 
 import discord
 
-from bot.discord_internals import delete_channel_message
 from bot.engine import Decision
 from bot.engine.ai import is_computer
+from bot.host import UnoHost
 from bot.i18n import t
 from bot.request_budget import Priority, priority
 from bot.ui.outgoing import Outgoing
@@ -108,7 +108,7 @@ class TurnPings:
         """Whether the message is gone now (deleted, or already gone)."""
         try:
             with priority(Priority.PING):
-                await delete_channel_message(self.shared.bot, channel, message_id)
+                await _delete(self.shared.bot, channel, message_id)
         except discord.NotFound:
             return True
         except discord.HTTPException as exc:
@@ -270,9 +270,15 @@ class GamePing:
         message_id, self._host_ping = self._host_ping, None
         if message_id is not None:
             with contextlib.suppress(discord.HTTPException):
-                await delete_channel_message(self.shared.bot, self.live.channel_id, message_id)
+                await _delete(self.shared.bot, self.live.channel_id, message_id)
 
     def farewell(self) -> None:
         """The game retired: the host's ping goes, in a task (the caller may hold the lock)."""
         if self._host_ping is not None:
             self._farewell = asyncio.create_task(self.call_off_host())
+
+
+async def _delete(bot: UnoHost, channel_id: int, message_id: int) -> None:
+    """Delete a message by ids alone (`PartialMessage.delete`): a turn ping or a host's ping
+    whose Message object is long gone, without fetching it first."""
+    await bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()

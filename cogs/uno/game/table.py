@@ -51,7 +51,6 @@ from typing import Protocol
 
 import discord
 
-from bot.discord_internals import edit_channel_message
 from bot.host import UnoHost
 from bot.request_budget import Priority, RequestBudget, priority
 from bot.ui.outgoing import Outgoing
@@ -237,11 +236,11 @@ class GameTable:
             log.info("table of game %s is up to date again", self.game_id)
 
     async def _edit(self, channel_id: int, message_id: int, kwargs: EditKwargs) -> None:
-        """`PartialMessage.edit` without turning Discord's answer into a Message nobody reads:
-        with a hundred busy tables, parsing those answers is a measurable share of the bot's
-        time. The table's buttons are DynamicItems, so no view needs storing either."""
+        """Edit the table by ids alone (`PartialMessage.edit`): no Message object is kept. The
+        table's buttons are DynamicItems, so discord.py stores no view for it either."""
+        channel = self._tables.bot.get_partial_messageable(channel_id)
         with priority(Priority.TABLE_EDIT):
-            await edit_channel_message(self._tables.bot, channel_id, message_id, dict(kwargs))
+            await channel.get_partial_message(message_id).edit(**kwargs)
 
     async def _update(self) -> None:
         if self._retired:

@@ -139,7 +139,7 @@ class Lobby:
                     )
             except ChannelBusy:
                 raise UserError("error.channel_busy") from None
-            response = await respond(interaction, shared.lobby_message(record), message=True)
+            response = await respond(interaction, shared.lobby_message(record))
             message_id = getattr(response, "message_id", None)
             if message_id is None:
                 message_id = (await interaction.original_response()).id
