@@ -3,6 +3,12 @@
 The bot runs as `python -m bot`, pointed at the emulator by DISCORD_API_BASE/GATEWAY_URL, with a
 temporary SQLite database and DEV_GUILD_ID set (commands sync to that guild at start). Each test
 gets its own channel and users in that guild, so tests never see each other's games.
+
+Under pytest-xdist (pyproject.toml: `-n 2 --dist loadgroup`) each worker has a session of its own
+(its own emulator on a port of its own, its own bot and temporary files), and each e2e module
+runs whole on one worker (`xdist_group`), so a module's own bot is started once. The modules that
+use PostgreSQL's role schema (tests/e2e/postgres.py: one schema per database role, dropped by
+every test) share one group, so two of them never run at once.
 """
 
 from __future__ import annotations
@@ -17,6 +23,21 @@ import pytest_asyncio
 from tests.e2e.worlds import BotWorld, running_world
 
 ROOT = Path(__file__).resolve().parents[2]
+
+#: Modules whose tests empty the database role's PostgreSQL schema (tests/e2e/postgres.py).
+ROLE_SCHEMA_MODULES = {"test_resume", "test_sharding", "test_storm"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """One xdist group per e2e module (one for all that use the role's PostgreSQL schema); before
+    xdist's own hook, which names each test after its group."""
+    for item in items:
+        path = Path(str(item.path))
+        if path.parent != Path(__file__).parent:
+            continue
+        group = "e2e-postgres" if path.stem in ROLE_SCHEMA_MODULES else f"e2e-{path.stem}"
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 class Session(BotWorld):
