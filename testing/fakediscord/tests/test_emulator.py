@@ -261,7 +261,7 @@ BotT = TypeVar("BotT", bound=discord.Client)
 async def running(emu: FakeDiscord, bot: BotT) -> AsyncIterator[BotT]:
     """Run ``bot`` against ``emu`` in this event loop; restore discord.py's endpoints after."""
     with emu.patch_discord():
-        task = asyncio.create_task(bot.start("fake-discord-token"))
+        task = asyncio.create_task(bot.start(emu.token))
         # Surface start-up errors instead of a wait_for_bot timeout.
         await emu.wait_for(lambda: task.done() or emu.gateway.live, 5)
         if task.done():
