@@ -4,14 +4,13 @@ The bot runs as `python -m bot`, pointed at the emulator by DISCORD_API_BASE/GAT
 temporary SQLite database and DEV_GUILD_ID set (commands sync to that guild at start). Each test
 gets its own channel and users in that guild, so tests never see each other's games.
 
-Under pytest-xdist (pyproject.toml: `-n 2 --dist loadgroup`) each worker has a session of its own
-(its own emulator on a port of its own, its own bot and temporary files), and each e2e module
-runs whole on one worker (`xdist_group`), so a module's own bot is started once. The modules that
-use PostgreSQL's role schema (tests/e2e/postgres.py: one schema per database role, dropped by
-every test) share one group, so two of them never run at once. The e2e tests come first, the
-longest modules first (`LONGEST_FIRST`), so that a worker has played all its e2e tests before it
-turns to the in-process ones: a synchronous test stops the event loop the session's emulator
-serves from, which its bot, still connected, must not meet in the middle of a test.
+Under pytest-xdist (pyproject.toml: `-n 2 --dist loadfile`) each worker has a session of its own
+(its own emulator on a port of its own, its own bot and temporary files), and each module runs
+whole on one worker, so a module's own bot is started once. (The tests that use PostgreSQL's one
+schema per role take turns: tests/e2e/postgres.py.) The e2e tests come first, the longest modules
+first (`LONGEST_FIRST`), so that a worker has played all its e2e tests before it turns to the
+in-process ones: a synchronous test stops the event loop the session's emulator serves from,
+which its bot, still connected, must not meet in the middle of a test.
 """
 
 from __future__ import annotations
@@ -27,16 +26,13 @@ from tests.e2e.worlds import BotWorld, running_world
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: Modules whose tests empty the database role's PostgreSQL schema (tests/e2e/postgres.py).
-ROLE_SCHEMA_MODULES = {"test_resume", "test_sharding", "test_storm"}
-
-
 #: The e2e modules that take longest (docs/benchmarks.md, "The test suite"), longest first: the
 #: two workers start with them, and the short ones fill in. Only the balance depends on it.
 LONGEST_FIRST = [
-    "test_resume",  # with test_sharding and test_storm: the PostgreSQL group
+    "test_resume",
     "test_results_outbox",
     "test_table_heal",
+    "test_storm",
     "test_replay_stuck",
     "test_owner_moves_on",
     "test_absent_players",
@@ -47,27 +43,14 @@ LONGEST_FIRST = [
 ]
 
 
-def _group(module: str) -> str:
-    return "e2e-postgres" if module in ROLE_SCHEMA_MODULES else f"e2e-{module}"
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The e2e tests first, the longest modules first, each module in one xdist group (one group
-    for all that use the role's PostgreSQL schema); before xdist's own hook, which names each
-    test after its group."""
+    """The e2e tests first, the longest modules first (xdist hands out modules in this order)."""
     here = Path(__file__).parent
-    e2e: list[pytest.Item] = []
-    others: list[pytest.Item] = []
-    for item in items:
-        path = Path(str(item.path))
-        if path.parent == here:
-            item.add_marker(pytest.mark.xdist_group(_group(path.stem)))
-            e2e.append(item)
-        else:
-            others.append(item)
-    rank = {_group(module): n for n, module in enumerate(LONGEST_FIRST)}
-    e2e.sort(key=lambda item: rank.get(_group(Path(str(item.path)).stem), len(rank)))
+    e2e = [item for item in items if Path(str(item.path)).parent == here]
+    others = [item for item in items if Path(str(item.path)).parent != here]
+    rank = {module: n for n, module in enumerate(LONGEST_FIRST)}
+    e2e.sort(key=lambda item: rank.get(Path(str(item.path)).stem, len(rank)))
     items[:] = e2e + others
 
 
