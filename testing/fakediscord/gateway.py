@@ -167,7 +167,7 @@ class Gateway:
         token = str(d.get("token") or "")
         if token.startswith("Bot "):
             token = token[4:]
-        if not token or (world.token is not None and token != world.token):
+        if token != world.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
         shard = d.get("shard")
@@ -209,7 +209,7 @@ class Gateway:
         old = self.sessions.get(str(d.get("session_id")))
         token = str(d.get("token") or "")
         token = token[4:] if token.startswith("Bot ") else token
-        bad_token = self.world.token is not None and token != self.world.token
+        bad_token = token != self.world.token
         if not self.allow_resume or old is None or bad_token or conn.ready:
             await conn.send(OP_INVALID_SESSION, False)
             return

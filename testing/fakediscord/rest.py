@@ -362,7 +362,7 @@ class Rest:
     def _check_auth(self, request: web.Request) -> None:
         auth = request.headers.get("Authorization", "")
         token = auth[4:] if auth.startswith("Bot ") else ""
-        if not token or (self.world.token is not None and token != self.world.token):
+        if token != self.world.token:
             raise ApiError(401, 0, "401: Unauthorized")
 
     # -- users, application, gateway ---------------------------------------------------------

@@ -89,7 +89,7 @@ class FakeDiscord(Driver):
     def env(self, token: str | None = None) -> dict[str, str]:
         """Environment variables for a bot subprocess."""
         return {
-            "DISCORD_TOKEN": token or self.token or "fake-discord-token",
+            "DISCORD_TOKEN": token or self.token,
             "DISCORD_API_BASE": self.api_base,
             "DISCORD_GATEWAY_URL": self.gateway_url,
         }

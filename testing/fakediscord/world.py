@@ -11,6 +11,7 @@ import asyncio
 import copy
 import inspect
 import json
+import secrets
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
@@ -78,7 +79,11 @@ class World:
         # another for the same nonce "in the past few minutes": ``nonce_window`` seconds here.
         self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
         self.nonce_window: float = 300.0
-        self.token = token  # None: any "Bot ..." token is accepted
+        # The bot's token: one of this emulator's own unless given. A bot process left over from
+        # another run (a crashed test's, another checkout's) keeps reconnecting to its old port;
+        # once an emulator reuses the port, its token is refused (401, gateway 4004) instead of
+        # that bot acting in this emulator's tests (posting to channels it never had).
+        self.token = token or f"fake-discord-token-{secrets.token_hex(8)}"
 
         self.ids = Snowflakes()
         self.application_id = self.ids.next()

@@ -2,7 +2,8 @@
 
 Discord answers 500 to every edit of Bob's open hand (its interaction token's `@original`)
 until it has failed five of them; discord.py tries a webhook request five times over 16 s, then
-sleeps 9 s more and gives up (the bot gives up on it after 10 s and tries again itself). Once
+sleeps 9 s more and gives up (here in a twentieth of that: test_table_heal.outage_game), and the
+bot tries again itself. Once
 Discord recovers, the hand must show the latest state within 10 s without anyone acting (the
 turn timer is off): before the fix, the failed edit was dropped and Bob's hand said "Waiting
 for Alice" while the table said it was his turn, until the next change.

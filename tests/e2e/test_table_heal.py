@@ -1,7 +1,8 @@
 """A table heals itself after Discord fails its edits for a while.
 
 Discord answers 500 to every edit of the table; discord.py retries a 500 five times (sleeping
-1, 3, 5, 7 and 9 s) and then gives up, and answers a 503 with an error at once. Players act
+1, 3, 5, 7 and 9 s; here a twentieth of that, testing/paced_bot.py) and then gives up, and
+answers a 503 with an error at once. Players act
 meanwhile (their own answers still work: only the table's route fails). Once Discord recovers,
 the table must catch up to the latest state without anyone acting (the turn timer is off): before
 the fix, the failed edit was dropped and the table named the wrong player until the next move.
@@ -23,10 +24,14 @@ import pytest
 
 from testing.bot_env import bot_env
 from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message, RequestRecord, User
+from testing.paced_bot import SCALE_VARIABLE, paced_bot_args
 from testing.players import Table, actions, answer, deal, open_game, show_hand, version_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
+ROOT = Path(__file__).resolve().parents[2]
+#: discord.py's pauses between the tries of a request answered 5xx, scaled (testing/paced_bot.py).
+DISCORD_RETRY_SCALE = 0.05
 #: discord.py's tries of one request answered 500 (1 + 4 retries), and of one answered 503.
 LIBRARY_TRIES = {500: 5, 503: 1}
 #: Round 1: alice (first to play) and bob only hold number cards that follow the red starter.
@@ -50,11 +55,18 @@ def _carries(record: RequestRecord, game_id: int, version: int) -> bool:
 @asynccontextmanager
 async def outage_game(tmp_path: Path, **env: str) -> AsyncIterator[tuple[FakeDiscord, Game]]:
     """A bot of its own, the turn timer off (nothing but a player moves the game), and a game
-    between alice and bob with a fixed deal, alice to play."""
+    between alice and bob with a fixed deal, alice to play. discord.py gives up on a request
+    Discord keeps answering 5xx after its five tries, as in production, but within 1.25 s,
+    not 25 s (DISCORD_RETRY_SCALE)."""
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Outage")
-    bot = emu.bot_process(env=bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id), **env))
+    env = {SCALE_VARIABLE: str(DISCORD_RETRY_SCALE), **env}
+    bot = emu.bot_process(
+        paced_bot_args(),
+        env=bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id), **env),
+        cwd=str(ROOT),
+    )
     try:
         await bot.start()
         await emu.wait_for_bot(timeout=30)

@@ -261,7 +261,7 @@ BotT = TypeVar("BotT", bound=discord.Client)
 async def running(emu: FakeDiscord, bot: BotT) -> AsyncIterator[BotT]:
     """Run ``bot`` against ``emu`` in this event loop; restore discord.py's endpoints after."""
     with emu.patch_discord():
-        task = asyncio.create_task(bot.start("fake-discord-token"))
+        task = asyncio.create_task(bot.start(emu.token))
         # Surface start-up errors instead of a wait_for_bot timeout.
         await emu.wait_for(lambda: task.done() or emu.gateway.live, 5)
         if task.done():
@@ -298,7 +298,7 @@ async def world(emu: FakeDiscord) -> AsyncIterator[World]:
 
 async def test_replies_are_plain_application_json(emu: FakeDiscord) -> None:
     async with aiohttp.ClientSession() as http:
-        auth = {"Authorization": "Bot x"}
+        auth = {"Authorization": f"Bot {emu.token}"}
         async with http.get(f"{emu.api_base}/users/@me", headers=auth) as r:
             assert r.headers["Content-Type"] == "application/json"
             assert (await r.json())["bot"] is True
@@ -713,7 +713,7 @@ async def test_the_global_limit_answers_like_discord(emu: FakeDiscord) -> None:
     emu.global_limit.clock = clock
     # The limit asks only whether a token is live: a stand-in interaction does.
     emu.tokens["itok_live"] = cast(Interaction, object())
-    auth = {"Authorization": "Bot x"}
+    auth = {"Authorization": f"Bot {emu.token}"}
     async with aiohttp.ClientSession() as http:
         for _ in range(50):
             async with http.get(f"{emu.api_base}/users/@me", headers=auth) as r:
@@ -757,3 +757,14 @@ async def test_invalid_requests_get_the_address_banned(emu: FakeDiscord) -> None
             assert r.status == 429 and "Via" not in r.headers  # Cloudflare's, not Discord's
     assert emu.global_limit.invalid == 5 and emu.global_limit.invalid_peak == 3
     assert [v.kind for v in emu.violations] == ["cloudflare_ban"]
+
+
+async def test_an_emulator_takes_only_its_own_bot_token(emu: FakeDiscord) -> None:
+    """A bot left over from another run, reconnecting to a port this emulator now uses, is
+    refused: each emulator has a token of its own unless one is given."""
+    assert FakeDiscord().token != emu.token
+    async with aiohttp.ClientSession() as http:
+        for token, status in ((emu.token, 200), ("fake-discord-token", 401)):
+            auth = {"Authorization": f"Bot {token}"}
+            async with http.get(f"{emu.api_base}/users/@me", headers=auth) as r:
+                assert r.status == status
