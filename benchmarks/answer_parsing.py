@@ -20,10 +20,11 @@ Run: python benchmarks/answer_parsing.py [--seconds 1] [--rounds 5]
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, cast
 
 import discord
@@ -31,24 +32,14 @@ from discord.http import handle_message_parameters
 from discord.interactions import InteractionCallbackResponse
 from discord.webhook.async_ import interaction_message_response_params
 
-from bot.engine import Game, RuleSet
 from bot.ui.hand_message import render_hand
 from bot.ui.table_message import render_table
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.i18n_render import mid_game
+
 CHANNEL, GUILD, APP, USER = 10, 20, 30, 1
 AUTHOR: Any = {"id": str(APP), "username": "UNO", "discriminator": "0", "avatar": None, "bot": True}
-
-
-def mid_game(seed: int = 7) -> tuple[Game, dict[int, str]]:
-    players = [1, 2, 3, 4]
-    game = Game.new(players, RuleSet(), seed=seed)
-    rng = random.Random(seed)
-    for _ in range(40):
-        player = game.current_player
-        if player is None:
-            break
-        game.apply(player, rng.choice(game.legal_actions(player)))
-    return game, {p: f"Player {p}" for p in players}
 
 
 def message_echo(message_id: int, payload: dict[str, Any], flags: int) -> dict[str, Any]:
