@@ -30,7 +30,7 @@ from bot.engine.record import build_record
 from bot.ui.art.encode import warm_up
 from bot.ui.art.replay import MAX_BYTES, frame_picture, plan_frames
 from bot.ui.replay import replay_from_parts, round_states
-from cogs.uno.drawing.attach import Drawing
+from cogs.uno.drawing.renderer import Drawing
 
 NAMES = ("Ann", "Benedikt", "Zoë", "Dan", "Anna", "Emo", "Eve", "Fay", "Gus", "Hal")
 

@@ -1,7 +1,7 @@
 """The start of every worker process of the bot, and the loop it runs: it must not outlive the bot.
 
 The bot draws pictures and lets computer players think in worker processes
-(cogs/uno/drawing/workers.py, used by drawing/attach.py and game/computers.py). When the bot ends
+(cogs/uno/drawing/workers.py, used by drawing/renderer.py and game/computers.py). When the bot ends
 normally it shuts them down; when it is killed (SIGKILL, the OOM killer, a crash) nobody does,
 and an orphaned worker would wait forever on its queue, holding memory and the bot's stdout. So
 each worker watches its parent's sentinel, which becomes ready when the parent process is gone,

@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     lobby_close_after: float = Field(default=1800, gt=0)
 
     # Test hooks, never set in production (cogs/uno/lobby/lobbies.py, cogs/uno/game/clock.py,
-    # cogs/uno/drawing/attach.py):
+    # cogs/uno/drawing/renderer.py):
     # the game's id is added to this seed for its deals; a JSON file of fixed deals by channel
     # id; turn timers run this many times their length; while this file exists, the first
     # drawing thread of each kind to start a picture is stuck for good.

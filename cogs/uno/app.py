@@ -16,8 +16,8 @@ from bot.settings import Settings
 from bot.store import Database
 from cogs.uno.boards import PublicBoards, announce_season_ends
 from cogs.uno.clicks import Clicks
-from cogs.uno.drawing.attach import DRAWING
 from cogs.uno.drawing.emoji_upload import EmojiSync
+from cogs.uno.drawing.renderer import DRAWING
 from cogs.uno.game.computers import THINKING
 from cogs.uno.game.hands import PrivateHands
 from cogs.uno.game.moves import Moves

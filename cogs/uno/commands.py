@@ -34,7 +34,7 @@ from bot.ui.stats import render_stats
 from cogs.uno.app import UnoApp
 from cogs.uno.boards import announce_season_ends, roll_over_if_due
 from cogs.uno.delivery import Ready
-from cogs.uno.drawing.attach import DRAWING
+from cogs.uno.drawing.renderer import DRAWING
 from cogs.uno.game.moves import play_texts
 from cogs.uno.game.registry import resume_running_games, shard_filter
 

@@ -1,7 +1,7 @@
 """An `Outgoing` (bot/ui/outgoing.py) on its way to Discord: the one place it becomes discord.py's
 keyword arguments.
 
-Every renderer returns an `Outgoing`; `ready` draws its picture (off the loop, drawing/attach.py)
+Every renderer returns an `Outgoing`; `ready` draws its picture (off the loop, drawing/renderer.py)
 and gives a `Ready`, whose `send()` and `edit()` are the typed keyword arguments of discord.py's
 calls that post a message (`Messageable.send`, `InteractionResponse.send_message`, a
 follow-up's `Webhook.send`) or edit one (`PartialMessage.edit`, `InteractionResponse.edit_message`,
@@ -22,7 +22,7 @@ from typing import TypedDict, cast
 import discord
 
 from bot.ui.outgoing import Components, Outgoing
-from cogs.uno.drawing.attach import PictureLate, picture_file
+from cogs.uno.drawing.renderer import PictureLate, picture_file
 
 log = logging.getLogger(__name__)
 

@@ -53,7 +53,7 @@ class Shared:
         self._languages: dict[int, str] = {}
         self.turn_seconds: dict[int, int] = {}  # guild id -> the server's turn timer (0: off)
         self.turn_pings: dict[int, int | None] = {}  # guild id -> turn ping delay (game/pings.py)
-        self.card_images: dict[int, bool] = {}  # guild id -> card pictures on (drawing/attach.py)
+        self.card_images: dict[int, bool] = {}  # guild id -> card pictures on (drawing/renderer.py)
         self.round_breaks: dict[int, int] = {}  # guild id -> seconds between rounds (turn_clock)
 
     def lock(self, channel_id: int) -> asyncio.Lock:

@@ -15,8 +15,8 @@ from bot.ui.outgoing import Outgoing
 from bot.ui.pictures import Picture, table_picture
 from bot.ui.plain_view import PlainView
 from cogs.uno.delivery import Ready, ready
-from cogs.uno.drawing import attach as pictures
-from cogs.uno.drawing.attach import Drawing
+from cogs.uno.drawing import renderer as pictures
+from cogs.uno.drawing.renderer import Drawing
 
 NAMES = {1: "Ann", 2: "Ben"}
 

@@ -1,4 +1,4 @@
-"""Drawing pictures off the event loop (cogs/uno/drawing/attach.py): cached by what they show,
+"""Drawing pictures off the event loop (cogs/uno/drawing/renderer.py): cached by what they show,
 drawn in worker processes once they are up (attached to messages: tests/cogs/test_delivery.py)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from bot.engine import Game, RuleSet
 from bot.ui.art.encode import table_palette
 from bot.ui.art.table_picture import picture_size
 from bot.ui.pictures import Picture, table_picture
-from cogs.uno.drawing.attach import Drawing
+from cogs.uno.drawing.renderer import Drawing
 
 NAMES = {1: "Ann", 2: "Ben"}
 

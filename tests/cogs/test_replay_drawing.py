@@ -1,5 +1,5 @@
-"""Replays are drawn in a process of their own (cogs/uno/drawing/attach.py `Drawing.replay`), never
-in a thread (it would hold the event loop for the replay's second): started at the first
+"""Replays are drawn in a process of their own (cogs/uno/drawing/renderer.py `Drawing.replay`),
+never in a thread (it would hold the event loop for the replay's second): started at the first
 replay, the same file again from the cache, and a stuck process is late within the deadline,
 killed, and never leaves the work to a thread."""
 
@@ -12,8 +12,8 @@ import signal
 import pytest
 
 from bot.ui.replay import replay_from_parts
-from cogs.uno.drawing import attach as pictures
-from cogs.uno.drawing.attach import Drawing, PictureLate
+from cogs.uno.drawing import renderer as pictures
+from cogs.uno.drawing.renderer import Drawing, PictureLate
 from cogs.uno.drawing.workers import WorkerLate, WorkerProcess
 from tests.engine.matches import recorded_match
 

@@ -14,7 +14,7 @@ from bot.ui.art import SeatState, TableState, table_file
 from bot.ui.outgoing import Outgoing
 from bot.ui.pictures import TABLE_FILE, Picture
 from cogs.uno import delivery
-from cogs.uno.drawing.attach import PictureLate
+from cogs.uno.drawing.renderer import PictureLate
 from cogs.uno.game import table as game_table
 from cogs.uno.game.table import GameTable, Renderer, TableUpdater
 

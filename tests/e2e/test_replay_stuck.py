@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cogs.uno.drawing.attach import REPLAY_DEADLINE
+from cogs.uno.drawing.renderer import REPLAY_DEADLINE
 from testing.fakediscord import FakeDiscord
 from testing.players import answer, open_game, play_round, show_hand
 from tests.e2e.test_stuck_workers import _spawned_workers, _started_bot

@@ -1,4 +1,4 @@
-"""Work kept off the event loop in a worker process: replays (drawing/attach.py) and computer
+"""Work kept off the event loop in a worker process: replays (drawing/renderer.py) and computer
 players
 that think (game/computers.py), long stretches of Python that would hold the interpreter lock.
 

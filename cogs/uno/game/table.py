@@ -20,9 +20,9 @@ The table's picture (the `Outgoing`'s, see cogs/uno/delivery.py) is uploaded onl
 shows changed: an edit that leaves it as it was sends no file and no `attachments` field, which
 keeps the message's attachment (Discord changes only the fields an edit names; an edit that
 names `attachments` drops those it does not list), and the embed's `attachment://table.png`
-still points at it. It is drawn in a thread (drawing/attach.py); a picture not
-drawn in time (drawing/attach.py, `PictureLate`) is left out: the table goes text-only, its picture
-is marked unknown, and another update `PICTURE_RETRY` seconds later brings it.
+still points at it. It is drawn in a thread (drawing/renderer.py); a picture not
+drawn in time (drawing/renderer.py, `PictureLate`) is left out: the table goes text-only, its
+picture is marked unknown, and another update `PICTURE_RETRY` seconds later brings it.
 
 A finished game's owner `retire`s its table: what it shows then is kept, so that the edit its end
 requested still reaches Discord after the game stopped rendering (the more so while requests

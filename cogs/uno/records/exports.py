@@ -27,7 +27,7 @@ from bot.ui.outgoing import Outgoing
 from bot.ui.replay import FILENAME_EXTENSION, Mismatch, ReplayFile
 from bot.ui.verdict import verdict_text
 from cogs.uno.answers import FOLLOWUP_TIMEOUT, answers_in_time, in_time, respond, settle
-from cogs.uno.drawing.attach import DRAWING, PictureLate
+from cogs.uno.drawing.renderer import DRAWING, PictureLate
 from cogs.uno.records.replay_posts import ReplayPosts
 from cogs.uno.records.work import RECORDS, RecordLate
 from cogs.uno.shared import MemberCooldown, Shared
