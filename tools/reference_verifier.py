@@ -10,6 +10,9 @@ a returned one, every draw, penalty and reshuffle, every hand swapped, rotated o
 that every card played is held by its player, and every round's winner and points and the
 final scores. It follows the flow of the rules closely enough to know who draws what; it does
 not re-check each action's legality (the bot's own `python -m bot.engine.verify` does).
+
+One file of over 500 lines on purpose: a reader takes it whole, next to docs/records.md,
+and writes their own in any language.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ inside the save that ends it (`GameRepository.finish`, or `abandon` for `/uno en
 `rating_changes` rows are the proof. Computers take part at a fixed strength; matches repeated
 between the same people within a day weigh less; ratings with much uncertainty are provisional
 and ranked after the established ones (rating_model.py).
+
+Just over 500 lines on purpose: the one repository of ratings, seasons and their archive,
+whose writes check each other (a match rated once, a season ended once).
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """The public messages of a game: the lobby, the table, round results and the final standings.
 
 Card counts are never hidden; hands never appear here.
+
+Over 500 lines on purpose: the lobby, the table and a round's results are one public message
+in its three states, sharing its layout helpers (the seat lines, the log, the footer).
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ Join") and never sleep. The driver builds the interactions the real Discord woul
 (synced command ids, nested subcommands, resolved users, the whole clicked message), refuses
 what a real client cannot do (click a button you cannot see, a disabled one, a missing
 custom_id) and hands back an ``InteractionResult`` to await the bot's answer.
+
+Over 500 lines on purpose: the one driver tests act through (users, clicks, commands and
+the waits on the bot's answers); split, a test would import half its vocabulary from each.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ Why: discord.py checks few of these, and the real Discord answers 400 "Invalid F
 (code 50035). The emulator refuses the same payloads, so a bot that would break in production
 breaks in the tests too. Every check returns ``Issue``s; ``form_errors`` nests them the way
 Discord does (``{"content": {"_errors": [...]}}``).
+
+Over 500 lines on purpose: it is Discord's table of limits, one small check each, in the
+order of Discord's documentation.
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ channel messages) through these routes. Each handler enforces the rule the real 
 enforces (deadlines, single acknowledgement, token lifetime, form limits, ephemeral privacy)
 and records every refusal as a ``Violation`` so a test can assert none happened.
 Replies are built by hand: discord.py wants ``Content-Type: application/json`` exactly.
+
+Over 500 lines on purpose: one short handler per Discord route the bot uses, each beside
+the rule it enforces; split by resource, the routes would still share `Rest`'s world and
+checks, and a reader would lose the one list of what the emulator answers.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Why: the REST API, the gateway and the test driver all read and change one world. Keeping it
 in plain dataclasses without any I/O lets a test inspect everything the bot did, and lets the
 payload builders (what Discord would send) live next to the data they describe.
+
+Over 500 lines on purpose: the world's plain dataclasses and the payloads built from them
+sit together, so that what Discord would send is read next to the data it describes.
 """
 
 from __future__ import annotations
