@@ -6,6 +6,7 @@ Reverse's direction change and an accepted penalty are not told twice), consecut
 the same person under one subject. The public table tells everyone's clauses in the third
 person with drawn cards counted; a player's own hand tells their clauses in the second person
 ("You drew 🟦 Blue 3") with their drawn cards and a won challenge's revealed hand named.
+Cards turned face up (a Colour Roulette's, a Discard All's) are named for everyone.
 """
 
 from __future__ import annotations
@@ -95,6 +96,14 @@ def tell(
                 told = _TOLD_BEFORE.get(reason)
                 if told is not None and isinstance(previous, told):
                     pass
+                elif _is_roulette(event, previous):  # turned face up: everyone sees them
+                    say(
+                        p,
+                        "roulette",
+                        listed=len(set(cards)),
+                        count=len(cards),
+                        cards=hand_summary(cards, locale),
+                    )
                 elif p == viewer and cards:
                     say(
                         p,
@@ -137,10 +146,33 @@ def tell(
                 say(p, "left")
             case E.PlayerEliminated(player=p):
                 say(p, "eliminated")
+            case E.CardsDiscarded(player=p, cards=cards):  # face up onto the pile: public
+                say(
+                    p,
+                    "discarded",
+                    listed=len(set(cards)),
+                    count=len(cards),
+                    cards=hand_summary(cards, locale),
+                )
+            case E.PlayerKnockedOut(player=p):
+                say(p, "knocked_out")
+            case E.StarterIgnored(card=c):
+                say(None, "starter_ignored", card=card_text(c, locale))
             case _ if isinstance(event, _SILENT):
                 pass
         previous = event
     return groups
+
+
+def _is_roulette(event: E.CardsDrawn, previous: E.Event | None) -> bool:
+    """A Colour Roulette's cards: its victim names a colour and then turns cards face up until
+    it comes (resolve.py), so the draw follows their own colour choice; a Customizable card's
+    draw follows its player's choice, who is not the one drawing."""
+    return (
+        event.reason is DrawReason.EFFECT
+        and isinstance(previous, E.ColorChosen)
+        and previous.player == event.player
+    )
 
 
 def sentence(
