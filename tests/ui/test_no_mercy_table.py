@@ -10,6 +10,7 @@ from bot.engine import Card, Color, Game, RuleSet, build_deck
 from bot.engine import actions as A
 from bot.engine import events as E
 from bot.engine.view import view_for
+from bot.ui.card_emojis import wanted_emojis
 from bot.ui.hand_message import seats_strip
 from bot.ui.story import personal_notice, sentence, tell
 from bot.ui.table_message import render_round_result, render_table
@@ -87,8 +88,7 @@ def test_discard_all_roulette_and_an_ignored_starter_are_told_with_their_cards()
         E.CardsDiscarded(1, (Card.of("Y6"), Card.of("YR"))),
     ]
     assert (
-        _told(discarded)
-        == "Ann played 🟨 Yellow Discard All, also discarded 2 cards: "
+        _told(discarded) == "Ann played 🟨 Yellow Discard All, also discarded 2 cards: "
         "🟨 Yellow 6, 🟨 Yellow Reverse"
     )
     roulette = [
@@ -123,3 +123,8 @@ def test_every_language_tells_the_new_events() -> None:
                 tell(events, NAMES, locale, viewer=viewer), NAMES, locale, viewer=viewer
             )
             assert "{" not in text and "turn." not in text and "you." not in text, (locale, text)
+
+
+def test_no_mercy_cards_have_emojis_drawn_from_their_pictures() -> None:
+    keys = {art.key for art in wanted_emojis()}
+    assert {"RD4", "YSE", "GDA", "WR4", "W6", "W10", "WCR", "WCRcB", "W10cR"} <= keys
