@@ -353,6 +353,9 @@ def render_table(
         if not pictured:
             lines += _state_lines(game, locale)
         lines.append(_decision_line(game, names, locale))
+        if view.decision is Decision.RESPOND and view.penalty and game.rules.stacking != "off":
+            # The running stack: what whoever cannot add to it takes (No Mercy's grow long).
+            lines.append(t("table.stack", locale, count=view.penalty))
         lines += _clock_lines(game, names, locale, deadline, last_chance)
     embed = discord.Embed(
         title=_title(game, locale, bool(closed)),
@@ -404,9 +407,6 @@ def _state_lines(game: Game, locale: object) -> list[str]:
                 direction=arrow,
             )
         )
-    if view.decision is Decision.RESPOND and view.penalty and view.rules.stacking != "off":
-        # The running stack: what whoever cannot add to it takes (No Mercy's stacks grow long).
-        lines.append(t("table.stack", locale, count=view.penalty))
     lines.append(t("table.piles", locale, draw=view.draw_pile, discard=view.discard_pile))
     return [*lines, ""]
 

@@ -10,8 +10,10 @@ from bot.engine import Card, Color, Game, RuleSet, build_deck
 from bot.engine import actions as A
 from bot.engine import events as E
 from bot.engine.view import view_for
+from bot.ui.art.alt import describe_table
 from bot.ui.card_emojis import wanted_emojis
 from bot.ui.hand_message import seats_strip
+from bot.ui.pictures import table_state
 from bot.ui.story import personal_notice, sentence, tell
 from bot.ui.table_message import render_round_result, render_table
 from bot.ui.turn_log import TurnLog
@@ -55,6 +57,9 @@ def test_a_running_stack_is_shown_and_a_knock_out_is_told_and_shown_everywhere()
     assert "📚 Draw stack: **+2**" in _table_text(game)
     log.record(game.apply(2, A.Play(Card.of("RD4"))), NAMES, "en")
     assert "📚 Draw stack: **+6**" in _table_text(game)
+    # With the table picture the text leaves out what the picture shows, but not the stack.
+    pictured = render_table(game, 1, NAMES, "en", pictured=True).embeds[0].description or ""
+    assert "📚 Draw stack: **+6**" in pictured
     events = game.apply(3, A.Accept())
     log.record(events, NAMES, "en")
     assert any(isinstance(e, E.PlayerKnockedOut) and e.player == 3 for e in events)
@@ -65,6 +70,8 @@ def test_a_running_stack_is_shown_and_a_knock_out_is_told_and_shown_everywhere()
     mine = _plain(personal_notice(events, 3, NAMES, "en"))
     assert mine.startswith("You drew 5 cards:") and "are knocked out (too many cards) 💀" in mine
     assert "**Cat** — 💀 knocked out" in _table_text(game)
+    state = table_state(game, NAMES)
+    assert state is not None and "Cat knocked out" in describe_table(state, "en")
     strip = _plain(seats_strip(view_for(game, 1), NAMES))
     assert "~~Cat~~ 💀" in strip and "Ben" in strip
     # Ann and Ben play on; Ann goes out and wins the round: Cat is knocked out, not "0 cards".
