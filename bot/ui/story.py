@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from bot.engine import events as E
 from bot.engine.events import DrawReason
+from bot.engine.faces import DRAW_VALUE, RANK_INDEX
 from bot.i18n import t
 from bot.ui.cards import card_text, color_text, hand_summary
 from bot.ui.names import literal_name
@@ -33,6 +34,25 @@ class Group:
     subject: int | None
     clauses: list[str] = field(default_factory=list)
     closed: bool = False  # it ends with a list of cards: what follows starts a group of its own
+
+
+def _draw_value(event: E.CardPlayed) -> int:
+    """What the card played makes the next player draw (0: not a draw card)."""
+    return DRAW_VALUE[RANK_INDEX[event.card.rank]]
+
+
+def stack_after(events: Iterable[E.Event], stack: int = 0) -> int:
+    """The running stack of draw cards after `events` (`stack`: before them): each draw card
+    played adds its value, and taking it (or a challenge, or a round's end) ends it."""
+    for event in events:
+        match event:
+            case E.CardPlayed():
+                stack += _draw_value(event)
+            case E.PenaltyAccepted() | E.ChallengeResolved() | E.RoundStarted() | E.RoundEnded():
+                stack = 0
+            case E.CardsDrawn(reason=DrawReason.PENALTY | DrawReason.CHALLENGE):
+                stack = 0
+    return stack
 
 
 def turn_starter(event: E.Event) -> int | None:
@@ -53,9 +73,12 @@ def tell(
     locale: object = None,
     *,
     viewer: int | None = None,
+    stack: int = 0,
 ) -> list[Group]:
     """The events as groups of clauses; `viewer`'s own in the second person, with what only
-    they may see (their drawn cards, the hand their won challenge revealed)."""
+    they may see (their drawn cards, the hand their won challenge revealed). `stack`: the
+    running stack of draw cards before them (`stack_after`): a draw card added to it says
+    what it has grown to ("played 🌈 Wild Draw Ten (📚 +20)")."""
     groups: list[Group] = []
     previous: E.Event | None = None
 
@@ -89,7 +112,11 @@ def tell(
     for event in events:
         match event:
             case E.CardPlayed(player=p, card=c, jump_in=jump):
-                say(p, "jumped_in" if jump else "played", card=card_text(c, locale))
+                added = _draw_value(event)
+                if added and stack and not jump:  # onto a running stack
+                    say(p, "played_stack", card=card_text(c, locale), count=stack + added)
+                else:
+                    say(p, "jumped_in" if jump else "played", card=card_text(c, locale))
             case E.ColorChosen(player=p, color=c):
                 say(p, "chose", color=color_text(c, locale))
             case E.CardsDrawn(player=p, cards=cards, reason=reason):
@@ -161,6 +188,7 @@ def tell(
             case _ if isinstance(event, _SILENT):
                 pass
         previous = event
+        stack = stack_after((event,), stack)
     return groups
 
 

@@ -74,6 +74,7 @@ async def test_a_no_mercy_match_with_a_stack_and_a_knock_out(s, tmp_path: Path) 
         5,
         what="the knock-out on the table",
     )
+    assert "Wild Draw Ten (📚 +20)" in out.text  # the log tells the stack as it grows
     assert "drew 18 cards" in out.text and "is knocked out (too many cards) 💀" in out.text
     # The table's picture keeps the computer's seat, crossed out (its alt text says so).
     alts = " ".join(a.get("description") or "" for a in out.attachments)

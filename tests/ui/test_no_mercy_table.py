@@ -54,6 +54,7 @@ def test_a_running_stack_is_shown_and_a_knock_out_is_told_and_shown_everywhere()
     log = TurnLog()
     log.record(dealt, NAMES, "en")
     log.record(game.apply(1, A.Play(Card.of("RD"))), NAMES, "en")
+    assert _plain(log.lines()[-1]) == "Ann played 🟥 Red Draw Two"  # no stack yet to add to
     assert "📚 Draw stack: **+2**" in _table_text(game)
     log.record(game.apply(2, A.Play(Card.of("RD4"))), NAMES, "en")
     assert "📚 Draw stack: **+6**" in _table_text(game)
@@ -66,6 +67,7 @@ def test_a_running_stack_is_shown_and_a_knock_out_is_told_and_shown_everywhere()
     assert "📚" not in _table_text(game)  # taken: no stack any more
     # The mercy check stops her draw at eight (docs/playing.md).
     line = _plain(log.lines()[-1])
+    assert line.startswith("Ben played 🟥 Red Draw Four (📚 +6)")  # the stack as it grows
     assert line.endswith("Cat drew 5 cards, is skipped, is knocked out (too many cards) 💀")
     mine = _plain(personal_notice(events, 3, NAMES, "en"))
     assert mine.startswith("You drew 5 cards:") and "are knocked out (too many cards) 💀" in mine
