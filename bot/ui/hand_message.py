@@ -46,6 +46,8 @@ def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: obje
     current = view.current_player
     if not view.my_turn:
         if view.viewer not in game.hands:
+            if view.viewer is not None and view.seat(view.viewer).knocked_out:
+                return t("hand.status.knocked_out", locale, limit=view.rules.mercy_limit)
             return t("hand.status.spectating", locale)
         return t("hand.status.waiting", locale, name=literal_name(names, current or 0))
     decision = view.decision

@@ -12,7 +12,7 @@ from bot.engine import events as E
 from bot.engine.view import view_for
 from bot.ui.art.alt import describe_table
 from bot.ui.card_emojis import wanted_emojis
-from bot.ui.hand_message import seats_strip
+from bot.ui.hand_message import hand_embed, hand_layout, seats_strip
 from bot.ui.pictures import table_state
 from bot.ui.story import personal_notice, sentence, tell
 from bot.ui.table_message import render_round_result, render_table
@@ -72,6 +72,9 @@ def test_a_running_stack_is_shown_and_a_knock_out_is_told_and_shown_everywhere()
     mine = _plain(personal_notice(events, 3, NAMES, "en"))
     assert mine.startswith("You drew 5 cards:") and "are knocked out (too many cards) 💀" in mine
     assert "**Cat** — 💀 knocked out" in _table_text(game)
+    # Cat's own hand says why she has no cards, not that she was never dealt in.
+    cat = hand_embed(game, 3, NAMES, "en", layout=hand_layout(game, 3, NAMES, "en"))
+    assert "You're knocked out of this round**: 8 cards" in (cat.description or "")
     state = table_state(game, NAMES)
     assert state is not None and "Cat knocked out" in describe_table(state, "en")
     strip = _plain(seats_strip(view_for(game, 1), NAMES))
