@@ -24,7 +24,7 @@ from bot.engine import COLORS, Card, Color
 from bot.ui.art import deck_faces, face, swatch
 from bot.ui.cards import COLOR_EMOJI, card_emoji
 
-DECKS: Final = ("classic108", "swap112", "shuffle112")
+DECKS: Final = ("classic108", "swap112", "shuffle112", "no_mercy168")
 PREFIX: Final = "uno_"
 SIZE: Final = 128  # Discord shows emojis at most 48 px high (96 on a hi-dpi screen)
 MAX_BYTES: Final = 256 * 1024  # Discord's limit for an emoji image

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Final
 
 import discord
 
@@ -90,15 +91,23 @@ def _name(names: Mapping[int, str], user: int) -> str:
     return names.get(user, str(user))
 
 
-#: Wilds whose colour is chosen right after they are played (Swap Hands asks for a target
-#: first, Shuffle Hands shuffles first, the Customizable's house effects vary: those keep the
-#: two steps, as does the colour of a Wild turned up to start a round).
-_COLOR_NEXT = frozenset({Rank.WILD, Rank.WILD_DRAW_FOUR})
+#: Wilds whose colour their player names right after playing them, with the tag their colour
+#: buttons wear to tell them apart (Swap Hands asks for a target first, Shuffle Hands shuffles
+#: first, the Customizable's house effects vary, a Colour Roulette's colour is named by its
+#: victim: those keep the two steps, as does the colour of a Wild turned up to start a round).
+_COLOR_NEXT: Final = {
+    Rank.WILD: "",
+    Rank.WILD_DRAW_FOUR: "+4",
+    Rank.WILD_REVERSE_DRAW_FOUR: "⇄+4",
+    Rank.WILD_DRAW_SIX: "+6",
+    Rank.WILD_DRAW_TEN: "+10",
+}
 
 
 def colour_follows(card: Card, view: PlayerView) -> bool:
-    """Whether playing `card` now asks for a colour at once: a Wild or Wild Draw Four that is
-    not the player's last card (going out ends the round, no colour is chosen)."""
+    """Whether playing `card` now asks its player for a colour at once (a Wild, a Wild Draw
+    Four, No Mercy's draw wilds) and it is not their last card (going out ends the round, no
+    colour is chosen)."""
     return card.rank in _COLOR_NEXT and len(view.hand) > 1
 
 
@@ -128,7 +137,7 @@ def _play_slots(
     key = "hand.wild_color_uno" if uno else "hand.wild_color"
     name = card_name(card, locale)
     # A wild's colours are swatches: "+4" tells a Wild Draw Four's from a Wild's.
-    tag = "+4" if card.rank is Rank.WILD_DRAW_FOUR else ""
+    tag = _COLOR_NEXT[card.rank]
     tag = f"{tag} {uno_label}".strip() if uno else tag
     slots = []
     for color in COLORS:

@@ -46,6 +46,8 @@ def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: obje
     current = view.current_player
     if not view.my_turn:
         if view.viewer not in game.hands:
+            if view.viewer is not None and view.seat(view.viewer).knocked_out:
+                return t("hand.status.knocked_out", locale, limit=view.rules.mercy_limit)
             return t("hand.status.spectating", locale)
         return t("hand.status.waiting", locale, name=literal_name(names, current or 0))
     decision = view.decision
@@ -117,13 +119,17 @@ def _round_end(view: PlayerView, names: Mapping[int, str], locale: object) -> st
 def seats_strip(view: PlayerView, names: Mapping[int, str]) -> str:
     """Every opponent still in the round in one strip, from the next seat on: their name
     (▶ whose turn it is), card count, and UNO state (📣 called, ⚠️ one card and not called,
-    catchable). Numbers and marks only, so it reads in every language."""
-    seats = [s for s in view.seats if s.in_round and not s.left]
+    catchable); those the mercy rule knocked out struck through with 💀. Numbers and marks
+    only, so it reads in every language."""
+    seats = [s for s in view.seats if (s.in_round or s.knocked_out) and not s.left]
     players = [s.player for s in seats]
     start = players.index(view.viewer) + 1 if view.viewer in players else 0
     parts = []
     for seat in seats[start:] + seats[:start]:
         if seat.player == view.viewer:
+            continue
+        if seat.knocked_out:  # out by the mercy rule: no hand to count
+            parts.append(f"~~{_short_name(names, seat.player)}~~ 💀")
             continue
         mark = " ⚠️" if seat.at_risk else (" 📣" if seat.cards == 1 else "")
         text = f"{_short_name(names, seat.player)} {seat.cards}{mark}"

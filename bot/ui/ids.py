@@ -1,7 +1,8 @@
 """The custom_id scheme of every button and select, in one place.
 
-- game actions: `uno:<game_id>:<version>:<verb>[:<arg>]` (verbs: play:<card>[:uno], a Wild or
-  Wild Draw Four with its colour in one click play:<W|W4>[:uno]:<R|Y|G|B>, draw, keep,
+- game actions: `uno:<game_id>:<version>:<verb>[:<arg>]` (verbs: play:<card>[:uno], a wild
+  whose player names its colour at once, with it in one click play:<W|W4|WR4|W6|W10>[:uno]:
+  <R|Y|G|B>, draw, keep,
   pass, color:<R|Y|G|B>, accept, challenge, uno, catch[:<user>], target:<user>, next, page:<n>,
   refresh; between rounds wait and leave), and `uno:<game_id>:<version>:target` for the target
   select;
@@ -31,7 +32,8 @@ MAX_LABEL = 80
 
 _ACTION = (
     r"(?P<action>draw|keep|pass|accept|challenge|uno|next|wait|leave|refresh"
-    r"|catch(?::\d{1,20})?|play:W4?(?::uno)?:[RYGB]|play:[A-Z0-9]{1,3}(?::uno)?|color:[RYGB]"
+    r"|catch(?::\d{1,20})?|play:(?:W4?|WR4|W6|W10)(?::uno)?:[RYGB]|play:[A-Z0-9]{1,3}(?::uno)?"
+    r"|color:[RYGB]"
     r"|target:\d{1,20}|page:\d{1,3})"
 )
 GAME_TEMPLATE: Final = rf"uno:(?P<game>\d{{1,20}}):(?P<version>\d{{1,9}}):{_ACTION}"

@@ -68,9 +68,10 @@ def table_state(game: Game, names: Mapping[int, str]) -> TableState | None:
             uno=s.cards == 1 and not s.at_risk,
             at_risk=s.cards == 1 and s.at_risk,
             computer=is_computer(s.player),
+            knocked_out=s.knocked_out,
         )
         for s in view.seats
-        if s.in_round
+        if (s.in_round or s.knocked_out) and not s.left
     )
     return TableState(view.top_card, view.color, view.direction == 1, seats, view.draw_pile)
 

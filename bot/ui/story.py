@@ -6,6 +6,7 @@ Reverse's direction change and an accepted penalty are not told twice), consecut
 the same person under one subject. The public table tells everyone's clauses in the third
 person with drawn cards counted; a player's own hand tells their clauses in the second person
 ("You drew 🟦 Blue 3") with their drawn cards and a won challenge's revealed hand named.
+Cards turned face up (a Colour Roulette's, a Discard All's) are named for everyone.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 
 from bot.engine import events as E
 from bot.engine.events import DrawReason
+from bot.engine.faces import DRAW_VALUE, RANK_INDEX
 from bot.i18n import t
 from bot.ui.cards import card_text, color_text, hand_summary
 from bot.ui.names import literal_name
@@ -32,6 +34,25 @@ class Group:
     subject: int | None
     clauses: list[str] = field(default_factory=list)
     closed: bool = False  # it ends with a list of cards: what follows starts a group of its own
+
+
+def _draw_value(event: E.CardPlayed) -> int:
+    """What the card played makes the next player draw (0: not a draw card)."""
+    return DRAW_VALUE[RANK_INDEX[event.card.rank]]
+
+
+def stack_after(events: Iterable[E.Event], stack: int = 0) -> int:
+    """The running stack of draw cards after `events` (`stack`: before them): each draw card
+    played adds its value, and taking it (or a challenge, or a round's end) ends it."""
+    for event in events:
+        match event:
+            case E.CardPlayed():
+                stack += _draw_value(event)
+            case E.PenaltyAccepted() | E.ChallengeResolved() | E.RoundStarted() | E.RoundEnded():
+                stack = 0
+            case E.CardsDrawn(reason=DrawReason.PENALTY | DrawReason.CHALLENGE):
+                stack = 0
+    return stack
 
 
 def turn_starter(event: E.Event) -> int | None:
@@ -52,9 +73,12 @@ def tell(
     locale: object = None,
     *,
     viewer: int | None = None,
+    stack: int = 0,
 ) -> list[Group]:
     """The events as groups of clauses; `viewer`'s own in the second person, with what only
-    they may see (their drawn cards, the hand their won challenge revealed)."""
+    they may see (their drawn cards, the hand their won challenge revealed). `stack`: the
+    running stack of draw cards before them (`stack_after`): a draw card added to it says
+    what it has grown to ("played 🌈 Wild Draw Ten (📚 +20)")."""
     groups: list[Group] = []
     previous: E.Event | None = None
 
@@ -88,13 +112,25 @@ def tell(
     for event in events:
         match event:
             case E.CardPlayed(player=p, card=c, jump_in=jump):
-                say(p, "jumped_in" if jump else "played", card=card_text(c, locale))
+                added = _draw_value(event)
+                if added and stack and not jump:  # onto a running stack
+                    say(p, "played_stack", card=card_text(c, locale), count=stack + added)
+                else:
+                    say(p, "jumped_in" if jump else "played", card=card_text(c, locale))
             case E.ColorChosen(player=p, color=c):
                 say(p, "chose", color=color_text(c, locale))
             case E.CardsDrawn(player=p, cards=cards, reason=reason):
                 told = _TOLD_BEFORE.get(reason)
                 if told is not None and isinstance(previous, told):
                     pass
+                elif _is_roulette(event, previous):  # turned face up: everyone sees them
+                    say(
+                        p,
+                        "roulette",
+                        listed=len(set(cards)),
+                        count=len(cards),
+                        cards=hand_summary(cards, locale),
+                    )
                 elif p == viewer and cards:
                     say(
                         p,
@@ -137,10 +173,34 @@ def tell(
                 say(p, "left")
             case E.PlayerEliminated(player=p):
                 say(p, "eliminated")
+            case E.CardsDiscarded(player=p, cards=cards):  # face up onto the pile: public
+                say(
+                    p,
+                    "discarded",
+                    listed=len(set(cards)),
+                    count=len(cards),
+                    cards=hand_summary(cards, locale),
+                )
+            case E.PlayerKnockedOut(player=p):
+                say(p, "knocked_out")
+            case E.StarterIgnored(card=c):
+                say(None, "starter_ignored", card=card_text(c, locale))
             case _ if isinstance(event, _SILENT):
                 pass
         previous = event
+        stack = stack_after((event,), stack)
     return groups
+
+
+def _is_roulette(event: E.CardsDrawn, previous: E.Event | None) -> bool:
+    """A Colour Roulette's cards: its victim names a colour and then turns cards face up until
+    it comes (resolve.py), so the draw follows their own colour choice; a Customizable card's
+    draw follows its player's choice, who is not the one drawing."""
+    return (
+        event.reason is DrawReason.EFFECT
+        and isinstance(previous, E.ColorChosen)
+        and previous.player == event.player
+    )
 
 
 def sentence(

@@ -288,6 +288,8 @@ def _seat_lines(game: Game, names: Mapping[int, str], locale: object) -> list[st
         marker = "▶️" if seat.player == view.current_player else "▫️"
         if seat.left:
             state = t("table.seat_left", locale)
+        elif seat.knocked_out:
+            state = t("table.seat_knocked_out", locale)
         elif not seat.in_round:
             state = t("table.seat_out", locale)
         elif seat.cards == 1 and seat.at_risk:
@@ -354,6 +356,9 @@ def render_table(
         if not pictured:
             lines += _state_lines(game, locale)
         lines.append(_decision_line(game, names, locale))
+        if view.decision is Decision.RESPOND and view.penalty and game.rules.stacking != "off":
+            # The running stack: what whoever cannot add to it takes (No Mercy's grow long).
+            lines.append(t("table.stack", locale, count=view.penalty))
         lines += _clock_lines(game, names, locale, deadline, last_chance)
     embed = discord.Embed(
         title=_title(game, locale, bool(closed)),
@@ -473,10 +478,18 @@ def render_round_result(
             "result.winner", locale, round=outcome.round_number, name=_name(names, outcome.winner)
         )
     rows = []
-    order = sorted(outcome.totals, key=lambda p: (p in left, -outcome.totals[p], p))
+    # Knocked out by the mercy rule: in the round (scored) without a hand left to count.
+    knocked_out = {p for p in outcome.points if p not in outcome.cards_left}
+    order = sorted(
+        outcome.totals, key=lambda p: (p in left, p in knocked_out, -outcome.totals[p], p)
+    )
     for p in order:
         if p in left:
             rows.append(t("result.row_left", locale, name=_name(names, p), total=outcome.totals[p]))
+            continue
+        if p in knocked_out:
+            row = t("result.row_knocked_out", locale, name=_name(names, p), total=outcome.totals[p])
+            rows.append(row)
             continue
         rows.append(
             t(

@@ -16,7 +16,7 @@ from bot.engine import events as E
 from bot.i18n import t
 from bot.ui.cards import card_text
 from bot.ui.names import literal_name
-from bot.ui.story import Group, sentence, tell, turn_starter
+from bot.ui.story import Group, sentence, stack_after, tell, turn_starter
 
 #: Lines kept: a lap of the largest table (10 players) and a round's start and end.
 LOG_TURNS = 12
@@ -42,6 +42,7 @@ class TurnLog:
     def __init__(self, turns: int = LOG_TURNS) -> None:
         self._lines: deque[_Line] = deque(maxlen=turns)
         self._round: deque[_Line] = deque(maxlen=ROUND_LINES)
+        self._stack = 0  # the running stack of draw cards, told as it grows (story.py)
 
     def __len__(self) -> int:
         return len(self._lines)
@@ -64,6 +65,7 @@ class TurnLog:
             if isinstance(event, E.RoundStarted):
                 self._tell(chunk, names, locale)
                 chunk = []
+                self._stack = 0
                 self._round.clear()
                 text = t(
                     "log.round_started",
@@ -124,7 +126,8 @@ class TurnLog:
     def _tell(self, chunk: list[E.Event], names: Mapping[int, str], locale: object) -> None:
         if not chunk:
             return
-        groups = tell(chunk, names, locale)
+        groups = tell(chunk, names, locale, stack=self._stack)
+        self._stack = stack_after(chunk, self._stack)
         if not groups:
             return
         line = self._current()

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot.engine import ALL_CARDS, COLORS, Card, Color, build_deck, card
-from bot.engine.cards import COLORED_RANKS
+from bot.engine.cards import COLORED_RANKS, NO_MERCY_COLORED_RANKS
 from bot.ui.art import (
     BASE_HEIGHT,
     BASE_WIDTH,
@@ -40,7 +40,7 @@ from bot.ui.art.lettering import drawable
 from bot.ui.art.palette import FELT
 from bot.ui.art.table_picture import NAME_X, WIDTH, picture_size, seat_right
 
-DECKS = ("classic108", "swap112", "shuffle112")
+DECKS = ("classic108", "swap112", "shuffle112", "no_mercy168")
 WILDS = [c for c in ALL_CARDS if c.is_wild]
 ODD_NAMES = (
     "Zoë",
@@ -84,6 +84,7 @@ def test_every_face_of_every_deck_renders_at_its_size(deck: str, width: int) -> 
 def test_the_deck_faces_are_each_distinct_card() -> None:
     assert len(deck_faces("classic108")) == 4 * 13 + 2
     assert len(deck_faces("swap112")) == len(deck_faces("shuffle112")) == 4 * 13 + 4
+    assert len(deck_faces("no_mercy168")) == 4 * (13 + 3) + 4  # no plain Wild in it
 
 
 def test_no_two_faces_are_the_same_picture() -> None:
@@ -115,7 +116,7 @@ def _mask_difference(a: Image.Image, b: Image.Image) -> float:
 SHAPE_DIFFERENCE = 0.03
 
 
-@pytest.mark.parametrize("rank", COLORED_RANKS, ids=lambda r: r.value)
+@pytest.mark.parametrize("rank", COLORED_RANKS + NO_MERCY_COLORED_RANKS, ids=lambda r: r.value)
 def test_colours_differ_by_shape_in_greyscale(rank: object) -> None:
     for a, b in itertools.combinations(COLORS, 2):
         share = _mask_difference(face(card(a, rank), 48), face(card(b, rank), 48))

@@ -1,7 +1,6 @@
-"""A Show 'Em No Mercy game reaching the UI crashes nothing: its cards (named, typed, drawn as
-plain text marks until they have pictures), knocked-out players and their events, at every
-step of whole games, in every renderer of a running table (the lobby does not offer the game
-yet; docs/playing.md)."""
+"""A Show 'Em No Mercy game reaching the UI crashes nothing: its cards (named, typed, drawn),
+knocked-out players and their events, at every step of whole games, in every renderer of a
+running table (what they say: test_no_mercy_table.py)."""
 
 from __future__ import annotations
 

@@ -29,6 +29,8 @@ def _clip(text: str) -> str:
 
 def _seat(seat: SeatState, locale: object) -> str:
     """A seat's name and count, and its UNO state: called, or at risk of being caught."""
+    if seat.knocked_out:
+        return t("table.alt_knocked_out", locale, name=seat.name)
     text = t("table.alt_seat", locale, name=seat.name, count=seat.cards)
     if seat.at_risk:
         return t("table.alt_at_risk", locale, seat=text)

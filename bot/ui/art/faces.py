@@ -39,19 +39,20 @@ _SYMBOLS: Final[dict[Rank, Symbol]] = {
     Rank.SWAP_HANDS: glyphs.swap,
     Rank.SHUFFLE_HANDS: glyphs.shuffle,
     Rank.CUSTOMIZABLE: glyphs.pencil,
+    Rank.SKIP_EVERYONE: glyphs.skip_everyone,
+    Rank.DISCARD_ALL: glyphs.discard_all,
+    Rank.WILD_COLOR_ROULETTE: glyphs.roulette,
 }
 _TEXTS: Final = {
     Rank.DRAW_TWO: "+2",
     Rank.WILD_DRAW_FOUR: "+4",
-    # Show 'Em No Mercy's cards: a plain text mark until they have pictures of their own.
+    # Show 'Em No Mercy's draw cards, as the classic ones: the count they make you draw.
     Rank.DRAW_FOUR: "+4",
-    Rank.SKIP_EVERYONE: "S*",
-    Rank.DISCARD_ALL: "ALL",
-    Rank.WILD_REVERSE_DRAW_FOUR: "<+4",
     Rank.WILD_DRAW_SIX: "+6",
     Rank.WILD_DRAW_TEN: "+10",
-    Rank.WILD_COLOR_ROULETTE: "?",
 }
+#: Labels too wide for the mark's height: drawn narrower so they stay inside the hub.
+_NARROW: Final = {"+10": 0.68}
 _CORNER: Final = (44, 62)  # the corner index's box, in base units
 
 
@@ -95,7 +96,11 @@ def _rank_mark(
             half = size * 0.25
             glyphs.outlined_line(draw, [(cx - half, y), (cx + half, y)], fill, size * 0.06, edge)
     elif rank in _TEXTS:
-        glyphs.text(draw, center, _TEXTS[rank], size * 0.85, fill, edge)
+        label = _TEXTS[rank]
+        glyphs.text(draw, center, label, size * _NARROW.get(label, 0.85), fill, edge)
+    elif rank is Rank.WILD_REVERSE_DRAW_FOUR:
+        r = size * 0.6
+        glyphs.reverse_draw(draw, (cx - r, cy - r, cx + r, cy + r), "+4", fill, edge)
     elif rank is Rank.WILD:
         r = size * 0.55
         glyphs.wheel(draw, (cx - r, cy - r, cx + r, cy + r), edge, marks=False)

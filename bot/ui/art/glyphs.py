@@ -226,3 +226,112 @@ def pencil(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
     band = s * 0.12
     ex, ey = bx - ux * band, by - uy * band
     draw.line([(ex + px, ey + py), (ex - px, ey - py)], fill=INK, width=round(edge))
+
+
+# Show 'Em No Mercy's symbols: built from the classic ones (the Skip's ring, the Reverse's
+# arrows, the wheel), so its cards read as part of the same deck. Thin parts are drawn ink
+# first and fill over it, so an ink edge never eats into a narrow stroke.
+
+
+def _arc_arrow(
+    draw: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    radius: float,
+    start: float,
+    sweep: float,
+    stroke: float,
+    fill: RGB,
+    edge: float,
+) -> None:
+    """An arc (degrees clockwise from 3 o'clock) with an arrow head where it ends."""
+    cx, cy = center
+    ring = (cx - radius, cy - radius, cx + radius, cy + radius)
+    end = math.radians(start + sweep)
+    normal = (math.cos(end), math.sin(end))
+    tangent = (-normal[1], normal[0])
+    base = (cx + normal[0] * radius, cy + normal[1] * radius)
+    head = stroke * 1.3
+    tip = (base[0] + tangent[0] * head * 1.5, base[1] + tangent[1] * head * 1.5)
+    wing = [
+        (base[0] + normal[0] * head, base[1] + normal[1] * head),
+        tip,
+        (base[0] - normal[0] * head, base[1] - normal[1] * head),
+    ]
+    draw.arc(ring, start, start + sweep, fill=INK, width=round(stroke + 2 * edge))
+    draw.polygon(wing, fill=INK)
+    draw.line([*wing, wing[0]], fill=INK, width=round(2 * edge), joint="curve")
+    draw.arc(ring, start, start + sweep, fill=fill, width=round(stroke))
+    draw.polygon(wing, fill=fill)
+
+
+def skip_everyone(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """A Skip ring inside two arrows going round: everybody else is skipped and the turn comes
+    back round to you."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    r = s * 0.3
+    skip(draw, (cx - r, cy - r, cx + r, cy + r), fill, edge)
+    for start in (195, 15):  # two arcs chasing each other round the ring
+        _arc_arrow(draw, (cx, cy), s * 0.45, start, 110, s * 0.09, fill, edge)
+
+
+def discard_all(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """A fan of three cards going down together: every card of the colour goes at once."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    w, h = s * 0.36, s * 0.54
+    below = s * 0.42  # the fan's pivot, under the middle card
+    for angle in (-32, 0, 32):
+        a = math.radians(angle)
+        corners = []
+        for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)):
+            py = dy - s * 0.16 - below  # relative to the pivot
+            x = dx * math.cos(a) - py * math.sin(a)
+            y = dx * math.sin(a) + py * math.cos(a) + below
+            corners.append((cx + x, cy + y))
+        draw.polygon(corners, fill=fill, outline=INK, width=round(edge * 1.2))
+        # a line across each card, like the top of a small card's field
+        (ax, ay), (bx, by), (qx, qy), (dx2, dy2) = corners
+        line = [
+            (ax * 0.7 + dx2 * 0.3, ay * 0.7 + dy2 * 0.3),
+            (bx * 0.7 + qx * 0.3, by * 0.7 + qy * 0.3),
+        ]
+        draw.line(line, fill=INK, width=max(1, round(edge * 0.8)))
+
+
+def reverse_draw(draw: ImageDraw.ImageDraw, box: Box, label: str, fill: RGB, edge: float) -> None:
+    """The Reverse's arrows above a draw count: the direction turns, then the draw."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx = (x0 + x1) / 2
+    r = s * 0.36
+    top = y0 - s * 0.1
+    reverse(draw, (cx - r, top, cx + r, top + 2 * r), fill, edge)
+    text(draw, (cx, y1 - s * 0.2), label, s * 0.32, fill, edge)
+
+
+def roulette(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """A spinner's needle with an arc of motion round it: the wheel spins, and which colour
+    comes nobody knows."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    _arc_arrow(draw, (cx, cy), s * 0.42, 140, 150, s * 0.09, fill, edge)
+    # the needle, from behind the hub to up and to the right, over an ink silhouette
+    k = math.sqrt(0.5)
+    tail = (cx - s * 0.16 * k, cy + s * 0.16 * k)
+    base = (cx + s * 0.12 * k, cy - s * 0.12 * k)
+    tip = (cx + s * 0.36 * k, cy - s * 0.36 * k)
+    w = s * 0.11
+    head = [(base[0] + w * k, base[1] + w * k), tip, (base[0] - w * k, base[1] - w * k)]
+    shaft = s * 0.09
+    _thick_line(draw, [tail, base], INK, shaft + 2 * edge)
+    draw.polygon(head, fill=INK)
+    draw.line([*head, head[0]], fill=INK, width=round(2 * edge), joint="curve")
+    _thick_line(draw, [tail, base], fill, shaft)
+    draw.polygon(head, fill=fill)
+    hub = s * 0.08
+    draw.ellipse((cx - hub - edge, cy - hub - edge, cx + hub + edge, cy + hub + edge), fill=INK)
+    draw.ellipse((cx - hub, cy - hub, cx + hub, cy + hub), fill=fill)

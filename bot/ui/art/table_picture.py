@@ -51,6 +51,8 @@ _PILE_W: Final = 30  # the draw pile's card back
 
 NAME_TONE: Final = (232, 238, 234)
 AT_RISK: Final = FILL[Color.RED]
+#: A knocked-out seat's name: dimmed, out of the round.
+OUT_TONE: Final = (128, 140, 134)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,7 @@ class SeatState:
     uno: bool = False
     at_risk: bool = False
     computer: bool = False
+    knocked_out: bool = False  # out of the round by the mercy rule: a cross, not a count
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +238,7 @@ def draw_seat(image: Image.Image, seat: SeatState, top: int, height: int, size: 
         )
     badge = seat.at_risk or seat.uno
     name_w = seat_right() - NAME_X - (_BADGE_W + 2 if badge else 0)
-    tone = HIGHLIGHT if seat.current else NAME_TONE
+    tone = HIGHLIGHT if seat.current else (OUT_TONE if seat.knocked_out else NAME_TONE)
     name_x = NAME_X
     if seat.computer:
         icon = robot_icon(round(size * 0.95), tone)
@@ -246,8 +249,19 @@ def draw_seat(image: Image.Image, seat: SeatState, top: int, height: int, size: 
     if badge:
         tag = _badge(seat.at_risk, min(height - 4, 30))
         _put(image, tag, (right - _COUNT_W - _BADGE_W - 2, round(middle - tag.height / 2)))
+    if seat.knocked_out:  # no hand to count: a red cross where the count would be
+        _cross(draw, (right - _COUNT_W / 2, middle), size * 0.32)
+        return
     fill = HIGHLIGHT if seat.current else PAPER
     _number(image, (right - _COUNT_W / 2, middle), seat.cards, size, fill)
+
+
+def _cross(draw: ImageDraw.ImageDraw, center: tuple[float, float], half: float) -> None:
+    """A knocked-out seat's mark: a red cross with an ink edge."""
+    x, y = center
+    for width, colour in ((half * 0.55, INK), (half * 0.3, FILL[Color.RED])):
+        draw.line([(x - half, y - half), (x + half, y + half)], fill=colour, width=round(width))
+        draw.line([(x - half, y + half), (x + half, y - half)], fill=colour, width=round(width))
 
 
 def robot_icon(size: int, fill: tuple[int, int, int]) -> Image.Image:
