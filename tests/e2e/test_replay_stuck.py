@@ -22,7 +22,7 @@ from PIL import Image
 
 from cogs.uno.drawing.renderer import REPLAY_DEADLINE
 from testing.fakediscord import FakeDiscord
-from testing.players import answer, open_game, play_round, show_hand
+from testing.players import answer, final_answer, open_game, play_round, show_hand
 from tests.e2e.test_stuck_workers import _spawned_workers, _started_bot
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -45,7 +45,7 @@ async def test_a_stopped_replay_process_is_answered_privately_and_replaced(
         # replay, drawn before, started the process; a replay drawn once comes from a cache).
         await open_game(emu, first, alice, [bob], scoring="none")
         await play_round(emu, first, players)
-        exported = await answer(await emu.slash(alice, first, "uno export"))
+        exported = await final_answer(await emu.slash(alice, first, "uno export"))
         earlier = int(exported.text.split("#")[1].split()[0])
         await open_game(emu, first, alice, [bob], scoring="none")
         await play_round(emu, first, players)

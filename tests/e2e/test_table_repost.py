@@ -44,10 +44,11 @@ def _my_turn(hand: Message) -> bool:
     return any(a.startswith(("play:", "color:")) or a in TURN_ACTIONS for a in actions(hand))
 
 
-async def _move(emu: FakeDiscord, users: list[User], table: Message) -> int:
-    """Whoever's turn it is takes it; the game's version afterwards."""
+async def _move(emu: FakeDiscord, users: list[User], channel: int) -> int:
+    """Whoever's turn it is takes it (through the channel's table as it is now: on a loaded
+    machine an earlier edit may already have posted it anew); the game's version afterwards."""
     for user in users:
-        hand = await show_hand(emu, user, table)
+        hand = await show_hand(emu, user, Table(emu, channel).message())
         if _my_turn(hand):
             version = version_of(await take_turn(emu, user, hand))
             assert version is not None
@@ -79,35 +80,36 @@ async def _reposted(emu: FakeDiscord, channel: int, old: Message, version: int) 
 async def test_a_table_older_than_the_limit_is_posted_anew(tmp_path: Path) -> None:
     async with running_bot(tmp_path, TABLE_REPOST_AFTER="4") as (emu, guild):
         channel, users, table = await _start(emu, guild, tmp_path)
-        version = await _move(emu, users, table)
+        version = await _move(emu, users, channel)
         kept = await Table(emu, channel).at_version(version)
         assert kept.id == table.id, "a young table is edited in place"
 
         await asyncio.sleep(4.2)  # the table (the lobby message, edited) is now too old
-        version = await _move(emu, users, kept)
+        version = await _move(emu, users, channel)
         new = await _reposted(emu, channel, kept, version)
 
         # Its buttons work, and the next move edits it in place again.
         assert actions(await show_hand(emu, users[0], new), enabled_only=False)
-        version = await _move(emu, users, new)
+        version = await _move(emu, users, channel)
         assert (await Table(emu, channel).at_version(version)).id == new.id
         emu.assert_clean()
 
 
 async def test_a_refused_edit_posts_the_table_anew(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as (emu, guild):  # the bot's own limit: 50 minutes
+        channel, users, table = await _start(emu, guild, tmp_path)
+        first_request = len(emu.requests)
         emu.old_message_age = 1.0  # Discord: older than an hour; here a second
         emu.old_message_edit_limit = 0
-        channel, users, table = await _start(emu, guild, tmp_path)
         await asyncio.sleep(1.1)
-        first_request = len(emu.requests)
-        version = await _move(emu, users, table)
+        version = await _move(emu, users, channel)
         new = await _reposted(emu, channel, table, version)
-        refused = [
-            r
+        edits = [
+            r.status
             for r in emu.requests[first_request:]
             if r.method == "PATCH" and r.path.endswith(f"/messages/{table.id}")
         ]
-        assert refused and all(r.status == 400 for r in refused), refused
+        # (A deal's last edit may still land while the table is young: it is edited in place.)
+        assert 400 in edits and set(edits[edits.index(400) :]) == {400}, edits
         assert actions(await show_hand(emu, users[1], new), enabled_only=False)
         emu.assert_clean()
