@@ -11,6 +11,7 @@ import asyncio
 import errno
 import logging
 import os
+import random
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, nullcontext
@@ -47,6 +48,9 @@ from bot.store.stats import StatsRepository, write_totals
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+#: Times a unit PostgreSQL rolled back for a deadlock or a serialization failure is run again.
+RETRIES = 3
 
 
 def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
@@ -199,14 +203,18 @@ class Database:
 
     async def _retried(self, once: Callable[[], Awaitable[T]]) -> T:
         """`once()` (one whole transaction), run again if PostgreSQL rolled it back for a
-        deadlock or serialization failure; faults translated as in `write`."""
+        deadlock or serialization failure, up to `RETRIES` times, each after a short random
+        pause (run again at once, the two units can meet in the same order and deadlock
+        again: a loaded machine did); faults translated as in `write`."""
         async with self._guarded():
-            try:
-                return await once()
-            except DBAPIError as error:
-                if self.is_sqlite or not is_retryable(error):
-                    raise
-                log.info("a save was rolled back (%s); running it again", reason(error))
+            for attempt in range(RETRIES):
+                try:
+                    return await once()
+                except DBAPIError as error:
+                    if self.is_sqlite or not is_retryable(error):
+                        raise
+                    log.info("a save was rolled back (%s); running it again", reason(error))
+                await asyncio.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
             return await once()
 
     @asynccontextmanager

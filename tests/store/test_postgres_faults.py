@@ -51,7 +51,8 @@ async def _opposite_orders(db: Database, *, transact: bool) -> tuple[list[object
 async def test_transact_runs_a_deadlocked_unit_again(postgres: Backend, db: Database) -> None:
     results, runs = await _opposite_orders(db, transact=True)
     assert results == [None, None]
-    assert sorted(runs.values()) == [1, 2]  # the deadlock's victim ran twice
+    once, again = sorted(runs.values())
+    assert once == 1 and again >= 2  # the deadlock's victim ran again (at worst more than once)
     async with db.read() as unit:
         a, b = await unit.settings.get_value("a"), await unit.settings.get_value("b")
     assert a == b and a in ("x", "y")  # the unit that ran last wrote both keys
