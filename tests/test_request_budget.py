@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 
 from multidict import CIMultiDict
 
 from bot.request_budget import (
+    ARRIVAL_JITTER,
     EXEMPT,
     LIMITED,
     PACING_MAX,
+    WINDOW,
     Priority,
     RequestBudget,
     RequestCounter,
@@ -29,8 +32,15 @@ class FakeTime:
     def __call__(self) -> float:
         return self.now
 
-    def call_later(self, delay: float, callback: Callable[[], None]) -> None:
+    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
         self.timers.append((self.now + delay, callback))
+        return callback  # a handle, as the loop's (the budget arms one timer at a time)
+
+    async def sleep(self, seconds: float) -> None:
+        """asyncio.sleep on this clock."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.call_later(seconds, lambda: done.done() or done.set_result(None))
+        await done
 
     async def advance(self, seconds: float) -> None:
         """Move the clock on, run the timers due, and let the woken tasks run."""
@@ -43,8 +53,12 @@ class FakeTime:
             await asyncio.sleep(0)
 
 
-def budget(per_second: int, time: FakeTime, burst: int = 1) -> RequestBudget:
-    return RequestBudget(per_second, burst=burst, clock=time, call_later=time.call_later)
+def budget(per_second: int, time: FakeTime, burst: int = 1, window: float = 1.0) -> RequestBudget:
+    """A budget on the fake clock; a one-second window unless told (the mechanics are the same
+    for the real one, `WINDOW`)."""
+    return RequestBudget(
+        per_second, burst=burst, window=window, clock=time, call_later=time.call_later
+    )
 
 
 async def test_requests_within_the_window_start_at_once() -> None:
@@ -126,7 +140,9 @@ async def test_a_cancelled_request_gives_its_turn_away() -> None:
 async def test_tables_are_paced_to_share_the_budget() -> None:
     b = RequestBudget(40)
     assert b.pacing(1.0, tables=10) == 1.0
-    assert b.pacing(1.0, tables=250) == 250 / 32  # 80 % of 40 requests/s for the tables
+    # 80 % of the budget's rate for the tables: 40 requests in any 1.25 s, 32 a second
+    assert b.rate() == 32
+    assert b.pacing(1.0, tables=200) == 200 / (0.8 * 32)
     assert b.pacing(1.0, tables=1000) == PACING_MAX
 
 
@@ -149,6 +165,108 @@ async def test_table_pacing_grows_while_requests_queue_and_shrinks_back() -> Non
         await time.advance(1.0)
         b.pacing(1.0)
     assert b.pacing(1.0) == 1.0
+
+
+def most_in_a_window(times: list[float], window: float) -> int:
+    """The most of `times` within any half-open window of `window` seconds."""
+    times, most, first = sorted(times), 0, 0
+    for last, t in enumerate(times):
+        while times[first] <= t - window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+async def load(b: RequestBudget, time: FakeTime, rng: random.Random) -> list[float]:
+    """30 s of bursts (a hundred requests at once every 5 s), a steady overload (about 50
+    requests a second) and discord.py's retries (a fifth of them answered 429 or 5xx, started
+    again after up to a second) through `b`; the moment of every start."""
+    starts: list[float] = []
+
+    async def request(retries: int) -> None:
+        for attempt in range(retries + 1):
+            await b.acquire()
+            starts.append(time.now)
+            if attempt < retries:
+                await time.sleep(rng.uniform(0.0, 1.0))
+
+    tasks: list[asyncio.Task[None]] = []
+    for step in range(6000):  # steps of 5 ms
+        if step % 1000 == 0:
+            tasks += [asyncio.create_task(request(0)) for _ in range(100)]
+        if rng.random() < 0.25:
+            tasks.append(asyncio.create_task(request(1 if rng.random() < 0.2 else 0)))
+        await time.advance(0.005)
+    while not all(t.done() for t in tasks):
+        await time.advance(0.005)
+    return starts
+
+
+async def test_no_second_at_discord_holds_more_than_the_budget() -> None:
+    """Under bursts, overload and retries every start counts: no window of the budget holds
+    more than 40, and however each request's arrival at Discord is delayed (by up to
+    `ARRIVAL_JITTER`, differently for each) no second of Discord's holds more than 40; with
+    delays differing by up to 0.45 s, none more than Discord's 50."""
+    time, rng = FakeTime(), random.Random(36)
+    b = RequestBudget(40, clock=time, call_later=time.call_later)
+    assert b.burst == 2
+    starts = await load(b, time, rng)
+    assert len(starts) > 900
+    assert most_in_a_window(starts, WINDOW) == 40  # full, never over
+    for spread, limit in ((ARRIVAL_JITTER, 40), (0.45, 50)):
+        for _ in range(20):
+            arrivals = [t + rng.uniform(0.0, spread) for t in starts]
+            assert most_in_a_window(arrivals, 1.0) <= limit, spread
+
+
+async def test_a_one_second_window_is_overrun_by_the_jitter() -> None:
+    """What the longer window is for: the same load through a budget counting Discord's own
+    second holds 40 per second at the start, and some second at Discord's end sees more."""
+    time, rng = FakeTime(), random.Random(36)
+    b = RequestBudget(40, window=1.0, clock=time, call_later=time.call_later)
+    starts = await load(b, time, rng)
+    assert most_in_a_window(starts, 1.0) == 40
+    arrivals = [t + rng.uniform(0.0, ARRIVAL_JITTER) for t in starts]
+    assert most_in_a_window(arrivals, 1.0) > 40
+
+
+async def test_a_global_429_pauses_the_budget_then_resumes_slower_and_recovers() -> None:
+    time = FakeTime()
+    b = budget(40, time, burst=2, window=WINDOW)
+    assert b.rate() == 32
+    b.refused(1.0)
+    b.refused(1.0)  # the 429s of requests already under way: one cut
+    assert b.global_429s == 2 and b.share() == 0
+    paused = asyncio.create_task(b.acquire())
+    await time.advance(0.99)
+    assert not paused.done()
+    await time.advance(0.01)
+    assert paused.done()
+    assert b.rate() == 16  # half the rate
+    starts: list[float] = []
+
+    async def busy(seconds: float) -> None:
+        end = time.now + seconds
+        while time.now < end:
+            tasks = [asyncio.create_task(b.acquire()) for _ in range(5)]
+            await time.advance(0.005)
+            for t in tasks:
+                if t.done():
+                    starts.append(time.now)
+                else:
+                    t.cancel()
+
+    await busy(1.0)
+    assert 14 <= len(starts) <= 21  # half the rate (40 a window, at most 20 of them now)
+    await time.advance(5.0)
+    assert b.share() == 1.0 and b.rate() == 32  # recovered: a tenth of the rate a second
+    starts.clear()
+    await busy(1.25)
+    assert len(starts) == 40
+    # A 429 after the pause cuts again, from the rate of the moment.
+    b.refused(0.5)
+    await time.advance(0.5)
+    assert b.share() == 0.5
 
 
 def test_routes_are_classed_like_discord_s_global_limit() -> None:
