@@ -257,6 +257,7 @@ async def run(
         identical_before = len(emu.identical_uploads)
         gl = emu.global_limit
         limit_before = (gl.limited, gl.exempt, gl.global_429s, gl.invalid)
+        gl.peak = 0  # the busiest second while playing
         requests_before = len(emu.requests)
         moved: list[list[float]] = [[] for _ in tables]
         ended = [0.0] * len(tables)
@@ -349,6 +350,7 @@ async def run(
             "limited": limited,
             "exempt": exempt_requests,
             "limited_per_s": limited / elapsed,
+            "busiest_second": gl.peak,
             "limited_per_game_minute": limited / max(1e-9, game_minutes),
             "mean_active_games": game_minutes * 60 / elapsed,
             "exempt_per_game_minute": exempt_requests / max(1e-9, game_minutes),
@@ -468,7 +470,8 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"{r['global_429s']} global 429s while playing ({r['global_429s_all']} in all), "
         f"{r['invalid']} invalid requests ({r['invalid_all']} in all) | global-limited "
         f"{r['limited']} ({r['limited_per_s']:.1f}/s, {r['limited_per_game_minute']:.1f} per "
-        f"active game per minute), exempt {r['exempt']} "
+        f"active game per minute, {r.get('busiest_second', '?')} in the busiest second at "
+        f"Discord's end), exempt {r['exempt']} "
         f"({r['exempt_per_game_minute']:.1f} per game-minute); games active at once: "
         f"{r['games']} at first, {r['mean_active_games']:.0f} on average",
         flush=True,

@@ -6,6 +6,8 @@ import asyncio
 import random
 from collections.abc import Callable
 
+import aiohttp
+from aiohttp import web
 from multidict import CIMultiDict
 
 from bot.request_budget import (
@@ -19,7 +21,9 @@ from bot.request_budget import (
     RequestCounter,
     priority,
     route_class,
+    trace_config,
 )
+from testing.fakediscord.global_limit import global_429
 
 
 class FakeTime:
@@ -295,3 +299,45 @@ def test_the_counter_sums_by_class_per_minute() -> None:
     assert "exempt 1" in line
     assert "global 429s 1" in line and "invalid 2" in line
     assert "global-limited 0" in counter.summary()
+
+
+async def test_a_global_429_through_the_session_pauses_every_request() -> None:
+    """Through a real aiohttp session with the bot's hooks, against a server answering
+    Discord's global 429 (Retry-After 1 s) once: the budget learns of it, and the requests made
+    next reach the server only after the pause, at half the rate."""
+    arrived: list[float] = []
+    answered_429: list[float] = []
+
+    async def handler(request: web.Request) -> web.Response:
+        now = asyncio.get_running_loop().time()
+        if not answered_429:
+            answered_429.append(now)
+            headers, body = global_429(0.4)
+            return web.json_response(body, status=429, headers=headers)
+        arrived.append(now)
+        return web.json_response({})
+
+    app = web.Application()
+    app.router.add_route("POST", "/api/v10/channels/1/messages", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/api/v10/channels/1/messages"
+    b, counter = RequestBudget(40), RequestCounter()
+    try:
+        async with aiohttp.ClientSession(trace_configs=[trace_config(b, counter)]) as session:
+            async with session.post(url) as refused:
+                assert refused.status == 429
+            assert b.global_429s == 1 and counter.total["global_429"] == 1
+            assert b.share() == 0  # paused
+
+            async def post() -> int:
+                async with session.post(url) as response:
+                    return response.status
+
+            assert await asyncio.gather(post(), post(), post()) == [200, 200, 200]
+    finally:
+        await runner.cleanup()
+    assert min(arrived) >= answered_429[0] + 1.0  # the header's whole second
+    assert b.rate() < 20  # half of 32 a second, recovering by a tenth a second
