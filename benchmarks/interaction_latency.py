@@ -284,7 +284,9 @@ async def run(
         asks: list[asyncio.Task[Any]] = []
 
         async def flood_tables() -> None:
-            """`flood` `/uno table` a second in the one server, at random channels."""
+            """`flood` `/uno table` a second in the one server, at random channels, once every
+            player had a first look at the table (a re-post deletes the message they click)."""
+            await asyncio.sleep(2 * think + 2.0)
             while True:
                 await asyncio.sleep(random.expovariate(flood))
                 n = random.randrange(games)
