@@ -7,7 +7,7 @@ exempt. Every request discord.py makes passes through one aiohttp session, whose
 counts each by class and makes each global-limited one wait for its turn in `RequestBudget`.
 
 The budget lets at most `per_second` global-limited requests start in any window of
-`WINDOW` (1.25) seconds, a quarter second longer than Discord's, so that they still arrive as at
+`WINDOW` (1.4) seconds, 0.4 s longer than Discord's, so that they still arrive as at
 most `per_second` in any one of Discord's seconds when the network and the far side delay them by
 different amounts (see `ARRIVAL_JITTER`): Discord never answers a global 429, which would also
 count as an invalid request (10,000 of those in 10 minutes get the address banned). A global 429
@@ -45,10 +45,10 @@ SUMMARY_EVERY = 300.0
 BURST_SHARE = 20
 #: Seconds by which the delays of two requests between their start here and their count at
 #: Discord may differ (the network, a new connection, the far side's own pauses). Measured
-#: against the emulator (docs/benchmarks.md): the start and the send within 25 ms of each
-#: other, the arrival at the far side up to 0.5 s late while its loop is busy; requests spread
-#: by the budget stay within 50 in any second up to about that.
-ARRIVAL_JITTER = 0.25
+#: against the emulator on a loaded machine (docs/benchmarks.md): the arrival at the far side
+#: up to 0.5 s late while its loop is busy (a window 0.25 s longer still let 50 land in one
+#: second once); spread by the budget, requests stay within 50 in any second up to 0.75 s.
+ARRIVAL_JITTER = 0.4
 #: The budget's window: Discord's second plus the jitter.
 WINDOW = 1.0 + ARRIVAL_JITTER
 #: After a global 429 the budget's rate drops to this share of itself (at most once per pause,
@@ -121,8 +121,8 @@ class RequestBudget:
     tenths of a second after it started here, more or less for each. Starts that fill one
     second of our clock can land inside a shorter second of Discord's together with the next
     ones; measured against the emulator with a one-second window, a peak of 50 reached it in
-    one second while the budget held 40. Held to 40 in any 1.25 s, they arrive as at most 40
-    in any second while their delays differ by up to 0.25 s, and at most 50 up to about 0.45 s.
+    one second while the budget held 40. Held to 40 in any 1.4 s, they arrive as at most 40
+    in any second while their delays differ by up to 0.4 s, and at most 50 up to about 0.75 s.
 
     `refused(retry_after)`, told of a global 429 all the same, pauses every start for
     `retry_after` and then resumes at a `CUT_SHARE` of the rate, which recovers by `RECOVERY`
