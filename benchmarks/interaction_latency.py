@@ -208,6 +208,7 @@ async def run(
     images: bool = True,
     discord_limit: bool = True,
     request_budget: str | None = None,
+    flood: float = 0.0,
 ) -> dict[str, Any]:
     emu = FakeDiscord()
     emu.global_limit.per_second = GLOBAL_PER_SECOND if discord_limit else None
@@ -247,6 +248,9 @@ async def run(
         players = [
             [emu.add_user(f"p{n}a", guild), emu.add_user(f"p{n}b", guild)] for n in range(games)
         ]
+        # Onlookers of the flood (`--flood`): ten a channel, each asking its table at random.
+        watched = range(games if flood else 0)
+        onlookers = [[emu.add_user(f"w{n}-{i}", guild) for i in range(10)] for n in watched]
         tables: list[Message] = []
         for start in range(0, games, 10):  # lobbies ten at a time: the play is what is measured
             batch = zip(channels[start : start + 10], players[start : start + 10], strict=True)
@@ -260,6 +264,7 @@ async def run(
         identical_before = len(emu.identical_uploads)
         gl = emu.global_limit
         limit_before = (gl.limited, gl.exempt, gl.global_429s, gl.invalid)
+        gl.peak = 0  # the busiest second while playing
         requests_before = len(emu.requests)
         moved: list[list[float]] = [[] for _ in tables]
         ended = [0.0] * len(tables)
@@ -279,11 +284,30 @@ async def run(
         workers_before = {pid: cpu_seconds(pid) for pid in family(bot.pid) if pid != bot.pid}
         bot_before = cpu_seconds(bot.pid)
         harness_before = cpu_seconds(os.getpid())
+        asks: list[asyncio.Task[Any]] = []
+
+        async def flood_tables() -> None:
+            """`flood` `/uno table` a second in the one server, at random channels, once every
+            player had a first look at the table (a re-post deletes the message they click)."""
+            await asyncio.sleep(2 * think + 2.0)
+            while True:
+                await asyncio.sleep(random.expovariate(flood))
+                n = random.randrange(games)
+                asks.append(
+                    asyncio.create_task(
+                        emu.slash(random.choice(onlookers[n]), channels[n], "uno table")
+                    )
+                )
+
+        flooding = asyncio.create_task(flood_tables()) if flood else None
         try:
             played = await asyncio.gather(*(game(n) for n in range(len(tables))))
         finally:
+            if flooding is not None:
+                flooding.cancel()
             gc.enable()
             gc.unfreeze()
+        await asyncio.gather(*asks, return_exceptions=True)
         elapsed = time.perf_counter() - started
         bot_cpu = cpu_seconds(bot.pid) - bot_before
         workers_cpu = sum(
@@ -330,6 +354,7 @@ async def run(
             "hand_kb": statistics.mean(hands_sent) / 1024 if hands_sent else 0.0,
             "hand_kb_max": max(hands_sent, default=0) / 1024,
             "games": games,
+            "table_asks": len(asks),
             "actions": sum(played),
             "interactions": len(latencies),
             "seconds": elapsed,
@@ -352,6 +377,7 @@ async def run(
             "limited": limited,
             "exempt": exempt_requests,
             "limited_per_s": limited / elapsed,
+            "busiest_second": gl.peak,
             "limited_per_game_minute": limited / max(1e-9, game_minutes),
             "mean_active_games": game_minutes * 60 / elapsed,
             "exempt_per_game_minute": exempt_requests / max(1e-9, game_minutes),
@@ -377,6 +403,7 @@ def child(
     """One run in a fresh process (the harness's leftovers would skew the next run)."""
     command = [sys.executable, __file__, "--games", str(n), "--think", str(think)]
     command += ["--images", images, "--discord-limit", args.discord_limit]
+    command += ["--flood", str(args.flood)]
     if args.request_budget is not None:
         command += ["--request-budget", args.request_budget]
     command += ["--actions", str(args.actions), "--bot-root", str(root), "--json"]
@@ -406,7 +433,7 @@ def compare_with(
         for pair in range(args.repeat):
             order = ["this", "baseline"] if pair % 2 == 0 else ["baseline", "this"]
             for side in order:
-                r = child(n, think, args, sides[side])
+                r = child(n, think, args, sides[side], args.images[0])
                 results[side].append(r)
                 report(r, think, label=side)
         med = {
@@ -471,9 +498,11 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"{r['global_429s']} global 429s while playing ({r['global_429s_all']} in all), "
         f"{r['invalid']} invalid requests ({r['invalid_all']} in all) | global-limited "
         f"{r['limited']} ({r['limited_per_s']:.1f}/s, {r['limited_per_game_minute']:.1f} per "
-        f"active game per minute), exempt {r['exempt']} "
+        f"active game per minute, {r.get('busiest_second', '?')} in the busiest second at "
+        f"Discord's end), exempt {r['exempt']} "
         f"({r['exempt_per_game_minute']:.1f} per game-minute); games active at once: "
-        f"{r['games']} at first, {r['mean_active_games']:.0f} on average",
+        f"{r['games']} at first, {r['mean_active_games']:.0f} on average"
+        + (f"; flood: {r['table_asks']} /uno table" if r.get("table_asks") else ""),
         flush=True,
     )
     print(
@@ -560,6 +589,13 @@ def main() -> None:
         help="the checkout whose bot plays (default: this one; e.g. a worktree of an older "
         "commit, measured with this harness and emulator)",
     )
+    parser.add_argument(
+        "--flood",
+        type=float,
+        default=0.0,
+        help="`/uno table` asked per second while the games play, in random channels of the "
+        "one server, by onlookers (ten a channel; each may re-post once in 10 s)",
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     runs = [(n, think) for n in args.games for think in args.think]
@@ -586,6 +622,7 @@ def main() -> None:
             images,
             args.discord_limit == "on",
             args.request_budget,
+            args.flood,
         )
     )
     if args.json:

@@ -6,9 +6,14 @@ exempt. Every request discord.py makes passes through one aiohttp session, whose
 (`discord.Client(http_trace=...)`, a public option) see it before it is sent: `trace_config`
 counts each by class and makes each global-limited one wait for its turn in `RequestBudget`.
 
-The budget lets at most `per_second` global-limited requests start in any one-second window, so
-Discord never answers a global 429 (which would also count as invalid requests, 10,000 of which
-in 10 minutes get the address banned). When requests must wait, they go by priority: results,
+The budget lets at most `per_second` global-limited requests start in any window of
+`WINDOW` (1.4) seconds, 0.4 s longer than Discord's, so that they still arrive as at
+most `per_second` in any one of Discord's seconds when the network and the far side delay them by
+different amounts (see `ARRIVAL_JITTER`): Discord never answers a global 429, which would also
+count as an invalid request (10,000 of those in 10 minutes get the address banned). A global 429
+that comes all the same (another process of the token, Discord's own hiccup) pauses the budget
+for its Retry-After and resumes it at half the rate, which recovers over the next seconds.
+When requests must wait, they go by priority: results,
 lobbies, new tables and anything not labelled first (`Priority.URGENT`), then table edits, then
 turn pings; a flow labels its requests with `with priority(Priority.PING): ...`. Under pressure
 `pacing` stretches the interval between two edits of one table (from the base, 1 s, towards
@@ -38,6 +43,21 @@ log = logging.getLogger(__name__)
 SUMMARY_EVERY = 300.0
 #: Requests that may start at once: a twentieth of the budget (see `RequestBudget`).
 BURST_SHARE = 20
+#: Seconds by which the delays of two requests between their start here and their count at
+#: Discord may differ (the network, a new connection, the far side's own pauses). Measured
+#: against the emulator on a loaded machine (docs/benchmarks.md): the arrival at the far side
+#: up to 0.5 s late while its loop is busy (a window 0.25 s longer still let 50 land in one
+#: second once); spread by the budget, requests stay within 50 in any second up to 0.75 s.
+ARRIVAL_JITTER = 0.4
+#: The budget's window: Discord's second plus the jitter.
+WINDOW = 1.0 + ARRIVAL_JITTER
+#: After a global 429 the budget's rate drops to this share of itself (at most once per pause,
+#: never below `LOWEST_SHARE`) and climbs back by `RECOVERY` of the full rate per second.
+CUT_SHARE = 0.5
+LOWEST_SHARE = 0.1
+RECOVERY = 0.1
+#: The longest pause a global 429's Retry-After imposes (discord.py waits it out anyway).
+LONGEST_PAUSE = 60.0
 #: A table's edit interval grows at most to this many times the base (1 s -> 9 s): with the
 #: wait for the budget and the edit itself, a table stays within 10 s of its game.
 PACING_MAX = 9.0
@@ -90,15 +110,23 @@ def route_class(path: str) -> str | None:
 
 
 class RequestBudget:
-    """At most `per_second` requests start in any one-second window, and they are spread:
-    at most `burst` at once, then one per 1/`per_second` s (a leaky bucket). The others wait,
-    by priority and then in arrival order. `clock` and `call_later` default to the running
-    loop's (tests pass fake ones).
+    """At most `per_second` requests start in any window of `window` seconds (`WINDOW`, longer
+    than Discord's second by the arrival jitter), and they are spread: at most `burst` at once,
+    then one per `window`/`per_second` s (a leaky bucket); the burst is counted in the window
+    like every other start, a retry too (it passes through here again). The others wait, by
+    priority and then in arrival order. `clock` and `call_later` default to the running loop's
+    (tests pass fake ones).
 
-    Why spread them: a request reaches Discord some milliseconds after it starts, more or
-    fewer for each. A whole window's worth sent at once, then another just after the window,
-    can land inside one of Discord's seconds; evenly spaced ones shifted by a jitter of j
-    seconds put at most about `per_second` * (1 + j) + `burst` in one (46 for 40, 0.1 s, 2).
+    Why the longer window: Discord counts a request when it arrives, some milliseconds to some
+    tenths of a second after it started here, more or less for each. Starts that fill one
+    second of our clock can land inside a shorter second of Discord's together with the next
+    ones; measured against the emulator with a one-second window, a peak of 50 reached it in
+    one second while the budget held 40. Held to 40 in any 1.4 s, they arrive as at most 40
+    in any second while their delays differ by up to 0.4 s, and at most 50 up to about 0.75 s.
+
+    `refused(retry_after)`, told of a global 429 all the same, pauses every start for
+    `retry_after` and then resumes at a `CUT_SHARE` of the rate, which recovers by `RECOVERY`
+    a second (additive increase, multiplicative decrease, as TCP does with its window).
     """
 
     def __init__(
@@ -106,12 +134,13 @@ class RequestBudget:
         per_second: float,
         *,
         burst: int | None = None,
+        window: float = WINDOW,
         clock: Callable[[], float] | None = None,
         call_later: Callable[[float, Callable[[], None]], Any] | None = None,
     ) -> None:
         self.per_second = max(1, int(per_second))
         self.burst = burst if burst is not None else max(1, self.per_second // BURST_SHARE)
-        self._spacing = 1.0 / self.per_second
+        self.window = window
         self._next_at = float("-inf")  # when the bucket is empty again (one spacing per start)
         self._clock = clock
         self._call_later = call_later
@@ -121,9 +150,14 @@ class RequestBudget:
         self._timer: Any = None
         self._factor = 1.0
         self._paced_at: float | None = None
-        #: Requests that had to wait, and the longest queue seen.
+        # After a global 429: no start before `_resume_at`, then `_cut_share` of the rate,
+        # growing by `RECOVERY` a second.
+        self._resume_at = float("-inf")
+        self._cut_share = 1.0
+        #: Requests that had to wait, the longest queue seen, and global 429s told of.
         self.waited = 0
         self.longest_queue = 0
+        self.global_429s = 0
 
     def _now(self) -> float:
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
@@ -133,22 +167,59 @@ class RequestBudget:
             return self._call_later(delay, callback)
         return asyncio.get_running_loop().call_later(delay, callback)
 
+    def share(self, now: float | None = None) -> float:
+        """The share of the full rate allowed now: 1 but for the seconds after a global 429
+        (0 while its pause lasts)."""
+        now = self._now() if now is None else now
+        if now < self._resume_at:
+            return 0.0
+        return min(1.0, self._cut_share + RECOVERY * (now - self._resume_at))
+
+    def _allowed(self, now: float) -> int:
+        """Starts allowed in one window now (at least one)."""
+        return max(1, int(self.per_second * max(self.share(now), LOWEST_SHARE)))
+
+    def rate(self, now: float | None = None) -> float:
+        """Starts per second the budget sustains now."""
+        now = self._now() if now is None else now
+        return self._allowed(now) / self.window
+
     def _wait(self, now: float) -> float:
         """Seconds until one more request may start (0: now)."""
-        wait = self._next_at - (self.burst - 1) * self._spacing - now
-        if self._used(now) >= self.per_second:
-            wait = max(wait, self._starts[0] + 1.0 - now)
+        allowed = self._allowed(now)
+        spacing = self.window / allowed
+        wait = self._next_at - (min(self.burst, allowed) - 1) * spacing - now
+        if self._used(now) >= allowed:
+            wait = max(wait, self._starts[-allowed] + self.window - now)
+        wait = max(wait, self._resume_at - now)
         return wait if wait > 1e-9 else 0.0  # rounding must not hold a request back
 
     def _start(self, now: float) -> None:
         self._starts.append(now)
-        self._next_at = max(self._next_at, now) + self._spacing
+        self._next_at = max(self._next_at, now) + self.window / self._allowed(now)
 
     def _used(self, now: float) -> int:
         starts = self._starts
-        while starts and now - starts[0] >= 1.0:
+        while starts and now - starts[0] >= self.window:
             starts.popleft()
         return len(starts)
+
+    def refused(self, retry_after: float) -> None:
+        """Discord answered a global 429: no start for `retry_after` seconds, then a lower rate
+        that recovers. The 429s of requests already on their way when the first came (within
+        its pause) do not cut it again."""
+        now = self._now()
+        self.global_429s += 1
+        pause = min(LONGEST_PAUSE, max(0.0, retry_after))
+        if now >= self._resume_at:
+            self._cut_share = max(LOWEST_SHARE, self.share(now) * CUT_SHARE)
+        self._resume_at = max(self._resume_at, now + pause)
+        log.warning(
+            "Discord answered a global 429: the request budget pauses %.2f s, then resumes at "
+            "%.0f%% of its rate",
+            pause,
+            100 * self._cut_share,
+        )
 
     @property
     def queued(self) -> int:
@@ -195,9 +266,9 @@ class RequestBudget:
             self._paced_at = now
             if self.queued:
                 self._factor = min(PACING_MAX, self._factor * PACING_STEP)
-            elif self._used(now) < EASY_SHARE * self.per_second:
+            elif self._used(now) < EASY_SHARE * self._allowed(now):
                 self._factor = max(1.0, self._factor / PACING_STEP)
-        need = tables / (self.per_second * TABLE_SHARE)
+        need = tables / (max(self.rate(now), 1e-9) * TABLE_SHARE)
         return min(base * PACING_MAX, max(base, need) * self._factor)
 
 
@@ -250,6 +321,14 @@ class RequestCounter:
         )
 
 
+def retry_after(headers: Any) -> float:
+    """The seconds a 429's headers ask to wait (Retry-After; 1 when it is missing or unreadable)."""
+    try:
+        return float(headers.get("Retry-After", 1.0))
+    except ValueError:
+        return 1.0
+
+
 def trace_config(budget: RequestBudget | None, counter: RequestCounter) -> aiohttp.TraceConfig:
     """aiohttp hooks for discord.py's session: count every request, and hold each
     global-limited one until `budget` lets it start (a retry after a 429 waits again)."""
@@ -268,8 +347,12 @@ def trace_config(budget: RequestBudget | None, counter: RequestCounter) -> aioht
                 counter.note("waited")
 
     async def on_end(_: Any, ctx: Any, params: aiohttp.TraceRequestEndParams) -> None:
-        if getattr(ctx, "kind", None) is not None:
-            counter.answered(params.response.status, params.response.headers)
+        if getattr(ctx, "kind", None) is None:
+            return
+        status, headers = params.response.status, params.response.headers
+        counter.answered(status, headers)
+        if budget is not None and status == 429 and headers.get("X-RateLimit-Global"):
+            budget.refused(retry_after(headers))
 
     trace.on_request_start.append(on_start)
     trace.on_request_end.append(on_end)

@@ -29,9 +29,10 @@ class Settings(BaseSettings):
     request_budget: float = Field(
         default=40,
         ge=0,
-        description="requests per second this process may make on routes under Discord's global "
-        "limit (50 per bot token, shared by every process; interaction routes are exempt); "
-        "0: not scheduled, only counted",
+        description="requests this process may make in any 1.4 s on routes under Discord's "
+        "global limit (50 a second per bot token, shared by every process; interaction routes "
+        "are exempt): Discord's second plus 0.4 s for the requests' differing delays on "
+        "the way; 0: not scheduled, only counted",
     )
     table_repost_after: float = Field(
         default=3000,

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 
+import aiohttp
+import pytest
+from aiohttp import web
 from multidict import CIMultiDict
 
 from bot.request_budget import (
+    ARRIVAL_JITTER,
     EXEMPT,
     LIMITED,
     PACING_MAX,
+    WINDOW,
     Priority,
     RequestBudget,
     RequestCounter,
     priority,
     route_class,
+    trace_config,
 )
+from testing.fakediscord.global_limit import global_429
 
 
 class FakeTime:
@@ -29,8 +37,15 @@ class FakeTime:
     def __call__(self) -> float:
         return self.now
 
-    def call_later(self, delay: float, callback: Callable[[], None]) -> None:
+    def call_later(self, delay: float, callback: Callable[[], None]) -> object:
         self.timers.append((self.now + delay, callback))
+        return callback  # a handle, as the loop's (the budget arms one timer at a time)
+
+    async def sleep(self, seconds: float) -> None:
+        """asyncio.sleep on this clock."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.call_later(seconds, lambda: done.done() or done.set_result(None))
+        await done
 
     async def advance(self, seconds: float) -> None:
         """Move the clock on, run the timers due, and let the woken tasks run."""
@@ -43,8 +58,12 @@ class FakeTime:
             await asyncio.sleep(0)
 
 
-def budget(per_second: int, time: FakeTime, burst: int = 1) -> RequestBudget:
-    return RequestBudget(per_second, burst=burst, clock=time, call_later=time.call_later)
+def budget(per_second: int, time: FakeTime, burst: int = 1, window: float = 1.0) -> RequestBudget:
+    """A budget on the fake clock; a one-second window unless told (the mechanics are the same
+    for the real one, `WINDOW`)."""
+    return RequestBudget(
+        per_second, burst=burst, window=window, clock=time, call_later=time.call_later
+    )
 
 
 async def test_requests_within_the_window_start_at_once() -> None:
@@ -126,7 +145,9 @@ async def test_a_cancelled_request_gives_its_turn_away() -> None:
 async def test_tables_are_paced_to_share_the_budget() -> None:
     b = RequestBudget(40)
     assert b.pacing(1.0, tables=10) == 1.0
-    assert b.pacing(1.0, tables=250) == 250 / 32  # 80 % of 40 requests/s for the tables
+    # 80 % of the budget's rate for the tables: 40 requests in any `WINDOW`
+    assert b.rate() == 40 / WINDOW
+    assert b.pacing(1.0, tables=200) == pytest.approx(200 / (0.8 * 40 / WINDOW))
     assert b.pacing(1.0, tables=1000) == PACING_MAX
 
 
@@ -149,6 +170,108 @@ async def test_table_pacing_grows_while_requests_queue_and_shrinks_back() -> Non
         await time.advance(1.0)
         b.pacing(1.0)
     assert b.pacing(1.0) == 1.0
+
+
+def most_in_a_window(times: list[float], window: float) -> int:
+    """The most of `times` within any half-open window of `window` seconds."""
+    times, most, first = sorted(times), 0, 0
+    for last, t in enumerate(times):
+        while times[first] <= t - window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+async def load(b: RequestBudget, time: FakeTime, rng: random.Random) -> list[float]:
+    """30 s of bursts (a hundred requests at once every 5 s), a steady overload (about 50
+    requests a second) and discord.py's retries (a fifth of them answered 429 or 5xx, started
+    again after up to a second) through `b`; the moment of every start."""
+    starts: list[float] = []
+
+    async def request(retries: int) -> None:
+        for attempt in range(retries + 1):
+            await b.acquire()
+            starts.append(time.now)
+            if attempt < retries:
+                await time.sleep(rng.uniform(0.0, 1.0))
+
+    tasks: list[asyncio.Task[None]] = []
+    for step in range(6000):  # steps of 5 ms
+        if step % 1000 == 0:
+            tasks += [asyncio.create_task(request(0)) for _ in range(100)]
+        if rng.random() < 0.25:
+            tasks.append(asyncio.create_task(request(1 if rng.random() < 0.2 else 0)))
+        await time.advance(0.005)
+    while not all(t.done() for t in tasks):
+        await time.advance(0.005)
+    return starts
+
+
+async def test_no_second_at_discord_holds_more_than_the_budget() -> None:
+    """Under bursts, overload and retries every start counts: no window of the budget holds
+    more than 40, and however each request's arrival at Discord is delayed (by up to
+    `ARRIVAL_JITTER`, differently for each) no second of Discord's holds more than 40; with
+    delays differing by up to 0.7 s, none more than Discord's 50."""
+    time, rng = FakeTime(), random.Random(36)
+    b = RequestBudget(40, clock=time, call_later=time.call_later)
+    assert b.burst == 2
+    starts = await load(b, time, rng)
+    assert len(starts) > 900
+    assert most_in_a_window(starts, WINDOW) == 40  # full, never over
+    for spread, limit in ((ARRIVAL_JITTER, 40), (0.7, 50)):
+        for _ in range(20):
+            arrivals = [t + rng.uniform(0.0, spread) for t in starts]
+            assert most_in_a_window(arrivals, 1.0) <= limit, spread
+
+
+async def test_a_one_second_window_is_overrun_by_the_jitter() -> None:
+    """What the longer window is for: the same load through a budget counting Discord's own
+    second holds 40 per second at the start, and some second at Discord's end sees more."""
+    time, rng = FakeTime(), random.Random(36)
+    b = RequestBudget(40, window=1.0, clock=time, call_later=time.call_later)
+    starts = await load(b, time, rng)
+    assert most_in_a_window(starts, 1.0) == 40
+    arrivals = [t + rng.uniform(0.0, ARRIVAL_JITTER) for t in starts]
+    assert most_in_a_window(arrivals, 1.0) > 40
+
+
+async def test_a_global_429_pauses_the_budget_then_resumes_slower_and_recovers() -> None:
+    time = FakeTime()
+    b = budget(40, time, burst=2, window=WINDOW)
+    assert b.rate() == 40 / WINDOW
+    b.refused(1.0)
+    b.refused(1.0)  # the 429s of requests already under way: one cut
+    assert b.global_429s == 2 and b.share() == 0
+    paused = asyncio.create_task(b.acquire())
+    await time.advance(0.99)
+    assert not paused.done()
+    await time.advance(0.01)
+    assert paused.done()
+    assert b.rate() == 20 / WINDOW  # half the rate
+    starts: list[float] = []
+
+    async def busy(seconds: float) -> None:
+        end = time.now + seconds
+        while time.now < end:
+            tasks = [asyncio.create_task(b.acquire()) for _ in range(5)]
+            await time.advance(0.005)
+            for t in tasks:
+                if t.done():
+                    starts.append(time.now)
+                else:
+                    t.cancel()
+
+    await busy(1.0)
+    assert 14 <= len(starts) <= 21  # half the rate (40 a window, at most 20 of them now)
+    await time.advance(5.0)
+    assert b.share() == 1.0 and b.rate() == 40 / WINDOW  # recovered: a tenth of the rate a second
+    starts.clear()
+    await busy(WINDOW)
+    assert len(starts) == 40
+    # A 429 after the pause cuts again, from the rate of the moment.
+    b.refused(0.5)
+    await time.advance(0.5)
+    assert b.share() == 0.5
 
 
 def test_routes_are_classed_like_discord_s_global_limit() -> None:
@@ -177,3 +300,45 @@ def test_the_counter_sums_by_class_per_minute() -> None:
     assert "exempt 1" in line
     assert "global 429s 1" in line and "invalid 2" in line
     assert "global-limited 0" in counter.summary()
+
+
+async def test_a_global_429_through_the_session_pauses_every_request() -> None:
+    """Through a real aiohttp session with the bot's hooks, against a server answering
+    Discord's global 429 (Retry-After 1 s) once: the budget learns of it, and the requests made
+    next reach the server only after the pause, at half the rate."""
+    arrived: list[float] = []
+    answered_429: list[float] = []
+
+    async def handler(request: web.Request) -> web.Response:
+        now = asyncio.get_running_loop().time()
+        if not answered_429:
+            answered_429.append(now)
+            headers, body = global_429(0.4)
+            return web.json_response(body, status=429, headers=headers)
+        arrived.append(now)
+        return web.json_response({})
+
+    app = web.Application()
+    app.router.add_route("POST", "/api/v10/channels/1/messages", handler)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/api/v10/channels/1/messages"
+    b, counter = RequestBudget(40), RequestCounter()
+    try:
+        async with aiohttp.ClientSession(trace_configs=[trace_config(b, counter)]) as session:
+            async with session.post(url) as refused:
+                assert refused.status == 429
+            assert b.global_429s == 1 and counter.total["global_429"] == 1
+            assert b.share() == 0  # paused
+
+            async def post() -> int:
+                async with session.post(url) as response:
+                    return response.status
+
+            assert await asyncio.gather(post(), post(), post()) == [200, 200, 200]
+    finally:
+        await runner.cleanup()
+    assert min(arrived) >= answered_429[0] + 1.0  # the header's whole second
+    assert b.rate() < 0.6 * 40 / WINDOW  # half the rate, recovering by a tenth a second

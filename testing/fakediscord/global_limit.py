@@ -51,6 +51,9 @@ class GlobalLimit:
     clock: Callable[[], float] = time.monotonic
     #: Requests counted against the global limit, exempt ones, and global 429s answered.
     limited: int = 0
+    #: The most requests of one token admitted within one second (at most ``per_second``
+    #: while the limit is on; what a bot's pacing looks like at Discord's end).
+    peak: int = 0
     exempt: int = 0
     global_429s: int = 0
     #: Every invalid request answered (401, 403, 429), and the worst count within one window.
@@ -67,16 +70,15 @@ class GlobalLimit:
             self.exempt += 1
             return None
         self.limited += 1
-        if self.per_second is None:
-            return None
         now = self.clock()
         stamps = self._recent.setdefault(token, deque())
         while stamps and now - stamps[0] >= 1.0:
             stamps.popleft()
-        if len(stamps) >= self.per_second:
+        if self.per_second is not None and len(stamps) >= self.per_second:
             self.global_429s += 1
             return max(0.001, 1.0 - (now - stamps[0]))
         stamps.append(now)
+        self.peak = max(self.peak, len(stamps))
         return None
 
     def banned(self) -> bool:
