@@ -32,6 +32,7 @@ from bot.engine.ai import is_computer
 from bot.host import UnoHost
 from bot.i18n import t
 from bot.request_budget import Priority, priority
+from bot.store import StorageUnavailable
 from bot.ui.outgoing import Outgoing
 from cogs.uno.game.clock import MAX_TIMEOUTS, Clock
 from cogs.uno.game.live import LiveGame
@@ -126,6 +127,8 @@ class TurnPings:
         try:
             async with self.shared.db.write() as unit:
                 await unit.games.clear_ping_messages(pings)
+        except StorageUnavailable as error:  # the store logged the fault once
+            log.warning("could not forget %d turn pings: %s", len(pings), error)
         except Exception:
             log.exception("could not forget %d turn pings", len(pings))
 
@@ -238,6 +241,8 @@ class GamePing:
         try:
             async with self.shared.db.write() as unit:
                 await unit.games.set_ping_message(live.game_id, message.id)
+        except StorageUnavailable as error:  # a locked or full database: told once, by the store
+            log.warning("could not store the turn ping of game %s: %s", live.game_id, error)
         except Exception:
             log.exception("could not store the turn ping of game %s", live.game_id)
 
