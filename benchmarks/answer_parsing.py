@@ -22,8 +22,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -36,7 +34,7 @@ from bot.ui.hand_message import render_hand
 from bot.ui.table_message import render_table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.i18n_render import mid_game
+from benchmarks.i18n_render import mid_game, per_call
 
 CHANNEL, GUILD, APP, USER = 10, 20, 30, 1
 AUTHOR: Any = {"id": str(APP), "username": "UNO", "discriminator": "0", "avatar": None, "bot": True}
@@ -88,15 +86,6 @@ def a_click(state: Any) -> discord.Interaction[Any]:
         "message": message_echo(5, {}, flags=64),
     }
     return discord.Interaction(data=data, state=state)
-
-
-def per_call(work: Callable[[], object], seconds: float) -> float:
-    calls, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        for _ in range(50):
-            work()
-        calls += 50
-    return elapsed / calls * 1e6
 
 
 def main() -> None:
