@@ -9,7 +9,7 @@ mid-draw: the rest of the debt is cancelled and the player is marked knocked out
 from __future__ import annotations
 
 from . import events as E
-from .faces import BIT, CARDS, COLOR_OF, IS_NUMBER, MATCH, W4_BIT
+from .faces import BIT, CARDS, CHALLENGED_WILDS, COLOR_OF, IS_NUMBER, MATCH
 from .hand import Hand
 from .legality import is_playable, playable_on_top, wd4_allowed
 from .state import PLAY_DRAWN, GameState
@@ -77,8 +77,10 @@ def knock_out(g: GameState, player: int) -> None:
 
 
 def draw_to_color(g: GameState, player: int, color: int, ev: list[E.Event] | None) -> None:
-    """Colour Roulette: `player` turns cards over until one of `color` (index) comes up, and
-    keeps them all (or until nothing is left to draw, or the mercy rule stops them)."""
+    """Colour Roulette and UNO Flip's Wild Draw Colour: `player` turns cards over until one of
+    `color` (index) comes up, and keeps them all (or until nothing is left to draw, the
+    discards under the top card reshuffled in once the pile is out, or the mercy rule stops
+    them)."""
     hand = g.held[player]
     limit = g.rules.mercy_limit
     drawn: list[int] = []
@@ -117,7 +119,7 @@ def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
     # `is_playable(..., drawn=True)` or not.
     matching = MATCH[g.discards[-1] * 5 + g.color_index]
     if rules.wd4_challenge or wd4_allowed(g, hand):
-        g.voids[player] = (matching | W4_BIT, hand.size)
+        g.voids[player] = (matching | CHALLENGED_WILDS, hand.size)
     else:
         g.voids[player] = (matching, hand.size)
     face = pile.pop()
@@ -127,7 +129,7 @@ def draw_turn(g: GameState, player: int, ev: list[E.Event] | None) -> None:
     hand.size += 1
     if ev is not None:
         ev.append(E.CardsDrawn(player, (CARDS[face],), E.DrawReason.CHOICE))
-    playable = wd4_allowed(g, hand) if bit == W4_BIT else matching & bit
+    playable = wd4_allowed(g, hand) if bit & CHALLENGED_WILDS else matching & bit
     if playable and (hand.size > 1 or rules.go_out_on_action or IS_NUMBER[face]):
         g.drawn_face = face
         g.decision = PLAY_DRAWN

@@ -56,6 +56,17 @@ class CardsDiscarded(Event):
 
 
 @dataclass(slots=True)
+class SidesFlipped(Event):
+    """UNO Flip: a Flip card (played, or turned as starter: `player` None) turned over every
+    hand, the draw pile and the discard pile; `dark` is the side now in play, `top` the card
+    now on the discard pile."""
+
+    player: int | None
+    dark: bool
+    top: Card
+
+
+@dataclass(slots=True)
 class PlayerKnockedOut(Event):
     """The mercy rule: `player` reached `cards` cards and is out of the round; their hand went
     face down under the draw pile."""

@@ -20,7 +20,8 @@ from . import events as E
 from . import seeds, snapshot
 from .cards import Card, Color
 from .errors import GameOver, NotInGame
-from .faces import CARDS, COLOR_INDEX, COLOR_OF_INDEX, deck_faces
+from .faces import CARDS, COLOR_INDEX, SIDE_COLORS, deck_faces
+from .flip import other_sides, pile_back
 from .hand import Hand, HandsView
 from .legality import (
     checked_code,
@@ -189,8 +190,9 @@ class Game(GameState):
 
     @property
     def color(self) -> Color | None:
-        """The active colour (None only before the starter wild's colour is named)."""
-        return COLOR_OF_INDEX[self.color_index]
+        """The active colour (None only before the starter wild's colour is named), of the
+        side in play in UNO Flip."""
+        return SIDE_COLORS[self.side][self.color_index]
 
     @color.setter
     def color(self, color: Color | None) -> None:
@@ -208,12 +210,27 @@ class Game(GameState):
         record = self.wd4_record
         if record is None:
             return None
-        return record[0], COLOR_OF_INDEX[record[1]], record[2]
+        return record[0], SIDE_COLORS[self.side][record[1]], record[2]
 
     def hand(self, player: int) -> list[Card]:
         """A copy of one player's hand, sorted (callers show it to that player only)."""
         held = self.held.get(player)
         return held.cards() if held is not None else []
+
+    @property
+    def dark(self) -> bool:
+        """UNO Flip: the dark side is in play."""
+        return bool(self.side)
+
+    def other_sides(self, player: int) -> list[Card]:
+        """UNO Flip: the other side of `player`'s cards, sorted, which every other player sees
+        (never show it to `player`); empty in other games."""
+        return other_sides(self, player)
+
+    @property
+    def pile_back(self) -> Card | None:
+        """UNO Flip: the other side of the draw pile's top card, which everybody sees."""
+        return pile_back(self)
 
     def card_count(self, player: int) -> int:
         held = self.held.get(player)

@@ -49,14 +49,15 @@ class Hand:
     def cards(self) -> list[Card]:
         return [CARDS[f] for f in self.faces()]
 
-    def points(self) -> int:
+    def points(self, table: tuple[int, ...] = POINTS) -> int:
+        """The hand's points, by `table` (faces.POINTS, or a game's own: faces.FLIP_POINTS)."""
         counts = self.counts
         mask = self.mask
         total = 0
         while mask:  # (`faces_of`, written out: every round's end scores every hand)
             low = mask & -mask
             face = low.bit_length() - 1
-            total += POINTS[face] * counts[face]
+            total += table[face] * counts[face]
             mask ^= low
         return total
 

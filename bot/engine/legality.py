@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from . import actions as A
 from . import move_codes as M
-from .cards import COLORS, Color
+from .cards import COLORS, DARK_COLORS, Color
 from .errors import GameOver, IllegalAction, NotInGame, NotYourTurn
 from .faces import (
     BIT,
+    CHALLENGED_WILDS,
     COLOR_MASK,
     COLOR_OF,
     D2_MASK,
@@ -25,9 +26,9 @@ from .faces import (
     NUMBER_MASK,
     RANK_MASK,
     RANK_OF,
+    SIDE_COLORS,
     SKIP_REVERSE_MASK,
     STACKS_ON,
-    W4_BIT,
     faces_of,
 )
 from .hand import Hand
@@ -36,7 +37,8 @@ from .state import CHOOSE_COLOR, CHOOSE_TARGET, MATCH_OVER, NEXT_ROUND, PLAY, PL
 
 
 def wd4_allowed(g: GameState, hand: Hand) -> bool:
-    """The Wild Draw Four rule itself (RULES.md section 3, `wd4_rule`), judged on `hand`."""
+    """The Wild Draw Four rule itself (RULES.md section 3, `wd4_rule`), judged on `hand`; UNO
+    Flip's Wild Draw Two and Wild Draw Colour follow it too (faces.CHALLENGED_WILDS)."""
     rule = g.rules.wd4_rule
     if rule == "color":
         return not hand.mask & COLOR_MASK[g.color_index]
@@ -55,7 +57,7 @@ def is_playable(g: GameState, face: int, hand: Hand, *, drawn: bool = False) -> 
     if hand.size == 1 and not rules.go_out_on_action and not IS_NUMBER[face]:
         return False
     bit = BIT[face]
-    if bit == W4_BIT:
+    if bit & CHALLENGED_WILDS:
         if rules.challenge_possible and not drawn:
             return True
         return wd4_allowed(g, hand)
@@ -69,8 +71,9 @@ def playable_mask(g: GameState, hand: Hand) -> int:
     if hand.size == 1 and not rules.go_out_on_action and not mask & NUMBER_MASK:
         return 0
     out = mask & MATCH[g.discards[-1] * 5 + g.color_index]
-    if mask & W4_BIT and (rules.challenge_possible or wd4_allowed(g, hand)):
-        out |= W4_BIT
+    challenged = mask & CHALLENGED_WILDS
+    if challenged and (rules.challenge_possible or wd4_allowed(g, hand)):
+        out |= challenged
     return out
 
 
@@ -79,7 +82,7 @@ def playable_on_top(g: GameState, hand: Hand) -> int:
     is believed not to hold."""
     out = MATCH[g.discards[-1] * 5 + g.color_index]
     if g.rules.wd4_challenge or wd4_allowed(g, hand):  # (`challenge_possible`, as in legal_moves)
-        out |= W4_BIT
+        out |= CHALLENGED_WILDS
     return out
 
 
@@ -128,8 +131,11 @@ def response_mask(g: GameState, player: int) -> int:
 
 
 def can_challenge(g: GameState) -> bool:
+    """A challengeable wild's penalty is pending: a Wild Draw Four or Flip's Wild Draw Two
+    ("W4"), or Flip's Wild Draw Colour ("WDC")."""
+    kind = g.penalty_kind
     return (
-        g.penalty_kind == "W4"
+        (kind == "W4" or kind == "WDC")
         and g.rules.challenge_possible
         and g.wd4_record is not None
         and g.wd4_record[0] in g.seats
@@ -177,8 +183,9 @@ def legal_moves(g: GameState, player: int) -> tuple[int, ...]:
         else:
             playable = mask & MATCH[g.discards[-1] * 5 + g.color_index]
             # (`challenge_possible`, read as the field it comes down to: a property costs a call)
-            if mask & W4_BIT and (rules.wd4_challenge or wd4_allowed(g, hand)):
-                playable |= W4_BIT
+            challenged = mask & CHALLENGED_WILDS
+            if challenged and (rules.wd4_challenge or wd4_allowed(g, hand)):
+                playable |= challenged
         if rules.voluntary_draw and g.pile:
             known = _HOLDING_TWO if hand.size == 2 else _PLAYS_OR_DRAW
             out = known.get(playable)
@@ -296,9 +303,18 @@ _NEXT_ROUND = (M.NEXT_ROUND,)
 
 
 def legal_actions(g: GameState, player: int) -> list[A.Action]:
-    """`legal_moves` as `Action` values."""
+    """`legal_moves` as `Action` values (colours of UNO Flip's side in play)."""
     seats = g.seats
+    if g.side:
+        return [_dark(action_of(code, seats)) for code in legal_moves(g, player)]
     return [action_of(code, seats) for code in legal_moves(g, player)]
+
+
+def _dark(action: A.Action) -> A.Action:
+    """A colour named on UNO Flip's dark side: the dark colour of the same index."""
+    if type(action) is A.ChooseColor:
+        return A.ChooseColor(DARK_COLORS[COLORS.index(action.color)])
+    return action
 
 
 def explain_refusal(g: GameState, player: int, action: A.Action) -> None:
@@ -337,20 +353,24 @@ def checked_code(g: GameState, player: int, action: A.Action) -> int:
         raise GameOver()
     code = code_of(action, g.seats)
     if code >= 0 and code in legal_moves(g, player):
-        return code
+        if type(action) is not A.ChooseColor or action.color.is_dark == bool(g.side):
+            return code
+        raise IllegalAction("not_now", action=action.code, decision=g.decision.value)
     explain_refusal(g, player, action)
     raise AssertionError("unreachable")  # explain_refusal always raises
 
 
 def favourite_color(g: GameState, player: int) -> Color:
-    """The colour `player` holds most of (ties: R, Y, G, B)."""
+    """The colour `player` holds most of (ties: R, Y, G, B; on Flip's dark side P, T, O, V)."""
     counts = [0] * (NO_COLOR + 1)
     hand = g.held.get(player)
     if hand is not None:
         for f in range(FACES):
             counts[COLOR_OF[f]] += hand.counts[f]
     best = max(range(NO_COLOR), key=lambda c: counts[c])
-    return COLORS[best]
+    color = SIDE_COLORS[g.side][best]
+    assert color is not None
+    return color
 
 
 def default_action(g: GameState, player: int) -> A.Action | None:

@@ -1,8 +1,8 @@
 """Moves as small integers: the core's spelling of `Action`s, for simulations and the engine.
 
-0-72 play a face, 73-145 play a face and call UNO with it, then the simple verbs, the colours,
-and a target or a catch by seat index. `action_of` and `code_of` convert at the boundary, so
-`Game.legal_actions` and `Game.moves` are one query spelled two ways.
+0-135 play a face, 136-271 play a face and call UNO with it, then the simple verbs, the
+colours, and a target or a catch by seat index. `action_of` and `code_of` convert at the
+boundary, so `Game.legal_actions` and `Game.moves` are one query spelled two ways.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ CHALLENGE: Final = DRAW + 4
 CALL_UNO: Final = DRAW + 5
 NEXT_ROUND: Final = DRAW + 6
 COLOR: Final = DRAW + 7  # + colour index 0-3
-TARGET: Final = 160  # + seat index
-CATCH: Final = 192  # + seat index
+TARGET: Final = COLOR + 4  # + seat index
+CATCH: Final = TARGET + 32  # + seat index
 
 _FIXED: dict[int, A.Action] = {
     **{f: A.Play(c) for f, c in enumerate(CARDS)},

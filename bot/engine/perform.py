@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import events as E
 from . import move_codes as M
-from .cards import COLORS
+from .cards import COLORS, DARK_COLORS
 from .drawing import catch, draw_turn
 from .errors import IllegalAction
 from .legality import default_action, legal_moves
@@ -120,7 +120,7 @@ def _simple(g: GameState, player: int, code: int, ev: list[E.Event] | None) -> N
     if code >= COLOR:
         g.color_index = code - COLOR
         if ev is not None:
-            ev.append(E.ColorChosen(player, COLORS[code - COLOR]))
+            ev.append(E.ColorChosen(player, (DARK_COLORS if g.side else COLORS)[code - COLOR]))
         continue_card(g, ev)
     elif code == KEEP:
         g.jump_open = False

@@ -1,7 +1,8 @@
 """Resolving a card: playing it, then its steps (colour, target, custom effect) and its effect on
 the turn order (skip, reverse, draw penalties), challenges, and the hand-moving wilds; and Show
 'Em No Mercy's cards (Discard All, Skip Everyone, the Draw Four/Six/Ten, Wild Reverse Draw Four,
-Colour Roulette: docs/playing.md)."""
+Colour Roulette: docs/playing.md); and UNO Flip's (Draw One, Draw Five, Flip, Wild Draw Two, Wild
+Draw Colour, its dark Skip Everyone: docs/playing.md)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ from .drawing import draw, draw_to_color
 from .faces import (
     BIT,
     CARDS,
+    CHALLENGED_WILDS,
     COLOR_MASK,
     COLOR_OF,
     CUSTOMIZABLE,
     DISCARD_ALL,
     DRAW_TWO,
     DRAW_VALUE,
+    FLIP,
+    FLIP_RANK,
     IS_WILD,
     MATCH,
     NO_MERCY_RANK,
@@ -28,11 +32,14 @@ from .faces import (
     SWAP_HANDS,
     WILD,
     WILD_COLOR_ROULETTE,
+    WILD_DRAW_COLOR,
     WILD_DRAW_FOUR,
+    WILD_DRAW_TWO,
     WILD_REVERSE_DRAW_FOUR,
     ZERO,
     faces_of,
 )
+from .flip import turn_over
 from .hand import Hand
 from .legality import can_challenge, response_mask
 from .rounds import end_round
@@ -66,7 +73,7 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
     if ev is not None:
         ev.append(E.CardPlayed(player, CARDS[face], jump_in))
     rank = RANK_OF[face]
-    if rank == WILD_DRAW_FOUR:
+    if rank == WILD_DRAW_FOUR or (rank >= FLIP_RANK and BIT[face] & CHALLENGED_WILDS):
         _record_wd4(g, player, color_before)
     if responding:  # (outside a response no penalty is pending: nothing to clear)
         g.penalty_kind = ""
@@ -90,7 +97,9 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
             g.steps = ["color", "effect"]
             continue_card(g, ev)
             return
-        if DRAW_VALUE[rank]:  # a draw card as the last card still makes the next player draw
+        if rank == FLIP:  # UNO Flip: the last card's flip happens; the new side is scored
+            turn_over(g, player, ev)
+        elif DRAW_VALUE[rank]:  # a draw card as the last card still makes the next player draw
             if rank == WILD_REVERSE_DRAW_FOUR:
                 g.direction = -g.direction
             amount = penalty_after(g, rank)
@@ -125,7 +134,7 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
             g.steps = ["roulette"]
             g.decision = CHOOSE_COLOR
             return
-        elif rank >= NO_MERCY_RANK:  # No Mercy's draw wilds: the player names the colour
+        elif rank >= NO_MERCY_RANK:  # No Mercy's draw wilds, Flip's wilds: a colour, then effect
             g.steps = ["effect"]
             g.decision = CHOOSE_COLOR
             return
@@ -197,6 +206,9 @@ def continue_card(g: GameState, ev: list[E.Event] | None) -> None:
         if step == "turn":
             g.decision = PLAY
             return
+        if step == "next":  # (UNO Flip: a flip revealed a wild, its colour named) the turn passes
+            start_turn(g, (g.turn + g.direction) % len(g.seats), ev)
+            return
         if step == "roulette":  # the actor is the victim, who named the colour
             draw_to_color(g, actor, g.color_index, ev)
             if ev is not None:
@@ -262,6 +274,8 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
         if ev is not None:
             ev.append(E.PlayAgain(actor))
         start_turn(g, seat, ev)
+    elif rank >= FLIP_RANK:
+        _flip_effect(g, actor, rank, seat, following, ev)
     elif rank >= NO_MERCY_RANK:
         _no_mercy_effect(g, rank, seat, following, ev)
     else:
@@ -270,9 +284,12 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
 
 def _penalty(g: GameState, rank: int, seat: int, following: int, ev: list[E.Event] | None) -> None:
     """A draw card's penalty on the player at `following`, who may respond to it (stack,
-    deflect, challenge) or takes it."""
+    deflect, challenge) or takes it. (Flip's Wild Draw Two is challenged as a Wild Draw Four:
+    kind "W4".)"""
     g.penalty = penalty_after(g, rank)
-    g.penalty_kind = "D" if rank == DRAW_TWO else "W4" if rank == WILD_DRAW_FOUR else "+"
+    g.penalty_kind = (
+        "D" if rank == DRAW_TWO else "W4" if rank in (WILD_DRAW_FOUR, WILD_DRAW_TWO) else "+"
+    )
     g.turn = following
     if response_mask(g, g.seats[following]) or can_challenge(g):
         g.decision = RESPOND
@@ -301,9 +318,46 @@ def _no_mercy_effect(
         start_turn(g, following, ev)
 
 
+def _flip_effect(
+    g: GameState, actor: int, rank: int, seat: int, following: int, ev: list[E.Event] | None
+) -> None:
+    """UNO Flip's cards on the turn order: Draw One, Draw Five and Wild Draw Two make the next
+    player draw and miss the turn; a Wild Draw Colour makes them draw until the colour named
+    (kind "WDC", challengeable, no count); a Flip turns everything over, the turn passing on
+    (the flipper names a colour first when the discard pile's new top is a wild)."""
+    if rank == FLIP:
+        turn_over(g, actor, ev)
+        if IS_WILD[g.discards[-1]]:
+            g.steps = ["next"]
+            g.decision = CHOOSE_COLOR
+            return
+        start_turn(g, following, ev)
+    elif rank == WILD_DRAW_COLOR:
+        g.penalty = 0
+        g.penalty_kind = "WDC"
+        g.turn = following
+        if can_challenge(g):
+            g.decision = RESPOND
+            return
+        g.turn = seat
+        take_penalty(g, following, ev)
+    elif DRAW_VALUE[rank]:
+        _penalty(g, rank, seat, following, ev)
+    else:  # (a Flip face without an effect of its own: none yet)
+        start_turn(g, following, ev)
+
+
 def take_penalty(g: GameState, victim_seat: int, ev: list[E.Event] | None) -> None:
-    """The victim of a pending penalty draws it (if any) and loses the turn."""
+    """The victim of a pending penalty draws it (if any) and loses the turn; the victim of a
+    Wild Draw Colour draws until its colour."""
     victim = g.seats[victim_seat]
+    if g.penalty_kind == "WDC":
+        g.penalty_kind = ""
+        draw_to_color(g, victim, g.color_index, ev)
+        if ev is not None:
+            ev.append(E.TurnSkipped(victim))
+        start_turn(g, (victim_seat + g.direction) % len(g.seats), ev)
+        return
     amount = g.penalty
     g.penalty = 0
     g.penalty_kind = ""
@@ -319,6 +373,9 @@ def take_penalty(g: GameState, victim_seat: int, ev: list[E.Event] | None) -> No
 def challenge(g: GameState, challenger: int, ev: list[E.Event] | None) -> None:
     assert g.wd4_record is not None
     offender, color_before, guilty = g.wd4_record
+    if g.penalty_kind == "WDC":
+        _challenge_draw_color(g, challenger, offender, guilty, ev)
+        return
     total = g.penalty
     if ev is not None:
         revealed = tuple(g.held[offender].cards())
@@ -337,6 +394,29 @@ def challenge(g: GameState, challenger: int, ev: list[E.Event] | None) -> None:
     else:
         extra = max(0, total + g.rules.challenge_fail_draw - 4)
         draw(g, challenger, extra, E.DrawReason.CHALLENGE, ev)
+        if ev is not None:
+            ev.append(E.TurnSkipped(challenger))
+        start_turn(g, g.next_seat(g.turn), ev)
+
+
+def _challenge_draw_color(
+    g: GameState, challenger: int, offender: int, guilty: bool, ev: list[E.Event] | None
+) -> None:
+    """UNO Flip's Wild Draw Colour challenged: guilty, its player draws until the colour named
+    and the challenger plays on; innocent, the challenger draws until it and two more, and
+    misses the turn."""
+    if ev is not None:
+        revealed = tuple(g.held[offender].cards())
+        ev.append(E.ChallengeResolved(challenger, offender, guilty, revealed))
+    g.penalty = 0
+    g.penalty_kind = ""
+    g.wd4_record = None
+    if guilty:
+        draw_to_color(g, offender, g.color_index, ev)
+        start_turn(g, g.turn, ev)
+    else:
+        draw_to_color(g, challenger, g.color_index, ev)
+        draw(g, challenger, 2, E.DrawReason.CHALLENGE, ev)
         if ev is not None:
             ev.append(E.TurnSkipped(challenger))
         start_turn(g, g.next_seat(g.turn), ev)

@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Sequence
 
 from . import events as E
-from . import seeds
+from . import flip, seeds
 from .cards import Card, Rank
 from .drawing import draw
 from .faces import (
@@ -15,7 +15,11 @@ from .faces import (
     CODES,
     COLOR_OF,
     COLOR_OF_INDEX,
+    DRAW_VALUE,
+    FLIP_POINTS,
     IS_NUMBER,
+    IS_WILD,
+    POINTS,
     RANK_INDEX,
     RANK_OF,
     deck_bytes,
@@ -30,11 +34,18 @@ from .turns import start_turn
 REPEATED_POSITION = 3
 _REDRAW = frozenset(
     RANK_INDEX[r]
-    for r in (Rank.WILD_DRAW_FOUR, Rank.SWAP_HANDS, Rank.SHUFFLE_HANDS, Rank.CUSTOMIZABLE)
+    for r in (
+        Rank.WILD_DRAW_FOUR,
+        Rank.SWAP_HANDS,
+        Rank.SHUFFLE_HANDS,
+        Rank.CUSTOMIZABLE,
+        Rank.WILD_DRAW_TWO,  # UNO Flip's sheet: a Wild Draw Two starter goes back
+    )
 )
 _REDRAW_WITH_WILD = _REDRAW | {RANK_INDEX[Rank.WILD]}
-_SKIP, _REVERSE, _DRAW_TWO, _WILD = (
-    RANK_INDEX[r] for r in (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO, Rank.WILD)
+_SKIP, _REVERSE, _DRAW_TWO, _WILD, _DRAW_ONE, _FLIP = (
+    RANK_INDEX[r]
+    for r in (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO, Rank.WILD, Rank.DRAW_ONE, Rank.FLIP)
 )
 
 
@@ -45,6 +56,8 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
     g.seats = [p for p in g.players if p not in g.left and p not in g.eliminated]
     round_seed = g.round_seed = g.next_round_seed()
     g.round_shuffles = 0
+    g.side = 0
+    g.flip_pairs = flip.pairing(round_seed) if g.rules.deck == flip.FLIP_DECK else ()
     if deck is not None:
         faces = [c.face for c in deck]
         g.round_shuffles = 1  # (a fixed deck, as if dealt: later shuffles are reshuffles)
@@ -109,6 +122,18 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
             E.RoundStarted(g.round_number, g.dealer, CARDS[starter], seeds.commitment(g.round_seed))
         )
     rank = RANK_OF[starter]
+    if rank == _FLIP:
+        # UNO Flip, a Flip turned as starter (docs/playing.md): everything is turned over and
+        # the round starts on the dark side; the revealed card acts only by its colour (a
+        # wild: the first player names one).
+        flip.turn_over(g, None, ev)
+        if IS_WILD[g.discards[-1]]:
+            g.turn = first
+            g.steps = ["turn"]
+            g.decision = CHOOSE_COLOR
+        else:
+            start_turn(g, first, ev)
+        return
     if rank == _SKIP:
         if ev is not None:
             ev.append(E.TurnSkipped(g.seats[first]))
@@ -119,10 +144,11 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
             ev.append(E.DirectionChanged(-1))
         # The player before the would-be first player starts (the dealer, officially).
         start_turn(g, g.next_seat(first), ev)
-    elif rank == _DRAW_TWO:
-        draw(g, g.seats[first], 2, E.DrawReason.PENALTY, ev)
+    elif rank in (_DRAW_TWO, _DRAW_ONE):
+        amount = DRAW_VALUE[rank]
+        draw(g, g.seats[first], amount, E.DrawReason.PENALTY, ev)
         if ev is not None:
-            ev.append(E.PenaltyAccepted(g.seats[first], 2))
+            ev.append(E.PenaltyAccepted(g.seats[first], amount))
             ev.append(E.TurnSkipped(g.seats[first]))
         start_turn(g, g.next_seat(first), ev)
     elif rank == _WILD:
@@ -136,10 +162,16 @@ def deal_round(g: GameState, deck: Sequence[Card] | None, ev: list[E.Event] | No
 def blocked_winner(g: GameState) -> int:
     """Nobody can play or draw: lowest hand value, then fewest cards, then turn order."""
     order = g.seats_from(g.turn)
+    table = _points_table(g)
     return min(
         order,
-        key=lambda p: (g.held[p].points(), g.held[p].size, order.index(p)),
+        key=lambda p: (g.held[p].points(table), g.held[p].size, order.index(p)),
     )
+
+
+def _points_table(g: GameState) -> tuple[int, ...]:
+    """Each face's points: UNO Flip scores its light Wild 40 (faces.FLIP_POINTS)."""
+    return FLIP_POINTS if g.flip_pairs else POINTS
 
 
 def note_position(g: GameState, ev: list[E.Event] | None) -> None:
@@ -174,7 +206,8 @@ def end_round(g: GameState, winner: int | None, reason: RoundEnd, ev: list[E.Eve
     knocked = g.knocked_out
     if knocked:  # (their hands are out of the round: they count as knock-outs, not points)
         seats = [p for p in seats if p not in knocked]
-    hand_points = {p: held[p].points() for p in seats}
+    table = _points_table(g)
+    hand_points = {p: held[p].points(table) for p in seats}
     cards_left = {p: held[p].size for p in seats}
     if winner is None:
         points = dict.fromkeys(seats, 0)

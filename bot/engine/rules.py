@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal
 
-Deck = Literal["classic108", "swap112", "shuffle112", "no_mercy168"]
+Deck = Literal["classic108", "swap112", "shuffle112", "no_mercy168", "flip112"]
 StartingPlayer = Literal["left", "dealer", "random"]
 StarterWild = Literal["choose", "redraw"]
 Wd4Rule = Literal["color", "no_playable", "any"]
@@ -24,7 +24,7 @@ PenaltyEnd = Literal["lowest_wins", "reacher_loses"]
 
 #: The allowed values of every option: a tuple of choices, or an inclusive (min, max) int range.
 CHOICES: Final[dict[str, tuple[Any, ...]]] = {
-    "deck": ("classic108", "swap112", "shuffle112", "no_mercy168"),
+    "deck": ("classic108", "swap112", "shuffle112", "no_mercy168", "flip112"),
     "starting_player": ("left", "dealer", "random"),
     "starter_wild": ("choose", "redraw"),
     "wd4_rule": ("color", "no_playable", "any"),
@@ -206,6 +206,11 @@ PRESETS: Final[dict[str, RuleSet]] = {
         scoring="none",
         target=1000,
     ),
+    # UNO Flip (docs/playing.md): its 112 two-sided cards; draw one when you cannot play and
+    # you may play it; the Wild Draw Two and Wild Draw Colour follow the Wild Draw Four's rule
+    # (no card of the active colour, challengeable); scored on the side the round ended on,
+    # first to 500.
+    "flip": RuleSet(deck="flip112"),
 }
 PRESETS["germany_cards"] = replace(
     PRESETS["germany"], scoring="cards_count", penalty_end="lowest_wins", target=500

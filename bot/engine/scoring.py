@@ -113,7 +113,10 @@ def _keys_to_int(d: Mapping[str, int]) -> dict[int, int]:
     return {int(k): int(v) for k, v in d.items()}
 
 
-def hand_value(hand: Sequence[Card]) -> int:
+def hand_value(hand: Sequence[Card], deck: str = "classic108") -> int:
+    """A hand's points in a game of `deck` (UNO Flip's, "flip112", scores its light Wild 40)."""
+    if deck == "flip112":
+        return sum(40 if c.code == "W" else c.points for c in hand)
     return sum(c.points for c in hand)
 
 

@@ -139,6 +139,14 @@ def reference_shuffle(items: list[object], seed: bytes, k: int) -> list[object]:
     return [items[i] for _, i in sorted(_sort_keys(stream))]
 
 
+def labelled_order(n: int, seed: bytes, label: bytes) -> list[int]:
+    """The positions 0..n-1 sorted by (r_i, i) with the stream of `label` instead of a
+    shuffle's: `SHAKE-256(HMAC-SHA256(seed, label)).digest(8 * n)`, keys as in a shuffle (UNO
+    Flip's pairing of its sides, flip.py, label "flip-pairing" and "flip-pairing-wilds")."""
+    stream = hashlib.shake_256(hmac_sha256(seed, label)).digest(8 * n)
+    return [i for _, i in sorted(_sort_keys(stream))]
+
+
 def first_seat(seed: bytes, seats: int) -> int:
     """The round's random first player's seat index (rule `starting_player = "random"`)."""
     return int.from_bytes(hmac_sha256(seed, b"first-player")[:8], "big") % seats

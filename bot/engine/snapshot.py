@@ -10,7 +10,10 @@ the layout does, and every older format still loads:
 - 3: the round's seed (`round_seed`, hex; secret until the round ends: a snapshot is for the
   database only), `round_shuffles` and `secret_rounds` (seeds.py). A format-2 round goes on
   with the former shuffle; its next rounds get round seeds. Since Show 'Em No Mercy it also
-  keeps `knocked_out` (the round's players out by the mercy rule; missing: nobody).
+  keeps `knocked_out` (the round's players out by the mercy rule; missing: nobody), and since
+  UNO Flip `side` ("light"/"dark") and `flip_pairs` (the round's pairing of the sides, light
+  code -> dark code: secret as the round seed; missing: not a Flip game). Colours are written
+  as the side in play names them ("P" on the dark side).
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from typing import Any
 
 from .cards import Card, Color
 from .errors import GameError
-from .faces import CODES, COLOR_INDEX, COLOR_OF_INDEX
+from .faces import CODES, COLOR_INDEX, SIDE_COLORS
+from .flip import light_pairs, pairing_of
 from .hand import Hand
 from .rules import RuleSet
 from .scoring import Outcome, RoundOutcome
@@ -34,10 +38,19 @@ READABLE_FORMATS = (1, 2, 3)
 
 
 def dump(game: GameState) -> dict[str, Any]:
-    color = COLOR_OF_INDEX[game.color_index]
+    colors = SIDE_COLORS[game.side]
+    color = colors[game.color_index]
     wd4 = game.wd4_record
-    wd4_color = COLOR_OF_INDEX[wd4[1]] if wd4 else None
-    return {
+    wd4_color = colors[wd4[1]] if wd4 else None
+    flip = (
+        {
+            "side": "dark" if game.side else "light",
+            "flip_pairs": {a.code: b.code for a, b in light_pairs(game.flip_pairs).items()},
+        }
+        if game.flip_pairs
+        else {}
+    )
+    return flip | {
         "format": FORMAT_VERSION,
         "rules": game.rules.to_dict(),
         "players": list(game.players),
@@ -125,6 +138,11 @@ def load_into(game: GameState, data: dict[str, Any]) -> None:
     game.round_seed = bytes.fromhex(data.get("round_seed", ""))  # kept since format 3
     game.round_shuffles = int(data.get("round_shuffles", 0))
     game.secret_rounds = bool(data.get("secret_rounds", False))
+    pairs = data.get("flip_pairs")  # kept since UNO Flip
+    game.flip_pairs = (
+        pairing_of({Card.of(a): Card.of(b) for a, b in pairs.items()}) if pairs else ()
+    )
+    game.side = 1 if data.get("side") == "dark" else 0
 
 
 def _face(code: str) -> int:

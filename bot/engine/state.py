@@ -86,6 +86,7 @@ class GameState:
         "discards",
         "drawn_face",
         "eliminated",
+        "flip_pairs",
         "held",
         "jump_open",
         "knocked_out",
@@ -109,6 +110,7 @@ class GameState:
         "seats",
         "secret_rounds",
         "seed",
+        "side",
         "skip_next",
         "steps",
         "totals",
@@ -168,6 +170,11 @@ class GameState:
         self.round_shuffles = 0  # shuffles of this round so far
         self.secret_rounds = False  # round seeds are fresh secrets, not derived from `seed`
         self.preset_seeds: list[bytes] | None = None  # the next rounds' seeds (a replay)
+        # UNO Flip (flip.py): the side in play (0 light, 1 dark) and this round's pairing of
+        # the sides, `flip_pairs[face]` the other side of a card showing `face` (empty outside
+        # Flip). Hands, piles and the colour are always of the side in play.
+        self.side = 0
+        self.flip_pairs: tuple[int, ...] = ()
 
     def next_round_seed(self) -> bytes:
         """The seed of the round about to be dealt: preset (a replay), secret, or derived."""

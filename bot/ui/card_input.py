@@ -17,10 +17,10 @@ from typing import Final
 from bot.engine import Card
 from bot.i18n import available_locales, t
 
-COLOURS: Final = ("R", "Y", "G", "B")
+COLOURS: Final = ("R", "Y", "G", "B", "P", "T", "O", "V")
 #: Ranks a colour goes with; the others are wild ranks, typed without a colour.
-COLOURED_RANKS: Final = (*"0123456789", "S", "R", "D", "D4", "SE", "DA")
-WILD_RANKS: Final = ("W", "W4", "WC", "WS", "WX", "WR4", "W6", "W10", "WCR")
+COLOURED_RANKS: Final = (*"0123456789", "S", "R", "D", "D4", "SE", "DA", "D1", "F", "D5")
+WILD_RANKS: Final = ("W", "W4", "WC", "WS", "WX", "WR4", "W6", "W10", "WCR", "W2", "WK", "WDC")
 
 #: Common names besides the catalogue's, per language: rank code -> alternatives. The catalogue's
 #: own names (rank.*, color.*) are always understood, in every language.
@@ -131,6 +131,10 @@ COLOUR_ALIASES: Final[dict[str, tuple[str, ...]]] = {
     "Y": ("y",),
     "G": ("g",),
     "B": ("b",),
+    "P": ("p",),
+    "T": ("t",),
+    "O": ("o",),
+    "V": ("v",),
 }
 
 _FOLD = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ß": "ss"})

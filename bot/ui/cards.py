@@ -7,19 +7,37 @@ import discord
 from bot.engine import Card, Color
 from bot.i18n import t
 
-COLOR_EMOJI = {Color.RED: "🟥", Color.YELLOW: "🟨", Color.GREEN: "🟩", Color.BLUE: "🟦"}
+COLOR_EMOJI = {
+    Color.RED: "🟥",
+    Color.YELLOW: "🟨",
+    Color.GREEN: "🟩",
+    Color.BLUE: "🟦",
+    # UNO Flip's dark side (until the Flip table gives it a look of its own)
+    Color.PINK: "🩷",
+    Color.TEAL: "🩵",
+    Color.ORANGE: "🟧",
+    Color.PURPLE: "🟪",
+}
 WILD_EMOJI = "🌈"
 COLOR_STYLE = {
     Color.RED: discord.ButtonStyle.danger,
     Color.YELLOW: discord.ButtonStyle.secondary,
     Color.GREEN: discord.ButtonStyle.success,
     Color.BLUE: discord.ButtonStyle.primary,
+    Color.PINK: discord.ButtonStyle.danger,
+    Color.TEAL: discord.ButtonStyle.secondary,
+    Color.ORANGE: discord.ButtonStyle.success,
+    Color.PURPLE: discord.ButtonStyle.primary,
 }
 EMBED_COLOUR = {
     Color.RED: 0xD72600,
     Color.YELLOW: 0xECD407,
     Color.GREEN: 0x379711,
     Color.BLUE: 0x0956BF,
+    Color.PINK: 0xE0409A,
+    Color.TEAL: 0x11A3A3,
+    Color.ORANGE: 0xF07A12,
+    Color.PURPLE: 0x7A3DC2,
     None: 0x2B2D31,
 }
 

@@ -13,7 +13,7 @@ from bot.engine import Card, Color, Decision, Game, RoundEnd, RuleSet, Terminati
 from bot.engine import actions as A
 from bot.engine import events as E
 from bot.engine.ai import make_player
-from bot.engine.cards import Rank
+from bot.engine.cards import COLORS, Rank
 from bot.engine.record import build_record
 from bot.engine.rules import InvalidRules
 from bot.engine.search import ExpertPlayer
@@ -50,7 +50,7 @@ def test_the_deck_has_the_cited_168_cards():
         Rank.REVERSE: 3,
         Rank.DISCARD_ALL: 3,
     }
-    assert {c: Counter(x.color for x in deck)[c] for c in Color} == dict.fromkeys(Color, 36)
+    assert {c: Counter(x.color for x in deck)[c] for c in COLORS} == dict.fromkeys(COLORS, 36)
     wilds = Counter(c.rank for c in deck if c.is_wild)
     assert wilds == {
         Rank.WILD_REVERSE_DRAW_FOUR: 8,

@@ -50,9 +50,16 @@ _TEXTS: Final = {
     Rank.DRAW_FOUR: "+4",
     Rank.WILD_DRAW_SIX: "+6",
     Rank.WILD_DRAW_TEN: "+10",
+    # UNO Flip's cards: a plain text mark until they have pictures of their own.
+    Rank.DRAW_ONE: "+1",
+    Rank.DRAW_FIVE: "+5",
+    Rank.WILD_DRAW_TWO: "+2",
+    Rank.WILD_DRAW_COLOR: "+?",
+    Rank.FLIP: "FLIP",
+    Rank.DARK_WILD: "W",
 }
 #: Labels too wide for the mark's height: drawn narrower so they stay inside the hub.
-_NARROW: Final = {"+10": 0.68}
+_NARROW: Final = {"+10": 0.68, "FLIP": 0.5}
 _CORNER: Final = (44, 62)  # the corner index's box, in base units
 
 

@@ -32,6 +32,11 @@ FILL: Final[dict[Color, RGB]] = {
     Color.YELLOW: (247, 190, 22),
     Color.GREEN: (34, 160, 84),
     Color.BLUE: (30, 100, 214),
+    # UNO Flip's dark side (placeholders until the Flip table's art)
+    Color.PINK: (224, 64, 154),
+    Color.TEAL: (17, 163, 163),
+    Color.ORANGE: (240, 122, 18),
+    Color.PURPLE: (122, 61, 194),
 }
 # A darker shade of each colour: shadows and frames.
 SHADE: Final[dict[Color, RGB]] = {
@@ -39,12 +44,21 @@ SHADE: Final[dict[Color, RGB]] = {
     Color.YELLOW: (184, 128, 0),
     Color.GREEN: (16, 102, 50),
     Color.BLUE: (14, 58, 140),
+    Color.PINK: (150, 30, 100),
+    Color.TEAL: (8, 104, 104),
+    Color.ORANGE: (168, 78, 4),
+    Color.PURPLE: (74, 30, 128),
 }
 SHAPE: Final[dict[Color, Shape]] = {
     Color.RED: Shape.CIRCLE,
     Color.YELLOW: Shape.TRIANGLE,
     Color.GREEN: Shape.SQUARE,
     Color.BLUE: Shape.DIAMOND,
+    # each dark colour has the shape of the light colour it stands beside (faces.py)
+    Color.PINK: Shape.CIRCLE,
+    Color.TEAL: Shape.TRIANGLE,
+    Color.ORANGE: Shape.SQUARE,
+    Color.PURPLE: Shape.DIAMOND,
 }
 
 INK: Final[RGB] = (27, 27, 33)  # outlines and dark text
