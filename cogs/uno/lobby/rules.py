@@ -108,7 +108,7 @@ class LobbyRules:
                     game=Phrase(f"game.{kind.key}"),
                     min=kind.min_players,
                     max=kind.max_players,
-                    count=seated,
+                    seated=seated,
                 )
             try:
                 async with shared.db.write() as unit:
