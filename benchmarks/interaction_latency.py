@@ -26,6 +26,13 @@ emulator's count). `--bot-root DIR` plays another checkout's bot with this harne
     .venv/bin/python benchmarks/interaction_latency.py --games 20 --think 2 --images on off \
         --bot-root /tmp/older-checkout
 
+`--processes 2 --database-url URL` runs two processes of one token (a shard each, sharing a
+PostgreSQL database, which is emptied before and after the run) with the games split between
+their servers; CPU and memory are their sums, so per game they compare with one process:
+
+    .venv/bin/python benchmarks/interaction_latency.py --games 1000 --think 3 --images off \
+        --processes 2 --database-url postgresql+asyncpg://uno:uno@127.0.0.1/uno
+
 Side by side: `--baseline REV` (a git revision, checked out into a temporary worktree, or the
 path of another checkout) runs that bot and this one alternately (A B A B, `--repeat` pairs per
 configuration, each run in a fresh process, same emulator and load) and prints, per
@@ -68,6 +75,7 @@ from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message  # noqa: E402
 from testing.fakediscord.driver import InteractionFailed  # noqa: E402
 from testing.fakediscord.global_limit import GLOBAL_PER_SECOND, interaction_token  # noqa: E402
 from testing.players import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
+from testing.postgres_schema import reset_role_schema  # noqa: E402
 
 TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
 #: The bot's test-only hooks (tests/e2e/conftest.py sets them): none is meant here.
@@ -159,6 +167,11 @@ def family(pid: int) -> list[int]:
     return found
 
 
+def workers_of(pids: list[int]) -> list[int]:
+    """The bots' worker processes (pictures, replays, computer players), their own pids left out."""
+    return [w for pid in pids for w in family(pid) if w != pid]
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -209,15 +222,27 @@ async def run(
     discord_limit: bool = True,
     request_budget: str | None = None,
     flood: float = 0.0,
+    processes: int = 1,
+    database_url: str | None = None,
 ) -> dict[str, Any]:
     emu = FakeDiscord()
     emu.global_limit.per_second = GLOBAL_PER_SECOND if discord_limit else None
     await emu.start()
-    guild = emu.add_guild("Bench")
+    # One process: one server, its commands synced to it. Several: the token's processes run
+    # one shard each (SHARD_COUNT, SHARD_IDS), a server on each shard, global commands.
+    sharded = processes > 1
+    guilds = [
+        emu.add_guild(f"Bench {i}", shard=(i, processes) if sharded else None)
+        for i in range(processes)
+    ]
     tmp = Path(tempfile.mkdtemp(prefix="uno-bench-"))
-    env = bot_env(
-        emu, tmp, DEV_GUILD_ID=str(guild.id), TABLE_EDIT_INTERVAL="1.0", LOG_LEVEL="WARNING"
-    )
+    extra = {"TABLE_EDIT_INTERVAL": "1.0", "LOG_LEVEL": "WARNING"}
+    if not sharded:
+        extra["DEV_GUILD_ID"] = str(guilds[0].id)
+    if database_url:
+        await reset_role_schema(database_url, create=True)
+        extra["DATABASE_URL"] = database_url
+    env = bot_env(emu, tmp, **extra)
     if request_budget is not None:
         env["REQUEST_BUDGET"] = request_budget
     # The bot's environment is this process's with the emulator's over it (bot_process): a
@@ -225,38 +250,50 @@ async def run(
     for hook in TEST_HOOKS:
         env.pop(hook, None)
         os.environ.pop(hook, None)
-    bot = emu.bot_process(env=env, cwd=str(bot_root))
-    await bot.start()
+    shard_env = [
+        env | ({"SHARD_COUNT": str(processes), "SHARD_IDS": str(i)} if sharded else {})
+        for i in range(processes)
+    ]
+    bots = [emu.bot_process(env=e, cwd=str(bot_root)) for e in shard_env]
+    await bots[0].start()
     try:
         await emu.wait_for_bot(timeout=60)
-        await emu.wait_for_commands(guild, timeout=60)
-        assert bot.pid is not None
+        await emu.wait_for_commands(None if sharded else guilds[0], timeout=60)
+        for other in bots[1:]:
+            await other.start()
+        await emu.wait_for_bot(timeout=60, count=processes)
+        pids = [b.pid for b in bots if b.pid is not None]
+        assert len(pids) == processes
         if pin and len(os.sched_getaffinity(0)) >= 2:
             # The bot on one core, the emulator and the scripted users on another: otherwise
             # the load generator competes with the bot and its own delays count as latency.
             # Its picture process (started with the cog, before this) runs on the bot's core.
-            for pid in family(bot.pid):
-                os.sched_setaffinity(pid, {0})
+            # Several processes of the token share that core: the figure is CPU per game.
+            for pid in pids:
+                for member in family(pid):
+                    os.sched_setaffinity(member, {0})
             os.sched_setaffinity(0, {1})
         if not images:
-            admin = emu.add_user("admin", guild, permissions=MANAGE_GUILD)
-            where = emu.add_channel(guild, "admin")
-            await emu.slash(admin, where, "uno-admin set", option="card_images", value="off")
+            for guild in guilds:
+                admin = emu.add_user(f"admin-{guild.id}", guild, permissions=MANAGE_GUILD)
+                where = emu.add_channel(guild, "admin")
+                await emu.slash(admin, where, "uno-admin set", option="card_images", value="off")
         await asyncio.sleep(0.5)
-        rss_idle = rss_kb(bot.pid)
-        channels = [emu.add_channel(guild, f"bench-{n}") for n in range(games)]
+        rss_idle = sum(rss_kb(pid) for pid in pids)
+        home = [guilds[n % processes] for n in range(games)]
+        channels = [emu.add_channel(home[n], f"bench-{n}") for n in range(games)]
         players = [
-            [emu.add_user(f"p{n}a", guild), emu.add_user(f"p{n}b", guild)] for n in range(games)
+            [emu.add_user(f"p{n}a", home[n]), emu.add_user(f"p{n}b", home[n])] for n in range(games)
         ]
         # Onlookers of the flood (`--flood`): ten a channel, each asking its table at random.
         watched = range(games if flood else 0)
-        onlookers = [[emu.add_user(f"w{n}-{i}", guild) for i in range(10)] for n in watched]
+        onlookers = [[emu.add_user(f"w{n}-{i}", home[n]) for i in range(10)] for n in watched]
         tables: list[Message] = []
         for start in range(0, games, 10):  # lobbies ten at a time: the play is what is measured
             batch = zip(channels[start : start + 10], players[start : start + 10], strict=True)
             tables += await asyncio.gather(*(open_game(emu, c, a, [b]) for c, (a, b) in batch))
         await asyncio.sleep(1.5)  # the first table edits settle
-        rss_games = rss_kb(bot.pid)
+        rss_games = sum(rss_kb(pid) for pid in pids)
         first = len(emu.interaction_latencies)
         marks = emu.mark()
         edits_before = sum(len(v) for v in emu.channel_edit_times.values())
@@ -281,8 +318,8 @@ async def run(
         gc.disable()
         started = time.perf_counter()
         play_started = time.monotonic()
-        workers_before = {pid: cpu_seconds(pid) for pid in family(bot.pid) if pid != bot.pid}
-        bot_before = cpu_seconds(bot.pid)
+        workers_before = {w: cpu_seconds(w) for w in workers_of(pids)}
+        bot_before = sum(cpu_seconds(pid) for pid in pids)
         harness_before = cpu_seconds(os.getpid())
         asks: list[asyncio.Task[Any]] = []
 
@@ -309,12 +346,8 @@ async def run(
             gc.unfreeze()
         await asyncio.gather(*asks, return_exceptions=True)
         elapsed = time.perf_counter() - started
-        bot_cpu = cpu_seconds(bot.pid) - bot_before
-        workers_cpu = sum(
-            cpu_seconds(pid) - workers_before.get(pid, 0.0)
-            for pid in family(bot.pid)
-            if pid != bot.pid
-        )
+        bot_cpu = sum(cpu_seconds(pid) for pid in pids) - bot_before
+        workers_cpu = sum(cpu_seconds(w) - workers_before.get(w, 0.0) for w in workers_of(pids))
         cpu = bot_cpu + workers_cpu
         harness = cpu_seconds(os.getpid()) - harness_before
         play_requests = emu.requests[requests_before:]
@@ -330,7 +363,7 @@ async def run(
             ages, missing = staleness(moves, edit_times, settled)
             stale += ages
             unshown += missing
-        rss_after = rss_kb(bot.pid)
+        rss_after = sum(rss_kb(pid) for pid in pids)
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
         edits = sum(len(v) for v in emu.channel_edit_times.values()) - edits_before
         errors = len(emu.failed_interactions[marks[2] :]) + len(emu.violations[marks[0] :])
@@ -354,6 +387,12 @@ async def run(
             "hand_kb": statistics.mean(hands_sent) / 1024 if hands_sent else 0.0,
             "hand_kb_max": max(hands_sent, default=0) / 1024,
             "games": games,
+            "processes": processes,
+            "database": "postgresql" if database_url else "sqlite",
+            # a game's cost at this pace: bot CPU per minute of a game in play, and how many
+            # such games one core carries
+            "cpu_ms_per_game_minute": 1000 * cpu / max(1e-9, game_minutes),
+            "games_per_core": 60 * game_minutes / max(1e-9, cpu),
             "table_asks": len(asks),
             "actions": sum(played),
             "interactions": len(latencies),
@@ -393,8 +432,11 @@ async def run(
             "kb_per_game_after_play": (rss_after - rss_idle) / games,
         }
     finally:
-        await bot.stop()
+        for bot in bots:
+            await bot.stop()
         await emu.stop()
+        if database_url:
+            await reset_role_schema(database_url, create=False)
 
 
 def child(
@@ -403,7 +445,9 @@ def child(
     """One run in a fresh process (the harness's leftovers would skew the next run)."""
     command = [sys.executable, __file__, "--games", str(n), "--think", str(think)]
     command += ["--images", images, "--discord-limit", args.discord_limit]
-    command += ["--flood", str(args.flood)]
+    command += ["--flood", str(args.flood), "--processes", str(args.processes)]
+    if args.database_url:
+        command += ["--database-url", args.database_url]
     if args.request_budget is not None:
         command += ["--request-budget", args.request_budget]
     command += ["--actions", str(args.actions), "--bot-root", str(root), "--json"]
@@ -473,6 +517,11 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"(table edits included; {r.get('worker_cpu_ms_per_interaction', 0):.2f} of it in its "
         f"worker processes), {100 * r['cpu_share']:.0f}% of one core; the emulator and "
         f"its users {100 * r.get('harness_share', 0):.0f}% of theirs"
+    )
+    print(
+        f"      {r.get('processes', 1)} bot process(es) of the token on {r.get('database', '?')}: "
+        f"{r.get('cpu_ms_per_game_minute', float('nan')):.0f} ms of bot CPU per game-minute at "
+        f"this pace, {r.get('games_per_core', float('nan')):.0f} such games per core"
     )
     print(
         f"      RSS idle {r['rss_idle_mb']:.1f} MB, with games {r['rss_games_mb']:.1f} MB "
@@ -596,8 +645,22 @@ def main() -> None:
         help="`/uno table` asked per second while the games play, in random channels of the "
         "one server, by onlookers (ten a channel; each may re-post once in 10 s)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes of the one token (2 or more: one shard each, a server per shard; "
+        "needs --database-url, the database they share)",
+    )
+    parser.add_argument(
+        "--database-url",
+        help="the bot's DATABASE_URL (a PostgreSQL role's schema, emptied before and after "
+        "the run; default: a fresh SQLite file)",
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.processes > 1 and not args.database_url:
+        parser.error("--processes 2 or more needs --database-url (a PostgreSQL they share)")
     runs = [(n, think) for n in args.games for think in args.think]
     if args.baseline:
         compare(args, runs)
@@ -623,6 +686,8 @@ def main() -> None:
             args.discord_limit == "on",
             args.request_budget,
             args.flood,
+            args.processes,
+            args.database_url,
         )
     )
     if args.json:

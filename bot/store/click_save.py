@@ -27,6 +27,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
+from bot.engine.game_kinds import CLASSIC
 from bot.store.games import (
     _LOG_ACTION,
     _SAVE_STATE,
@@ -60,6 +61,8 @@ class ClickSave:
     names: Mapping[int, str] = field(default_factory=dict)
     #: {user: turns in a row lost to the timer}
     timeouts: Mapping[int, int] = field(default_factory=dict)
+    #: The match's game (bot/engine/game_kinds.py `game_of` its rules): whose totals.
+    game: str = CLASSIC
 
     def __post_init__(self) -> None:
         if not self.actions:
@@ -183,6 +186,7 @@ class ClickStatements:
             row.update(nonzero)
             row.update(
                 guild_id=click.guild_id,
+                game=click.game,
                 user_id=user_id,
                 display_name=click.names[user_id],
                 updated_at=now,

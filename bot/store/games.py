@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload, undefer
 
+from bot.engine.game_kinds import game_of
 from bot.engine.rules import RuleSet
 from bot.engine.seeds import commitment
 from bot.store.dml import rowcount
@@ -240,6 +241,7 @@ class GameRepository:
             host_id=host_id,
             status=GameStatus.LOBBY,
             rules=rules.to_dict(),
+            kind=game_of(rules),
             version=0,
             created_at=now,
         )
@@ -272,6 +274,7 @@ class GameRepository:
         _require(game, GameStatus.LOBBY)
         rules = change(RuleSet.from_dict(dict(game.rules)))
         game.rules = rules.to_dict()
+        game.kind = game_of(rules)
         await self._session.flush()
         return rules
 
@@ -328,7 +331,7 @@ class GameRepository:
             if game.rated and not seat.is_bot:
                 if not kicked:
                     loss = {user_id: (seat.display_name, {"games_played": 1})}
-                    await add_to_totals(self._session, game.guild_id, loss, now)
+                    await add_to_totals(self._session, game.guild_id, game.kind, loss, now)
                 elif len(_people_seated(game)) < 2:
                     game.rated = False
             await self._session.flush()
@@ -370,6 +373,8 @@ class GameRepository:
         game.state = dict(state)
         game.version = version
         game.turn_deadline = turn_deadline
+        if "rules" in state:  # the rules the deal was made with: the match's game
+            game.kind = game_of(RuleSet.from_dict(dict(state["rules"])))
         # A match of one person against computers is practice (docs/playing.md, "What counts").
         game.rated = len(_people_seated(game)) >= 2
         self._session.add(
@@ -556,7 +561,7 @@ class GameRepository:
             if seat.user_id == winner_id:
                 increments["rounds_won"] = 1
             changes[seat.user_id] = (seat.display_name, increments)
-        await add_to_totals(self._session, roster.guild_id, changes, ended_at)
+        await add_to_totals(self._session, roster.guild_id, roster.game, changes, ended_at)
         return True
 
     async def _round_exists(self, game_id: int, round_number: int) -> bool:
@@ -605,7 +610,7 @@ class GameRepository:
                 for seat in roster.seats.values()
                 if not seat.is_bot and seat.left_at is None
             }
-            await add_to_totals(self._session, roster.guild_id, changes, now)
+            await add_to_totals(self._session, roster.guild_id, roster.game, changes, now)
         if places is None:
             places = {user: 1 if user == winner_id else 2 for user in roster.seats}
         # (rated even after an early walkover: the leaver lost; match_rating.py says when)

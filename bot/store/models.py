@@ -34,6 +34,8 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
+from bot.engine.game_kinds import CLASSIC
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -194,6 +196,10 @@ class Game(Base):
     # (two or more people), cleared when the host kicks it down to one person or a walkover is too
     # early.
     rated: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # Which game the match is (bot/engine/game_kinds.py), derived from its rules whenever they
+    # are written: its totals and ratings are that game's ("game" elsewhere; "kind" here, as
+    # the games table's statements bind the game's id as "game"). Matches stored before: classic.
+    kind: Mapped[str] = mapped_column(String(16), default=CLASSIC, server_default=CLASSIC)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat_order", cascade="all, delete-orphan"
@@ -277,11 +283,12 @@ class Round(Base):
 
 
 class PlayerTotal(Base):
-    """Cumulative per-server figures of one human player: what a stats page shows."""
+    """Cumulative per-server figures of one human player in one game: what a stats page shows."""
 
     __tablename__ = "player_totals"
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True, server_default=CLASSIC)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     display_name: Mapped[str] = mapped_column(String(100))
     points: Mapped[int] = mapped_column(BigInteger, default=0)
@@ -321,12 +328,14 @@ class Season(Base):
 
 
 class Rating(Base):
-    """One human's skill rating in one season of a server (openskill Plackett-Luce mu, sigma)."""
+    """One human's skill rating in one game in one season of a server (openskill
+    Plackett-Luce mu, sigma)."""
 
     __tablename__ = "ratings"
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     season: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True, server_default=CLASSIC)
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     display_name: Mapped[str] = mapped_column(String(100))
     mu: Mapped[float] = mapped_column(Float)
@@ -347,6 +356,7 @@ class RatingChange(Base):
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     guild_id: Mapped[int] = mapped_column(BigInteger)
     season: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(16), default=CLASSIC, server_default=CLASSIC)
     place: Mapped[int] = mapped_column(Integer)  # 1: the winner
     mu_before: Mapped[float] = mapped_column(Float)
     sigma_before: Mapped[float] = mapped_column(Float)

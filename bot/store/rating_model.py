@@ -12,6 +12,8 @@ from datetime import UTC, datetime, timedelta
 
 from openskill.models import PlackettLuce
 
+from bot.engine.game_kinds import CLASSIC
+
 #: openskill's defaults: every new player starts here.
 MU, SIGMA = 25.0, 25.0 / 3.0
 #: The shown number: BASE + SCALE x ordinal (mu - 3 sigma); a new player's ordinal is 0.
@@ -142,6 +144,7 @@ class RatingBoard:
     total: int
     entries: tuple[RatingEntry, ...]
     ended: bool = False
+    game: str = CLASSIC
 
     @property
     def pages(self) -> int:
@@ -156,14 +159,20 @@ class PlayerRating:
     matches: int
     trend: tuple[int, ...]  # the changes of their last rated matches, oldest first
     provisional: bool = False
+    game: str = CLASSIC
 
 
 @dataclass(frozen=True, slots=True)
 class SeasonEnd:
-    """An ended season, to announce: its champions (the first of `standings` and whoever
+    """An ended season, to announce: each game's top ten (`boards`: (game, standings) in the
+    order the games are offered), their champions (the first of a game's standings and whoever
     shares their rating: bot/ui/stats.py `champions`) and where."""
 
     guild_id: int
     number: int
     channel_id: int | None
-    standings: tuple[RatingEntry, ...]
+    boards: tuple[tuple[str, tuple[RatingEntry, ...]], ...]
+
+    def board(self, game: str) -> tuple[RatingEntry, ...]:
+        """One game's archived standings (empty if it had no rated match that season)."""
+        return next((entries for key, entries in self.boards if key == game), ())

@@ -1,6 +1,10 @@
 """Skill ratings and seasons of a server: rating a counted match, the rating leaderboard, a
 player's rating and trend, ending a season (its archive and the soft reset of the next).
 
+Ratings are per game (bot/engine/game_kinds.py): a No Mercy match moves its players' No Mercy
+ratings only. Seasons are the server's, shared by every game: a season's end archives the top
+ten of each game played in it (each archived entry names its game; one without is classic).
+
 A rating is openskill's Plackett-Luce (mu, sigma), shown as one number (`rating_number`):
 1000 + 40 x (mu - 3 sigma), so a new player (mu 25, sigma 25/3) shows 1000. A match is rated
 inside the save that ends it (`GameRepository.finish`, or `abandon` for `/uno end`), once: its
@@ -22,6 +26,7 @@ from sqlalchemy import and_, bindparam, case, desc, exists, func, or_, select, u
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from bot.engine.game_kinds import CLASSIC, game_order
 from bot.store.dml import rowcount
 from bot.store.models import Game, GuildSettings, Rating, RatingChange, Season, utcnow
 from bot.store.rating_model import (
@@ -53,6 +58,7 @@ _UPDATE_RATING = (
     .where(
         _RATINGS.c.guild_id == bindparam("guild"),
         _RATINGS.c.season == bindparam("season_no"),
+        _RATINGS.c.game == bindparam("game_kind"),
         _RATINGS.c.user_id == bindparam("user"),
     )
     .values(
@@ -91,9 +97,9 @@ class RatingRepository:
         if done:
             return False
         now = now or utcnow()
-        guild_id, channel_id = (
+        guild_id, channel_id, game = (
             await self._session.execute(
-                select(Game.guild_id, Game.channel_id).where(Game.id == game_id)
+                select(Game.guild_id, Game.channel_id, Game.kind).where(Game.id == game_id)
             )
         ).one()
         season = await self._current_season(guild_id, now)
@@ -106,6 +112,7 @@ class RatingRepository:
                 {
                     "guild_id": guild_id,
                     "season": season,
+                    "game": game,
                     "user_id": user,
                     "display_name": names[user][:100],
                     "mu": MU,
@@ -122,6 +129,7 @@ class RatingRepository:
                 .where(
                     Rating.guild_id == guild_id,
                     Rating.season == season,
+                    Rating.game == game,
                     Rating.user_id.in_(users),
                 )
                 .order_by(Rating.user_id)
@@ -129,7 +137,7 @@ class RatingRepository:
             )
         ).all()
         before = {user: (mu, sigma) for user, mu, sigma in rows}
-        weights = await self._repeat_weights(guild_id, users, now)
+        weights = await self._repeat_weights(guild_id, game, users, now)
         fixed = {p: strength for p, strength in (computers or {}).items() if p in places}
         after = rate(before, places, fixed=fixed, weights=weights)
         await self._session.execute(
@@ -138,6 +146,7 @@ class RatingRepository:
                 {
                     "guild": guild_id,
                     "season_no": season,
+                    "game_kind": game,
                     "user": user,
                     "new_mu": after[user][0],
                     "new_sigma": after[user][1],
@@ -156,6 +165,7 @@ class RatingRepository:
                     "user_id": user,
                     "guild_id": guild_id,
                     "season": season,
+                    "game": game,
                     "place": places[user],
                     "mu_before": before[user][0],
                     "sigma_before": before[user][1],
@@ -175,16 +185,17 @@ class RatingRepository:
         return True
 
     async def _repeat_weights(
-        self, guild_id: int, users: list[int], now: datetime
+        self, guild_id: int, game: str, users: list[int], now: datetime
     ) -> dict[int, float]:
-        """Each person's weight in this match: halved for every rated match they had with one
-        of its other people within REPEAT_WINDOW (the most with any one of them)."""
+        """Each person's weight in this match: halved for every rated match of the same game
+        they had with one of its other people within REPEAT_WINDOW (the most with any one)."""
         mine, theirs = aliased(RatingChange), aliased(RatingChange)
         rows = await self._session.execute(
             select(mine.user_id, theirs.user_id, func.count())
             .join(theirs, and_(theirs.game_id == mine.game_id, theirs.user_id != mine.user_id))
             .where(
                 mine.guild_id == guild_id,
+                mine.game == game,
                 mine.user_id.in_(users),
                 theirs.user_id.in_(users),
                 mine.created_at > now - REPEAT_WINDOW,
@@ -313,28 +324,36 @@ class RatingRepository:
         )
         if season is None or not await self._rated_in(guild_id, season.number):
             return None
-        top = await self._entries(guild_id, season.number, 0, ARCHIVED, played_only=True)
+        boards: list[tuple[str, tuple[RatingEntry, ...]]] = []
+        for game in await self._games_rated_in(guild_id, season.number):
+            top = await self._entries(
+                guild_id, season.number, 0, ARCHIVED, game=game, played_only=True
+            )
+            if top:
+                boards.append((game, tuple(top)))
         season.ended_at = now
         season.standings = [
             {
+                "game": game,
                 "user_id": e.user_id,
                 "name": e.display_name,
                 "rating": e.rating,
                 "matches": e.matches,
                 "provisional": e.provisional,
             }
+            for game, top in boards
             for e in top
         ]
-        season.champion_id = top[0].user_id if top else None
+        season.champion_id = boards[0][1][0].user_id if boards else None
         if channel_id is not None:
             season.last_channel_id = channel_id
         nxt = season.number + 1
         self._session.add(Season(guild_id=guild_id, number=nxt, started_at=now, announced=False))
         carried = (
             await self._session.execute(
-                select(Rating.user_id, Rating.display_name, Rating.mu, Rating.sigma)
+                select(Rating.game, Rating.user_id, Rating.display_name, Rating.mu, Rating.sigma)
                 .where(Rating.guild_id == guild_id, Rating.season == season.number)
-                .order_by(Rating.user_id)
+                .order_by(Rating.game, Rating.user_id)
             )
         ).all()
         await self._session.flush()
@@ -345,6 +364,7 @@ class RatingRepository:
                     {
                         "guild_id": guild_id,
                         "season": nxt,
+                        "game": game,
                         "user_id": user,
                         "display_name": name,
                         "mu": mu,
@@ -352,10 +372,10 @@ class RatingRepository:
                         "matches": 0,
                         "updated_at": now,
                     }
-                    for user, name, mu, sigma in carried
+                    for game, user, name, mu, sigma in carried
                 ],
             )
-        return SeasonEnd(guild_id, season.number, season.last_channel_id, tuple(top))
+        return SeasonEnd(guild_id, season.number, season.last_channel_id, tuple(boards))
 
     async def unannounced(self, guild_id: int) -> list[SeasonEnd]:
         """Ended seasons whose champion was not announced yet, oldest first."""
@@ -389,17 +409,35 @@ class RatingRepository:
 
     # -- reading ---------------------------------------------------------------------------
 
-    async def has_ratings(self, guild_id: int) -> bool:
-        """Whether any match of the server was rated (the leaderboard then sorts by rating)."""
+    async def _games_rated_in(self, guild_id: int, season: int) -> list[str]:
+        """The games with a rated match in the season, in the order they are offered."""
+        games = await self._session.scalars(
+            select(Rating.game)
+            .where(Rating.guild_id == guild_id, Rating.season == season, Rating.matches > 0)
+            .distinct()
+        )
+        return sorted(games, key=game_order)
+
+    async def has_ratings(self, guild_id: int, game: str = CLASSIC) -> bool:
+        """Whether any match of the game was rated in the server (its leaderboard then sorts
+        by rating)."""
         return bool(
-            await self._session.scalar(select(exists().where(RatingChange.guild_id == guild_id)))
+            await self._session.scalar(
+                select(exists().where(RatingChange.guild_id == guild_id, RatingChange.game == game))
+            )
         )
 
     async def board(
-        self, guild_id: int, *, season: int | None = None, page: int = 1, per_page: int = 10
+        self,
+        guild_id: int,
+        *,
+        game: str = CLASSIC,
+        season: int | None = None,
+        page: int = 1,
+        per_page: int = 10,
     ) -> RatingBoard | None:
-        """A page of a season's rating leaderboard (default: the current season). An ended
-        season shows its archived top ten. None if the server never had that season."""
+        """A page of a season's rating leaderboard of `game` (default: the current season).
+        An ended season shows its archived top ten. None if the server never had that season."""
         if page < 1 or per_page < 1:
             raise ValueError("page and per_page start at 1")
         current = await self.current_season(guild_id)
@@ -408,21 +446,30 @@ class RatingRepository:
             row = await self._session.get(Season, (guild_id, number), populate_existing=True)
             if row is None or row.ended_at is None:
                 return None
-            archived = _archived(row).standings
+            archived = _archived(row).board(game)
             offset = (page - 1) * per_page
             chunk = archived[offset : offset + per_page]
-            return RatingBoard(number, page, per_page, len(archived), chunk, ended=True)
+            return RatingBoard(number, page, per_page, len(archived), chunk, ended=True, game=game)
         total = await self._session.scalar(
-            select(func.count()).where(Rating.guild_id == guild_id, Rating.season == number)
+            select(func.count()).where(
+                Rating.guild_id == guild_id, Rating.season == number, Rating.game == game
+            )
         )
         offset = (page - 1) * per_page
-        entries = await self._entries(guild_id, number, offset, per_page)
-        return RatingBoard(number, page, per_page, total or 0, tuple(entries))
+        entries = await self._entries(guild_id, number, offset, per_page, game=game)
+        return RatingBoard(number, page, per_page, total or 0, tuple(entries), game=game)
 
     async def _entries(
-        self, guild_id: int, season: int, offset: int, limit: int, *, played_only: bool = False
+        self,
+        guild_id: int,
+        season: int,
+        offset: int,
+        limit: int,
+        *,
+        game: str,
+        played_only: bool = False,
     ) -> list[RatingEntry]:
-        where = [Rating.guild_id == guild_id, Rating.season == season]
+        where = [Rating.guild_id == guild_id, Rating.season == season, Rating.game == game]
         if played_only:
             where.append(Rating.matches > 0)
         rows = await self._session.execute(
@@ -444,10 +491,15 @@ class RatingRepository:
             for i, (user, name, mu, sigma, matches) in enumerate(rows)
         ]
 
-    async def player(self, guild_id: int, user_id: int, *, last: int = 5) -> PlayerRating | None:
-        """A player's rating in the current season, their place, and their last changes."""
+    async def player(
+        self, guild_id: int, user_id: int, *, game: str = CLASSIC, last: int = 5
+    ) -> PlayerRating | None:
+        """A player's rating in one game in the current season, their place on that game's
+        board, and their last changes in it."""
         season = await self.current_season(guild_id)
-        row = await self._session.get(Rating, (guild_id, season, user_id), populate_existing=True)
+        row = await self._session.get(
+            Rating, (guild_id, season, game, user_id), populate_existing=True
+        )
         if row is None:
             return None
         ordinal = row.mu - 3 * row.sigma
@@ -456,6 +508,7 @@ class RatingRepository:
             select(func.count()).where(
                 Rating.guild_id == guild_id,
                 Rating.season == season,
+                Rating.game == game,
                 or_(
                     _provisional_col < int(provisional),
                     and_(
@@ -474,7 +527,11 @@ class RatingRepository:
                     RatingChange.mu_after,
                     RatingChange.sigma_after,
                 )
-                .where(RatingChange.guild_id == guild_id, RatingChange.user_id == user_id)
+                .where(
+                    RatingChange.guild_id == guild_id,
+                    RatingChange.game == game,
+                    RatingChange.user_id == user_id,
+                )
                 .order_by(RatingChange.created_at.desc(), RatingChange.game_id.desc())
                 .limit(last)
             )
@@ -489,24 +546,32 @@ class RatingRepository:
             row.matches,
             trend,
             provisional,
+            game,
         )
 
 
 def _archived(season: Season) -> SeasonEnd:
+    """An ended season's archive; entries archived before games were told apart (no "game")
+    are classic."""
     standings: list[dict[str, Any]] = list(season.standings or [])
-    return SeasonEnd(
-        season.guild_id,
-        season.number,
-        season.last_channel_id,
-        tuple(
-            RatingEntry(
-                int(s["user_id"]),
-                str(s["name"]),
-                int(s["rating"]),
-                int(s["matches"]),
-                i,
-                bool(s.get("provisional", False)),
-            )
-            for i, s in enumerate(standings, start=1)
-        ),
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for s in standings:
+        by_game.setdefault(str(s.get("game", CLASSIC)), []).append(s)
+    boards = tuple(
+        (
+            game,
+            tuple(
+                RatingEntry(
+                    int(s["user_id"]),
+                    str(s["name"]),
+                    int(s["rating"]),
+                    int(s["matches"]),
+                    i,
+                    bool(s.get("provisional", False)),
+                )
+                for i, s in enumerate(by_game[game], start=1)
+            ),
+        )
+        for game in sorted(by_game, key=game_order)
     )
+    return SeasonEnd(season.guild_id, season.number, season.last_channel_id, boards)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, TypeGuard, get_args
 
+from bot.engine.game_kinds import CLASSIC
 from bot.engine.rules import RuleSet
 from bot.store.models import OPEN_STATUSES, Game, GameStatus, Seat, StartPolicy
 
@@ -66,6 +67,7 @@ class GameRecord:
     turn_deadline: datetime | None
     seats: tuple[SeatRecord, ...] = ()
     rated: bool = True  # counts for the leaderboard (docs/playing.md, "What counts")
+    game: str = CLASSIC  # which game (bot/engine/game_kinds.py), derived from its rules
 
     @property
     def rules(self) -> RuleSet:
@@ -139,6 +141,7 @@ class PlayerStats:
     challenges_won: int = 0
     challenges_lost: int = 0
     rank: int | None = None  # 1-based place on the leaderboard it came from
+    game: str = CLASSIC  # the game these totals are of (bot/engine/game_kinds.py)
 
     @property
     def win_rate(self) -> float:
@@ -152,6 +155,7 @@ class LeaderboardPage:
     per_page: int
     total: int  # players on the whole leaderboard
     entries: tuple[PlayerStats, ...] = field(default_factory=tuple)
+    game: str = CLASSIC
 
     @property
     def pages(self) -> int:
@@ -230,4 +234,5 @@ def game_record(game: Game) -> GameRecord:
         turn_deadline=game.turn_deadline,
         seats=tuple(seat_record(seat) for seat in sorted(game.seats, key=lambda s: s.seat_order)),
         rated=game.rated,
+        game=game.kind,
     )

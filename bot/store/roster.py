@@ -12,6 +12,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.engine.game_kinds import CLASSIC
 from bot.store.errors import GameNotFound
 from bot.store.models import Game, GameStatus, Seat
 
@@ -23,6 +24,7 @@ _ROSTER = (
         _GAMES.c.guild_id,
         _GAMES.c.status,
         _GAMES.c.rated,
+        _GAMES.c.kind,
         _SEATS.c.user_id,
         _SEATS.c.display_name,
         _SEATS.c.is_bot,
@@ -55,6 +57,7 @@ class Roster:
     status: GameStatus
     seats: dict[int, RosterSeat]
     rated: bool = True
+    game: str = CLASSIC  # which game (bot/engine/game_kinds.py): whose totals and ratings
 
 
 async def load_roster(session: AsyncSession, game_id: int, *, lock: bool = False) -> Roster:
@@ -75,4 +78,6 @@ async def load_roster(session: AsyncSession, game_id: int, *, lock: bool = False
         if row.user_id is not None
     }
     first = rows[0]
-    return Roster(game_id, first.guild_id, GameStatus(first.status), seats, bool(first.rated))
+    return Roster(
+        game_id, first.guild_id, GameStatus(first.status), seats, bool(first.rated), first.kind
+    )

@@ -1,4 +1,5 @@
-"""Per-server player totals: adding to them, the leaderboard and one player's stats.
+"""Per-server player totals, one row per game (bot/engine/game_kinds.py): adding to them, the
+leaderboard of a game and one player's stats in every game they played.
 
 Only human players have totals: computer seats are filtered out before anything is added, so they
 can never appear on a leaderboard. Every ordering ends with the user id, so ties are stable.
@@ -15,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
+from bot.engine.game_kinds import CLASSIC, game_order
 from bot.store.errors import NotSeated
 from bot.store.models import COUNTERS, Game, PlayerTotal, Seat, utcnow
 from bot.store.records import LeaderboardPage, LeaderboardSort, PlayerStats
@@ -37,7 +39,7 @@ def _build_totals_upsert(insert: Callable[[Any], Any]) -> Any:
     stmt = insert(table)
     excluded = stmt.excluded
     return stmt.on_conflict_do_update(
-        index_elements=[table.c.guild_id, table.c.user_id],
+        index_elements=[table.c.guild_id, table.c.game, table.c.user_id],
         set_={
             "display_name": excluded.display_name,
             "updated_at": excluded.updated_at,
@@ -54,14 +56,19 @@ _TOTALS_UPSERT = PerDialect(_build_totals_upsert)
 #: Where a session keeps the totals added in its transaction until they are written.
 _PENDING = "uno_pending_totals"
 
-#: {(guild, user): (display name, {summed column: amount}, updated_at)}
-_Pending = dict[tuple[int, int], tuple[str, dict[str, int], datetime]]
+#: {(guild, game, user): (display name, {summed column: amount}, updated_at)}
+_Pending = dict[tuple[int, str, int], tuple[str, dict[str, int], datetime]]
 
 
 async def add_to_totals(
-    session: AsyncSession, guild_id: int, changes: TotalChanges, now: datetime | None = None
+    session: AsyncSession,
+    guild_id: int,
+    game: str,
+    changes: TotalChanges,
+    now: datetime | None = None,
 ) -> None:
-    """Add to the totals of human players (callers pass humans only), creating rows as needed.
+    """Add to the totals of human players in `game` (callers pass humans only), creating rows
+    as needed.
 
     Nothing is written yet: the additions of the whole transaction are summed and written by
     `write_totals` in one statement, just before the unit of work commits. A totals row is a
@@ -74,15 +81,15 @@ async def add_to_totals(
     now = now or utcnow()
     pending: _Pending = session.info.setdefault(_PENDING, {})
     for user_id, (name, increments) in changes.items():
-        _, summed, _ = pending.get((guild_id, user_id), ("", {}, now))
+        _, summed, _ = pending.get((guild_id, game, user_id), ("", {}, now))
         for key, amount in increments.items():
             summed[key] = summed.get(key, 0) + amount
-        pending[(guild_id, user_id)] = (name, summed, now)
+        pending[(guild_id, game, user_id)] = (name, summed, now)
 
 
 async def write_totals(session: AsyncSession) -> None:
     """Write the transaction's pending additions (`add_to_totals`): one upsert, rows sorted by
-    (guild, user), so every writer locks totals rows in the same order (as `click_save` does).
+    (guild, game, user), so every writer locks totals rows in the same order (as `click_save` does).
 
     `Database` calls it before every commit, and the readers below before they read.
     """
@@ -90,10 +97,10 @@ async def write_totals(session: AsyncSession) -> None:
     if not pending:
         return
     rows = []
-    for (guild_id, user_id), (name, increments, now) in sorted(pending.items()):
+    for (guild_id, game, user_id), (name, increments, now) in sorted(pending.items()):
         row: dict[str, Any] = dict.fromkeys(SUMMED, 0)
         row.update(increments)
-        row.update(guild_id=guild_id, user_id=user_id, display_name=name, updated_at=now)
+        row.update(guild_id=guild_id, game=game, user_id=user_id, display_name=name, updated_at=now)
         rows.append(row)
     await session.execute(_TOTALS_UPSERT.for_session(session), rows[0] if len(rows) == 1 else rows)
 
@@ -130,6 +137,7 @@ def _ahead(mine: OrderSpec, theirs: OrderSpec) -> ColumnElement[bool]:
 def _stats(row: PlayerTotal, rank: int | None) -> PlayerStats:
     return PlayerStats(
         guild_id=row.guild_id,
+        game=row.game,
         user_id=row.user_id,
         display_name=row.display_name,
         points=row.points,
@@ -173,22 +181,27 @@ class StatsRepository:
             nonzero = {key: amount for key, amount in counts.items() if amount}
             if not seat.is_bot and nonzero:
                 changes[user_id] = (seat.display_name, nonzero)
-        await add_to_totals(self._session, roster.guild_id, changes)
+        await add_to_totals(self._session, roster.guild_id, roster.game, changes)
 
     async def leaderboard(
         self,
         guild_id: int,
         *,
+        game: str = CLASSIC,
         sort: LeaderboardSort = "points",
         page: int = 1,
         per_page: int = 10,
         min_games: int = 0,
     ) -> LeaderboardPage:
-        """One page (1-based) of a server's leaderboard; ties are ordered by user id."""
+        """One page (1-based) of a server's leaderboard of `game`; ties are ordered by user id."""
         if page < 1 or per_page < 1:
             raise ValueError("page and per_page start at 1")
         await write_totals(self._session)  # this unit's own additions count too
-        where = [PlayerTotal.guild_id == guild_id, PlayerTotal.games_played >= min_games]
+        where = [
+            PlayerTotal.guild_id == guild_id,
+            PlayerTotal.game == game,
+            PlayerTotal.games_played >= min_games,
+        ]
         total = await self._session.scalar(select(func.count()).where(*where)) or 0
         order = [
             key.desc() if descending else key.asc()
@@ -199,25 +212,60 @@ class StatsRepository:
             select(PlayerTotal).where(*where).order_by(*order).offset(offset).limit(per_page)
         )
         entries = tuple(_stats(row, offset + i + 1) for i, row in enumerate(rows))
-        return LeaderboardPage(sort, page, per_page, total, entries)
+        return LeaderboardPage(sort, page, per_page, total, entries, game)
 
     async def player(
-        self, guild_id: int, user_id: int, *, rank_by: LeaderboardSort = "points"
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        game: str = CLASSIC,
+        rank_by: LeaderboardSort = "points",
     ) -> PlayerStats | None:
-        """A player's totals in a server and their leaderboard place; None if they never played."""
+        """A player's totals in one game of a server and their place on that game's
+        leaderboard; None if they never played it."""
         await write_totals(self._session)  # this unit's own additions count too
-        row = await self._session.get(PlayerTotal, (guild_id, user_id), populate_existing=True)
+        row = await self._session.get(
+            PlayerTotal, (guild_id, game, user_id), populate_existing=True
+        )
         if row is None:
             return None
+        return await self._ranked(row, rank_by)
+
+    async def _ranked(self, row: PlayerTotal, rank_by: LeaderboardSort) -> PlayerStats:
         me, other = aliased(PlayerTotal), aliased(PlayerTotal)
         ahead = await self._session.scalar(
             select(func.count())
             .select_from(other)
-            .join(me, and_(me.guild_id == other.guild_id, me.user_id == user_id))
-            .where(other.guild_id == guild_id)
+            .join(
+                me,
+                and_(
+                    me.guild_id == other.guild_id,
+                    me.game == other.game,
+                    me.user_id == row.user_id,
+                ),
+            )
+            .where(other.guild_id == row.guild_id, other.game == row.game)
             .where(_ahead(_ordering(rank_by, me), _ordering(rank_by, other)))
         )
         return _stats(row, (ahead or 0) + 1)
+
+    async def player_games(
+        self, guild_id: int, user_id: int, *, rank_by: LeaderboardSort = "points"
+    ) -> list[PlayerStats]:
+        """A player's totals in every game they played in a server, each with its place on
+        that game's leaderboard, in the order the games are offered (game_kinds.py); a game
+        the engine no longer offers comes last."""
+        await write_totals(self._session)
+        rows = (
+            await self._session.scalars(
+                select(PlayerTotal)
+                .where(PlayerTotal.guild_id == guild_id, PlayerTotal.user_id == user_id)
+                .execution_options(populate_existing=True)
+            )
+        ).all()
+        rows = sorted(rows, key=lambda row: game_order(row.game))
+        return [await self._ranked(row, rank_by) for row in rows]
 
     async def practice_games(self, guild_id: int, user_id: int) -> int:
         """How many practice games (this person alone against computers, counted for nobody)

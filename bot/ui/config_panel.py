@@ -8,7 +8,7 @@ Options show their current value and the official one; the engine validates ever
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import discord
@@ -85,16 +85,20 @@ def config_view(
     *,
     group: str | None = None,
     option: str | None = None,
+    hidden: Collection[str] = (),
+    decks: Collection[str] | None = None,
 ) -> discord.ui.View:
     """The panel's selects: groups, then `group`'s options, then `option`'s values. Groups and
     options that differ from the official rules carry ✳️, and a group lists those options first.
 
     `current` maps every option the scope can change to its value now (rules, plus the server's
-    own options in the server scope).
+    own options in the server scope). `hidden`: options that mean nothing in the lobby's game
+    (bot/engine/game_kinds.py), not offered; `decks`: the decks the game may use (None: all).
     """
     groups = [*RULE_GROUPS, "table"] if scope == SERVER_SCOPE else list(RULE_GROUPS)
     view = discord.ui.View(timeout=None)
-    group_options_now = {g: group_options(g) for g in groups}
+    group_options_now = {g: tuple(o for o in group_options(g) if o not in hidden) for g in groups}
+    groups = [g for g in groups if group_options_now[g]]
     view.add_item(
         ConfigSelect(
             scope,
@@ -125,16 +129,19 @@ def config_view(
                 row=1,
             )
         )
-    if option is not None and option in current:
+    if option is not None and option in current and option not in hidden:
         setting = current[option]
         now = "off" if option == "turn_timer" and not setting else value_key(setting)
+        values = select_values(option, setting, locale)
+        if option == "deck" and decks is not None:
+            values = [(value, label) for value, label in values if value in decks]
         view.add_item(
             ConfigSelect(
                 scope,
                 VALUE_STEP + option,
                 [
                     discord.SelectOption(label=label[:100], value=value, default=value == now)
-                    for value, label in select_values(option, setting, locale)
+                    for value, label in values
                 ],
                 placeholder=t("settings.pick_value", locale, option=option_label(option, locale)),
                 row=2,

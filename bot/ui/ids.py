@@ -8,8 +8,9 @@
   select;
 - `uno:<game_id>:hand` for the public "Show my hand" button;
 - `uno:<game_id>:log` for the table's Log button (the round's whole log, privately);
-- `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|addexpert|rules>` in the lobby, and
-  `uno:<game_id>:lobby:target` for its select of the match target (the choice as value);
+- `uno:<game_id>:lobby:<join|leave|start|cancel|addbot|addexpert|rules>` in the lobby,
+  `uno:<game_id>:lobby:target` for its select of the match target (the choice as value), and
+  `uno:<game_id>:lobby:game` for its select of the game (a key of bot/engine/game_kinds.py);
 - `uno:<game_id>:rematch` under a finished match's result (the finished game's id);
 - `uno:<game_id>:record` beside it: the match's record as a file (docs/records.md);
 - `uno:<game_id>:replay` beside it: the match's last round to watch (`/uno replay`);
@@ -48,6 +49,7 @@ LOBBY_TEMPLATE: Final = (
 )
 
 LOBBY_TARGET_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):lobby:target"
+LOBBY_GAME_TEMPLATE: Final = r"uno:(?P<game>\d{1,20}):lobby:game"
 #: The match targets a lobby offers: one round (scoring "none"), or first to so many points.
 LOBBY_TARGETS: Final = ("round", "100", "200", "500")
 
@@ -117,6 +119,10 @@ def lobby_target_id(game_id: int) -> str:
     return _checked(f"uno:{game_id}:lobby:target")
 
 
+def lobby_game_id(game_id: int) -> str:
+    return _checked(f"uno:{game_id}:lobby:game")
+
+
 def config_id(scope: str, step: str) -> str:
     custom_id = _checked(f"uno:cfg:{scope}:{step}")
     if re.fullmatch(CONFIG_TEMPLATE, custom_id) is None:
@@ -143,6 +149,7 @@ def matches_exactly_one(custom_id: str) -> bool:
         REPLAY_TEMPLATE,
         LOBBY_TEMPLATE,
         LOBBY_TARGET_TEMPLATE,
+        LOBBY_GAME_TEMPLATE,
         HELP_TEMPLATE,
         CONFIG_TEMPLATE,
     )

@@ -24,6 +24,7 @@ from bot.ui.ids import (
     HAND_TEMPLATE,
     HELP_ID,
     HELP_TEMPLATE,
+    LOBBY_GAME_TEMPLATE,
     LOBBY_TARGET_TEMPLATE,
     LOBBY_TEMPLATE,
     LOG_TEMPLATE,
@@ -35,6 +36,7 @@ from bot.ui.ids import (
     config_id,
     game_id_for,
     hand_id,
+    lobby_game_id,
     lobby_id,
     lobby_target_id,
     log_id,
@@ -371,6 +373,36 @@ class LobbyTargetSelect(
         await dispatch(interaction, Click("lobby", self.game_id, None, f"target|{choice}"))
 
 
+class LobbyGameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=LOBBY_GAME_TEMPLATE):
+    """The lobby's game (classic, No Mercy, ...): `uno:<game>:lobby:game`; the click carries
+    the choice as the lobby verb `game|<key>` (checked again by the lobby: a game the engine
+    offers, host only, before Start, no more players seated than the game takes)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(_select(lobby_game_id(game_id), options, placeholder, row))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> LobbyGameSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        choice = _chosen(interaction)
+        await dispatch(interaction, Click("lobby", self.game_id, None, f"game|{choice}"))
+
+
 class HelpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=HELP_TEMPLATE):
     """The topics of `/uno help`: `uno:help`; the click carries the topic (any value: the help
     shows its first page for one it does not know)."""
@@ -441,6 +473,7 @@ DYNAMIC_ITEMS = (
     ReplayButton,
     LobbyButton,
     LobbyTargetSelect,
+    LobbyGameSelect,
     HelpSelect,
     ConfigSelect,
 )

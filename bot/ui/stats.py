@@ -1,4 +1,5 @@
-"""The server's leaderboard and one player's stats."""
+"""The server's leaderboards (one per game: bot/engine/game_kinds.py) and one player's stats,
+split by game."""
 
 from __future__ import annotations
 
@@ -7,8 +8,14 @@ from typing import Protocol
 
 import discord
 
+from bot.engine.game_kinds import CLASSIC
 from bot.i18n import t
 from bot.ui.names import literal
+
+
+def game_name(game: str, locale: object = None) -> str:
+    """A game as its players call it: "Classic UNO", "Show 'Em No Mercy", "UNO Flip"."""
+    return t(f"game.{game}", locale)
 
 
 class PlayerStats(Protocol):
@@ -48,6 +55,8 @@ class LeaderboardPage(Protocol):
     @property
     def sort(self) -> str: ...
     @property
+    def game(self) -> str: ...
+    @property
     def page(self) -> int: ...
     @property
     def pages(self) -> int: ...
@@ -75,6 +84,8 @@ class RatingBoard(Protocol):
 
     @property
     def season(self) -> int: ...
+    @property
+    def game(self) -> str: ...
     @property
     def page(self) -> int: ...
     @property
@@ -132,6 +143,7 @@ def render_leaderboard(board: LeaderboardPage, locale: object = None) -> discord
         colour=0xF1C40F,
     )
     embed.set_footer(text=t("leaderboard.footer", locale, page=board.page, pages=board.pages))
+    embed.set_author(name=game_name(board.game, locale))
     return embed
 
 
@@ -179,17 +191,27 @@ def render_rating_board(board: RatingBoard, locale: object = None) -> discord.Em
         "leaderboard.rating_footer", locale, season=board.season, page=board.page, pages=board.pages
     )
     embed.set_footer(text=footer)
+    embed.set_author(name=game_name(board.game, locale))
     return embed
 
 
 def render_season_end(
-    season: int, standings: Sequence[RatingEntry], locale: object = None
+    season: int,
+    boards: Sequence[tuple[str, Sequence[RatingEntry]]],
+    locale: object = None,
 ) -> discord.Embed:
-    """The announcement of an ended season: its champions, its top ten, the next season."""
+    """The announcement of an ended season: each game's champions and top ten (a game's name
+    above them once more than one game, or another than the classic one, was rated), then
+    the next season."""
     lines = []
-    if standings:
+    named = len(boards) > 1 or any(game != CLASSIC for game, _ in boards)
+    for game, standings in boards:
+        if not standings:
+            continue
         best = champions(standings)
         key = "leaderboard.season_champions" if len(best) > 1 else "leaderboard.season_champion"
+        if named:
+            lines.append(f"__**{game_name(game, locale)}**__")
         lines += [
             t(key, locale, name=_names(best), rating=best[0].rating),
             "",
@@ -211,6 +233,10 @@ def trend_text(trend: Sequence[int], locale: object = None) -> str:
     return " · ".join(f"{step:+d}" for step in trend)
 
 
+#: One game of a player's stats: (game, their totals in it, their rating in it).
+GameFigures = tuple[str, PlayerStats | None, PlayerRating | None]
+
+
 def render_stats(
     stats: PlayerStats | None,
     name: str,
@@ -218,19 +244,50 @@ def render_stats(
     *,
     practice: int = 0,
     rating: PlayerRating | None = None,
+    games: Sequence[GameFigures] = (),
 ) -> discord.Embed:
     """A player's counted figures, and their skill `rating` when they have one; their
     `practice` games (alone against computers, counted for nobody) on a line of their own,
-    never mixed into them."""
+    never mixed into them.
+
+    `games`: the figures split by game (`stats` and `rating` are then unused). A player who
+    only ever played the classic game sees them as before; one who played other games too sees
+    one field per game, named, so a No Mercy rating never reads as a classic one."""
+    if games and (len(games) > 1 or games[0][0] != CLASSIC):
+        embed = discord.Embed(
+            title=t("stats.title", locale, name=literal(name[:200])), colour=0x0956BF
+        )
+        if practice:
+            embed.description = t("stats.practice", locale, games=practice)
+        for game, figures, rated in games[:25]:
+            embed.add_field(
+                name=game_name(game, locale)[:256],
+                value=_figures_text(figures, rated, locale, practice=0)[:1024],
+                inline=False,
+            )
+        return embed
+    if games:
+        _, stats, rating = games[0]
     embed = discord.Embed(title=t("stats.title", locale, name=literal(name[:200])), colour=0x0956BF)
+    embed.description = _figures_text(stats, rating, locale, practice=practice)
+    return embed
+
+
+def _figures_text(
+    stats: PlayerStats | None,
+    rating: PlayerRating | None,
+    locale: object,
+    *,
+    practice: int,
+) -> str:
     practice_line = t("stats.practice", locale, games=practice) if practice else ""
     if stats is None:
         # (a rating without points: a match rated but not counted, ended after a move)
-        embed.description = t("stats.none", locale)
+        text = t("stats.none", locale)
         if practice:
-            embed.description = "\n".join([t("stats.only_practice", locale), practice_line])
+            text = "\n".join([t("stats.only_practice", locale), practice_line])
     else:
-        embed.description = t(
+        text = t(
             "stats.body",
             locale,
             rank=stats.rank or "-",
@@ -245,9 +302,9 @@ def render_stats(
             challenges_lost=stats.challenges_lost,
         )
         if practice:
-            embed.description += "\n" + practice_line
+            text += "\n" + practice_line
     if rating is not None:
-        embed.description += "\n" + t(
+        text += "\n" + t(
             "stats.rating_provisional" if rating.provisional else "stats.rating",
             locale,
             rating=rating.rating,
@@ -255,7 +312,7 @@ def render_stats(
             season=rating.season,
             trend=trend_text(rating.trend, locale),
         )
-    return embed
+    return text
 
 
 def _games_line(stats: PlayerStats, locale: object) -> str:

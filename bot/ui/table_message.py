@@ -16,6 +16,7 @@ import discord
 
 from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
 from bot.engine.ai import is_computer
+from bot.engine.game_kinds import game_kinds, game_of, player_range
 from bot.engine.seeds import shown_commitment
 from bot.i18n import t
 from bot.ui.cards import EMBED_COLOUR, card_text, color_name
@@ -24,6 +25,7 @@ from bot.ui.items import (
     GameButton,
     HandButton,
     LobbyButton,
+    LobbyGameSelect,
     LobbyTargetSelect,
     LogButton,
     RecordButton,
@@ -35,7 +37,6 @@ from bot.ui.outgoing import Outgoing
 from bot.ui.rule_options import match_target
 from bot.ui.rules_text import difference_lines, rules_summary
 
-MAX_PLAYERS = 10
 #: Changed rules the lobby lists (a preset changes at most about 8; the rest is in /uno rules).
 MAX_LOBBY_RULE_LINES = 12
 
@@ -116,6 +117,26 @@ def _target_select(game_id: int, rules: RuleSet, locale: object) -> LobbyTargetS
     )
 
 
+def _game_select(game_id: int, rules: RuleSet, locale: object) -> LobbyGameSelect:
+    """The games on offer (bot/engine/game_kinds.py), each with its players; the chosen one
+    is the game these rules play."""
+    chosen = game_of(rules)
+    options = [
+        discord.SelectOption(
+            label=t(f"game.{kind.key}", locale)[:100],
+            value=kind.key,
+            description=t("lobby.game_players", locale, min=kind.min_players, max=kind.max_players)[
+                :100
+            ],
+            default=kind.key == chosen,
+        )
+        for kind in game_kinds()
+    ]
+    return LobbyGameSelect(
+        game_id, options, placeholder=t("lobby.game_placeholder", locale)[:150], row=3
+    )
+
+
 def render_lobby(
     game_id: int,
     host_id: int,
@@ -126,14 +147,16 @@ def render_lobby(
     closed: str | None = None,
 ) -> Outgoing:
     """The lobby message; `closed` (a reason) renders it without buttons. The host picks the
-    match target in its select; a lobby of one person and computers says it is practice."""
+    match target and the game in its selects (the table takes as many players as the game
+    does); a lobby of one person and computers says it is practice."""
+    _, most = player_range(game_of(rules))
     lines = [
         t("lobby.host", locale, host=f"<@{host_id}>"),
         t("lobby.rules_name", locale, preset=rules_summary(rules, locale, length_apart=True)),
         target_text(rules, locale),
     ]
     lines += difference_lines(rules, locale)[:MAX_LOBBY_RULE_LINES]
-    lines += ["", t("lobby.players", locale, count=len(players), max=MAX_PLAYERS)]
+    lines += ["", t("lobby.players", locale, count=len(players), max=most)]
     lines += [f"{i + 1}. {literal(name)}" for i, (_, name) in enumerate(players)]
     if is_practice([p for p, _ in players]):
         lines += ["", t("lobby.practice", locale)]
@@ -157,7 +180,7 @@ def render_lobby(
                 game_id,
                 "addbot",
                 label=t("lobby.add_computer", locale),
-                disabled=len(players) >= MAX_PLAYERS,
+                disabled=len(players) >= most,
             )
         )
         view.add_item(
@@ -165,7 +188,7 @@ def render_lobby(
                 game_id,
                 "addexpert",
                 label=t("lobby.add_expert", locale),
-                disabled=len(players) >= MAX_PLAYERS,
+                disabled=len(players) >= most,
             )
         )
         view.add_item(LobbyButton(game_id, "rules", label=t("lobby.rules", locale)))
@@ -184,6 +207,8 @@ def render_lobby(
             )
         )
         view.add_item(_target_select(game_id, rules, locale))
+        if len(game_kinds()) > 1:
+            view.add_item(_game_select(game_id, rules, locale))
     return Outgoing.of(embed, view)
 
 

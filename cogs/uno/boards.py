@@ -9,6 +9,9 @@ What was posted is kept in memory: a channel belongs to one process, and after a
 worst case is one new board. The pointer says when the board was posted as a Discord timestamp
 (read from its message id), which each reader's app words in their language ("5 seconds ago").
 
+Every board is one game's (bot/engine/game_kinds.py): classic, No Mercy, ... each with its own
+points and ratings; a posted board is refreshed only by an ask for the same game, sort and page.
+
 A board with nobody on it (a new server, a page past the last) is not posted: the asker alone is
 told there is nothing to post, and the channel gets no empty message.
 
@@ -60,53 +63,58 @@ class PublicBoards:
         self.shared = shared
         self.fresh_for = fresh_for
         self.clock = clock
-        self._posted: dict[tuple[int, str, int], PostedBoard] = {}
+        self._posted: dict[tuple[int, str, str, int], PostedBoard] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
-    def recent(self, channel_id: int, sort: str, page: int) -> PostedBoard | None:
-        """The board of this sort and page posted in the channel within `fresh_for`."""
-        posted = self._posted.get((channel_id, sort, page))
+    def recent(self, channel_id: int, game: str, sort: str, page: int) -> PostedBoard | None:
+        """The board of this game, sort and page posted in the channel within `fresh_for`."""
+        posted = self._posted.get((channel_id, game, sort, page))
         if posted is None or self.clock() - posted.posted_at > self.fresh_for:
             return None
         return posted
 
-    def _remember(self, channel_id: int, sort: str, page: int, message_id: int) -> None:
+    def _remember(self, channel_id: int, game: str, sort: str, page: int, message_id: int) -> None:
         now = self.clock()
         for key, old in list(self._posted.items()):  # forget the stale ones
             if now - old.posted_at > self.fresh_for:
                 del self._posted[key]
-        self._posted[(channel_id, sort, page)] = PostedBoard(message_id, now)
+        self._posted[(channel_id, game, sort, page)] = PostedBoard(message_id, now)
 
-    async def show(self, interaction: Interaction, sort: str, page: int) -> None:
+    async def show(self, interaction: Interaction, game: str, sort: str, page: int) -> None:
         """`/uno leaderboard` in public: refresh and point to a recent board, or post one."""
         channel_id = interaction.channel_id or 0
         lock = self._locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
-            posted = self.recent(channel_id, sort, page)
-            if posted is not None and await self._refresh(interaction, posted, sort, page):
+            posted = self.recent(channel_id, game, sort, page)
+            if posted is not None and await self._refresh(interaction, posted, game, sort, page):
                 return
-            await self._post(interaction, sort, page)
+            await self._post(interaction, game, sort, page)
 
-    async def _board(self, guild_id: int, sort: str, page: int) -> tuple[discord.Embed, bool]:
+    async def _board(
+        self, guild_id: int, game: str, sort: str, page: int
+    ) -> tuple[discord.Embed, bool]:
         await self.shared.load_settings(guild_id)
-        return await self._render(guild_id, sort, page, self.shared.public_locale(guild_id))
+        locale = self.shared.public_locale(guild_id)
+        return await self._render(guild_id, game, sort, page, locale)
 
-    async def render(self, guild_id: int, sort: str, page: int, locale: object) -> discord.Embed:
-        """A board: "rating" (the current season's ratings), "season:N" (an ended season's
-        final standings) or a totals sort ("points", "wins", ...)."""
-        return (await self._render(guild_id, sort, page, locale))[0]
+    async def render(
+        self, guild_id: int, game: str, sort: str, page: int, locale: object
+    ) -> discord.Embed:
+        """A board of `game`: "rating" (the current season's ratings), "season:N" (an ended
+        season's final standings) or a totals sort ("points", "wins", ...)."""
+        return (await self._render(guild_id, game, sort, page, locale))[0]
 
     async def _render(
-        self, guild_id: int, sort: str, page: int, locale: object
+        self, guild_id: int, game: str, sort: str, page: int, locale: object
     ) -> tuple[discord.Embed, bool]:
         """The board (see `render`) and whether anyone is on it."""
         async with self.shared.db.read() as unit:
             if sort == "rating" or sort.startswith("season:"):
                 season = int(sort.split(":")[1]) if ":" in sort else None
-                rated = await unit.ratings.board(guild_id, season=season, page=page)
+                rated = await unit.ratings.board(guild_id, game=game, season=season, page=page)
                 board = None
             elif is_leaderboard_sort(sort):
-                board = await unit.stats.leaderboard(guild_id, sort=sort, page=page)
+                board = await unit.stats.leaderboard(guild_id, game=game, sort=sort, page=page)
                 rated = None
             else:
                 raise ValueError(f"no board sorted by {sort!r}")
@@ -118,9 +126,9 @@ class PublicBoards:
         return render_rating_board(rated, locale), bool(rated.entries)
 
     @answers_in_time(ephemeral=False)
-    async def _post(self, interaction: Interaction, sort: str, page: int) -> None:
+    async def _post(self, interaction: Interaction, game: str, sort: str, page: int) -> None:
         channel_id = interaction.channel_id or 0
-        embed, anyone = await self._board(interaction.guild_id or 0, sort, page)
+        embed, anyone = await self._board(interaction.guild_id or 0, game, sort, page)
         if not anyone:  # (an empty board is no news for the channel)
             text = t("leaderboard.nothing_to_post", interaction.locale)
             await respond(interaction, Outgoing(content=text), ephemeral=True)
@@ -129,23 +137,23 @@ class PublicBoards:
         message_id = getattr(response, "message_id", None)
         if message_id is None:
             message_id = (await interaction.original_response()).id
-        self._remember(channel_id, sort, page, message_id)
+        self._remember(channel_id, game, sort, page, message_id)
 
     @answers_in_time()
     async def _refresh(
-        self, interaction: Interaction, posted: PostedBoard, sort: str, page: int
+        self, interaction: Interaction, posted: PostedBoard, game: str, sort: str, page: int
     ) -> bool:
         """Edit the posted board with the latest standings and point the asker to it; False
         (nothing answered) if that board is gone."""
         channel_id = interaction.channel_id or 0
-        embed, _ = await self._board(interaction.guild_id or 0, sort, page)
+        embed, _ = await self._board(interaction.guild_id or 0, game, sort, page)
         message = self.shared.bot.get_partial_messageable(
             channel_id, guild_id=interaction.guild_id
         ).get_partial_message(posted.message_id)
         try:
             await message.edit(embed=embed)
         except discord.HTTPException:
-            self._posted.pop((channel_id, sort, page), None)
+            self._posted.pop((channel_id, game, sort, page), None)
             return False
         posted_at = discord.utils.snowflake_time(posted.message_id)
         when = discord.utils.format_dt(posted_at, "R")  # ("5 seconds ago", in the reader's app)
@@ -172,7 +180,7 @@ async def announce_season_ends(
     for end in pending:
         channel = chosen or end.channel_id
         payload = post_payload(
-            [render_season_end(end.number, end.standings, locale)], locale=str(locale)
+            [render_season_end(end.number, end.boards, locale)], locale=str(locale)
         )
 
         async def claim(

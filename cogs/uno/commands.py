@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.engine import PRESETS, Play, view_for
 from bot.engine.ai import LEVELS
+from bot.engine.game_kinds import game_keys, game_of
 from bot.engine.rules import CHOICES, INT_RANGES
 from bot.host import Interaction, UnoHost
 from bot.i18n import Phrase, has_key, t
@@ -49,6 +50,8 @@ SORTS = ("rating", "points", "wins", "win_rate")
 SORT_CHOICES = [app_commands.Choice(name=cmd_text(f"leaderboard.sort.{s}"), value=s) for s in SORTS]
 LEADERBOARD_PAGES = 10_000
 TARGET_MIN, TARGET_MAX = INT_RANGES["target"]
+#: The games on offer (bot/engine/game_kinds.py): a new game appears once the engine has it.
+GAME_CHOICES = [app_commands.Choice(name=cmd_text(f"game.{g}"), value=g) for g in game_keys()]
 LEVEL_CHOICES = [app_commands.Choice(name=cmd_text(f"computer.level.{v}"), value=v) for v in LEVELS]
 RULE_OPTIONS = {name for names in RULE_GROUPS.values() for name in names}
 
@@ -325,14 +328,16 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         page=cmd_name("option.page"),
         private=cmd_name("option.private"),
         season=cmd_name("option.season"),
+        game=cmd_name("option.game_kind"),
     )
     @app_commands.describe(
+        game=cmd_text("cmd.leaderboard.game"),
         sort=cmd_text("cmd.leaderboard.sort"),
         season=cmd_text("cmd.leaderboard.season"),
         page=cmd_text("cmd.leaderboard.page"),
         private=cmd_text("cmd.leaderboard.private"),
     )
-    @app_commands.choices(sort=SORT_CHOICES)
+    @app_commands.choices(sort=SORT_CHOICES, game=GAME_CHOICES)
     async def leaderboard(
         self,
         interaction: Interaction,
@@ -340,49 +345,69 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
         page: app_commands.Range[int, 1, LEADERBOARD_PAGES] = 1,
         private: bool = False,
         season: app_commands.Range[int, 1, LEADERBOARD_PAGES] | None = None,
+        game: str | None = None,
     ) -> None:
         """Scores are for sharing: posted in the channel (in the server's language) unless
-        `private`, which shows them to the asker only, in theirs. Sorted by rating once the
-        server has a rated match, else by points; `season`: a past season's final standings."""
+        `private`, which shows them to the asker only, in theirs. One game's board (`game`;
+        default: the game of the server's default rules). Sorted by rating once the game has a
+        rated match on the server, else by points; `season`: a past season's final standings."""
         if sort is not None:
             require_choice("sort", sort, SORTS)
+        if game is not None:
+            require_choice("game", game, game_keys())
         require_range("page", page, 1, LEADERBOARD_PAGES)
         guild_id = interaction.guild_id or 0
         shared = self.app.shared
         await shared.load_settings(guild_id)
         locale = interaction.locale if private else shared.public_locale(guild_id)
         async with shared.db.read() as unit:
-            seasons_on = (await unit.settings.guild(guild_id)).season_length != "off"
+            config = await unit.settings.guild(guild_id)
+        seasons_on = config.season_length != "off"
+        game = game or game_of(config.rules)
         if seasons_on:  # a monthly or quarterly season may be over: checked at a view
             await roll_over_if_due(shared.db, guild_id)
             locale = shared.public_locale(guild_id)
             await announce_season_ends(shared.db, self.app.posts, guild_id, locale)
         async with shared.db.read() as unit:
             if sort is None and season is None:
-                sort = "rating" if await unit.ratings.has_ratings(guild_id) else "points"
-            known = season is None or await unit.ratings.board(guild_id, season=season) is not None
+                rated = await unit.ratings.has_ratings(guild_id, game)
+                sort = "rating" if rated else "points"
+            known = (
+                season is None
+                or await unit.ratings.board(guild_id, game=game, season=season) is not None
+            )
         if not known:
             text = t("leaderboard.no_season", interaction.locale, season=season)
             await interaction.response.send_message(text, ephemeral=True)
             return
         which = f"season:{season}" if season is not None else (sort or "points")
         if not private:  # a recent public board is refreshed and pointed to (boards.py)
-            await self.app.boards.show(interaction, which, page)
+            await self.app.boards.show(interaction, game, which, page)
             return
-        embed = await self.app.boards.render(guild_id, which, page, locale)
+        embed = await self.app.boards.render(guild_id, game, which, page, locale)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=cmd_name("stats"), description=cmd_text("cmd.stats"))
     @app_commands.rename(player=cmd_name("option.player"))
     @app_commands.describe(player=cmd_text("cmd.stats.player"))
     async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
+        """A player's figures, split by game: each game they played with its totals and its
+        rating (a No Mercy rating is not a classic one)."""
         who = player or interaction.user
+        guild_id = interaction.guild_id or 0
         async with self.app.shared.db.read() as unit:
-            found = await unit.stats.player(interaction.guild_id or 0, who.id)
-            practice = await unit.stats.practice_games(interaction.guild_id or 0, who.id)
-            rating = await unit.ratings.player(interaction.guild_id or 0, who.id)
+            totals = {s.game: s for s in await unit.stats.player_games(guild_id, who.id)}
+            practice = await unit.stats.practice_games(guild_id, who.id)
+            ratings = {}
+            for game in game_keys():
+                rating = await unit.ratings.player(guild_id, who.id, game=game)
+                if rating is not None:
+                    ratings[game] = rating
+        played = [g for g in game_keys() if g in totals or g in ratings]
+        played += [g for g in totals if g not in played]  # (a game no longer offered)
+        games = [(g, totals.get(g), ratings.get(g)) for g in played]
         embed = render_stats(
-            found, who.display_name, interaction.locale, practice=practice, rating=rating
+            None, who.display_name, interaction.locale, practice=practice, games=games
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

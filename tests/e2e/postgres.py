@@ -17,6 +17,8 @@ from contextlib import asynccontextmanager
 import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from testing.postgres_schema import reset_role_schema
+
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 
 
@@ -26,24 +28,6 @@ def require_postgres() -> str:
             pytest.fail("CI=true but TEST_DATABASE_URL is not set: PostgreSQL is required")
         pytest.skip("needs PostgreSQL: set TEST_DATABASE_URL (.ci/run shows how)")
     return PG_URL
-
-
-async def _reset_role_schema(url: str, *, create: bool) -> None:
-    engine = create_async_engine(url, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as conn:
-            role = (await conn.exec_driver_sql("SELECT current_user")).scalar_one()
-            await conn.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{role}" CASCADE')
-            if create:
-                await conn.exec_driver_sql(f'CREATE SCHEMA "{role}"')
-                # Alembic's own table, empty: found before any public.alembic_version that
-                # another user may have left in a shared test database.
-                await conn.exec_driver_sql(
-                    f'CREATE TABLE "{role}".alembic_version '
-                    "(version_num VARCHAR(32) NOT NULL PRIMARY KEY)"
-                )
-    finally:
-        await engine.dispose()
 
 
 #: The advisory lock (a bigint key of this project's choosing) held while a test owns the role's
@@ -62,10 +46,10 @@ async def empty_postgres() -> AsyncIterator[str]:
             # Waits (without blocking the event loop) while another process's test holds it;
             # released when this connection closes, even if the test process dies.
             await lock.exec_driver_sql(f"SELECT pg_advisory_lock({ROLE_SCHEMA_LOCK})")
-            await _reset_role_schema(url, create=True)
+            await reset_role_schema(url, create=True)
             try:
                 yield url
             finally:
-                await _reset_role_schema(url, create=False)
+                await reset_role_schema(url, create=False)
     finally:
         await locker.dispose()

@@ -5,6 +5,7 @@ Each test runs its own emulator and bot process, so the uploads it counts are it
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -113,3 +114,51 @@ async def test_a_failing_upload_leaves_the_plain_emojis_and_the_bot_answers(fres
     hand = await show_hand(emu, host, table)
     emojis = list(hand.button_emojis.values())
     assert emojis and not any(e.get("id") for e in emojis)
+
+
+async def test_two_processes_of_one_token_upload_each_emoji_once(tmp_path: Path) -> None:
+    """Shards of one token starting together: shard 0's process uploads, the other reads the
+    list until it is complete; no upload is refused for a name the other just took."""
+    emu = FakeDiscord()
+    await emu.start()
+    guilds = [emu.add_guild(f"Shard {n}", shard=(n, 2)) for n in (0, 1)]
+    bots = [
+        emu.bot_process(
+            env=bot_env(
+                emu,
+                tmp_path / f"shard{n}",
+                SHARD_COUNT="2",
+                SHARD_IDS=str(n),
+                UNO_TEST_TIMER_SCALE="0.05",  # the reader looks again after 1 s, not 20
+            ),
+            cwd=str(ROOT),
+        )
+        for n in (0, 1)
+    ]
+    try:
+        await asyncio.gather(*(bot.start() for bot in bots))
+        await emu.wait_for_bot(timeout=30, count=2)
+        uploader_ready = re.compile(r"card emojis ready: (\d+) of (\d+) \((\d+) uploaded\)")
+        reader_ready = re.compile(r"card emojis ready: (\d+) of (\d+) \(shard 0 uploads\)")
+        await emu.wait_for(
+            lambda: uploader_ready.search(bots[0].output) and reader_ready.search(bots[1].output),
+            60,
+            what="both processes' emojis ready",
+        )
+        assert uploader_ready.findall(bots[0].output) == [(str(len(WANTED)),) * 3]
+        assert reader_ready.findall(bots[1].output) == [(str(len(WANTED)),) * 2]
+        assert sorted(emu.emoji_uploads) == sorted(WANTED)  # each once, by shard 0
+        emu.assert_clean()  # no name refused as taken
+        # The second shard's buttons show the uploaded emojis.
+        channel = emu.add_channel(guilds[1], "uno")
+        host, guest = emu.add_user("host", guilds[1]), emu.add_user("guest", guilds[1])
+        hand = await show_hand(emu, host, await open_game(emu, channel, host, [guest]))
+        assert any(e.get("id") for e in hand.button_emojis.values())
+    except BaseException:
+        for n, bot in enumerate(bots):
+            print(f"--- shard {n} ---\n" + bot.output[-4000:])
+        raise
+    finally:
+        for bot in bots:
+            await bot.stop()
+        await emu.stop()

@@ -111,7 +111,7 @@ async def test_ending_a_season_archives_it_and_soft_resets_ratings(db: Database)
     async with db.write() as unit:
         ended = await unit.ratings.end_season(GUILD)
     assert ended is not None and ended.number == 1
-    assert [e.user_id for e in ended.standings] == [A, B, C]
+    assert [e.user_id for e in ended.board("classic")] == [A, B, C]
     async with db.read() as unit:
         archive = await unit.ratings.board(GUILD, season=1)
         new = await unit.ratings.board(GUILD)
@@ -171,7 +171,7 @@ async def test_an_ended_season_is_announced_once(db: Database) -> None:
     async with db.read() as unit:
         (pending,) = await unit.ratings.unannounced(GUILD)
     assert pending.number == 1 and pending.channel_id == 42
-    assert pending.standings[0].user_id == A
+    assert pending.board("classic")[0].user_id == A
     async with db.write() as unit:
         assert await unit.ratings.claim_announcement(GUILD, 1) is True
         assert await unit.ratings.claim_announcement(GUILD, 1) is False

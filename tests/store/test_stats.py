@@ -27,6 +27,7 @@ async def board(db: Database) -> Database:
             await add_to_totals(
                 unit.session,
                 guild,
+                "classic",
                 {
                     user: (
                         f"P{user - BASE}",

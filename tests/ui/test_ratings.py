@@ -25,7 +25,7 @@ def test_the_rating_leaderboard_and_an_ended_seasons_champion() -> None:
 
 
 def test_a_season_end_names_its_champion_and_the_next_season() -> None:
-    embed = render_season_end(4, ENTRIES)
+    embed = render_season_end(4, [("classic", ENTRIES)])
     assert "Season 4" in (embed.title or "")
     assert "**Ana**" in plain(embed.description or "") and "Season 5" in (embed.description or "")
 
@@ -54,7 +54,7 @@ def test_a_tie_at_the_top_makes_shared_champions() -> None:
         RatingEntry(3, "Cy", 927, 1, 3, True),
     )
     assert [e.user_id for e in champions(tied)] == [1, 2]
-    announced = plain(render_season_end(1, tied).description or "")
+    announced = plain(render_season_end(1, [("classic", tied)]).description or "")
     assert "Champions, tied at a rating of **1,138**: **Ana, Ben**!" in announced
     archive = plain(
         render_rating_board(RatingBoard(1, 1, 10, 3, tied, ended=True)).description or ""

@@ -147,8 +147,10 @@ def test_lobby_buttons() -> None:
     _check(kwargs)
     assert [i.item.custom_id for i in kwargs.view.children] == [
         f"uno:{BIG}:lobby:{v}"
-        for v in ("join", "leave", "addbot", "addexpert", "rules", "start", "cancel", "target")
-    ]
+        for v in (
+            "join", "leave", "addbot", "addexpert", "rules", "start", "cancel", "target", "game"
+        )
+    ]  # fmt: skip
     closed = render_lobby(BIG, 1, [(1, "Ann")], RuleSet(), closed="gone")
     assert closed.view.children == []
 
@@ -207,7 +209,7 @@ def test_rules_are_named_and_only_differences_are_listed() -> None:
 
 
 def _target_options(kwargs: dict) -> list[tuple[str, str, bool]]:
-    select = kwargs.view.children[-1].item
+    select = next(i.item for i in kwargs.view.children if i.item.custom_id.endswith(":target"))
     return [(o.value, o.label, o.default) for o in select.options]
 
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from bot.engine import Game
 from bot.engine import events as E
 from bot.engine.ai import LEVELS, Player, is_computer, make_player
+from bot.engine.game_kinds import game_of
 from bot.store import GameRecord
 from bot.ui.turn_log import TurnLog
 
@@ -51,6 +52,11 @@ class LiveGame:
     # The last changes as told, for the hands' "last moves" in each reader's own language:
     # (events, whose turn the timer played or None, their turns lost in a row).
     recent: deque[Recent] = field(default_factory=lambda: deque(maxlen=RECENT_CHANGES))
+
+    @property
+    def game_kind(self) -> str:
+        """Which game this is (bot/engine/game_kinds.py): whose totals its clicks add to."""
+        return game_of(self.game.rules)
 
     @classmethod
     def from_record(cls, record: GameRecord, game: Game) -> LiveGame:

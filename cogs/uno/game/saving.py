@@ -107,6 +107,7 @@ class Saving:
             counters=people,
             names={p: live.names.get(p, str(p)) for p in people},
             timeouts=timeouts,
+            game=live.game_kind,
         )
         scored = any(isinstance(e, _SCORED) for e in change.events)
         if change.unseat is None and not scored:

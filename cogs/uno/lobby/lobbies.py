@@ -15,8 +15,9 @@ import discord
 
 from bot.engine import Game, InvalidRules, RuleSet, parse_cards
 from bot.engine.ai import is_computer, next_computer_id
+from bot.engine.game_kinds import CLASSIC, player_range
 from bot.host import Interaction
-from bot.i18n import t
+from bot.i18n import Phrase, t
 from bot.settings import Settings
 from bot.store import (
     AlreadySeated,
@@ -44,7 +45,21 @@ from cogs.uno.game.table import table_message
 from cogs.uno.lobby.rules import LobbyRules
 from cogs.uno.shared import Shared
 
-MIN_SEATS, MAX_SEATS = 2, 10
+
+def seats_for(record: GameRecord) -> tuple[int, int]:
+    """(fewest, most) players the lobby's game takes (bot/engine/game_kinds.py)."""
+    return player_range(record.game)
+
+
+def table_full(record: GameRecord) -> UserError:
+    """The lobby is as full as its game allows: said with the game's name unless classic."""
+    most = seats_for(record)[1]
+    if record.game == CLASSIC:
+        return UserError("error.table_full", max=most)
+    fewest = seats_for(record)[0]
+    return UserError(
+        "error.game_table_full", game=Phrase(f"game.{record.game}"), min=fewest, max=most
+    )
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -171,6 +186,8 @@ class Lobby:
             await self.rules.show_lobby_rules(interaction, record)
         elif verb.startswith("target|"):
             await self.rules.set_match_target(interaction, record, verb.partition("|")[2])
+        elif verb.startswith("game|"):
+            await self.rules.set_game(interaction, record, verb.partition("|")[2])
         else:
             await self.end(interaction, record, edit=True)
 
@@ -184,16 +201,16 @@ class Lobby:
             raise UserError("error.already_started")
         user = interaction.user
         async with self.shared.lock(record.channel_id):
+            record = await self.shared.record(record.id)  # its game may have changed
+            most = seats_for(record)[1]
             try:
                 async with self.shared.db.write() as unit:
-                    await unit.games.seat(
-                        record.id, user.id, display_name(user), max_seats=MAX_SEATS
-                    )
+                    await unit.games.seat(record.id, user.id, display_name(user), max_seats=most)
                     record = await unit.games.get(record.id)
             except AlreadySeated:
                 raise UserError("error.already_joined") from None
             except TableFull:
-                raise UserError("error.table_full", max=MAX_SEATS) from None
+                raise table_full(record) from None
             except WrongStatus:
                 raise UserError("error.already_started") from None
             self._remember(record.id, interaction)
@@ -299,14 +316,15 @@ class Lobby:
             name = computer_name(
                 [s.display_name for s in computers], level, shared.public_locale(record.guild_id)
             )
+            most = seats_for(record)[1]
             try:
                 async with shared.db.write() as unit:
                     await unit.games.seat(
-                        record.id, player, name, is_bot=True, bot_level=level, max_seats=MAX_SEATS
+                        record.id, player, name, is_bot=True, bot_level=level, max_seats=most
                     )
                     record = await unit.games.get(record.id)
             except TableFull:
-                raise UserError("error.table_full", max=MAX_SEATS) from None
+                raise table_full(record) from None
             except WrongStatus:
                 raise UserError("error.already_started") from None
             await self._lobby_answer(interaction, record, edit, "notice.computer_added", name=name)
@@ -331,8 +349,13 @@ class Lobby:
             if record.status is not GameStatus.LOBBY:
                 raise UserError("error.already_started")
             players = [s.user_id for s in record.seats if s.left_at is None]
-            if not MIN_SEATS <= len(players) <= MAX_SEATS:
-                raise UserError("error.need_players", min=MIN_SEATS, max=MAX_SEATS)
+            fewest, most = seats_for(record)
+            if not fewest <= len(players) <= most:
+                if record.game == CLASSIC:
+                    raise UserError("error.need_players", min=fewest, max=most)
+                raise UserError(
+                    "error.game_players", game=Phrase(f"game.{record.game}"), min=fewest, max=most
+                )
             if all(is_computer(p) for p in players):
                 raise UserError("error.need_human")
             try:

@@ -14,7 +14,7 @@ from bot.store import AlreadySeated, ChannelBusy, GameRecord, GameStatus, TableF
 from bot.ui.errors import UserError
 from bot.ui.outgoing import Outgoing
 from cogs.uno.answers import answers_in_time, respond
-from cogs.uno.lobby.lobbies import MAX_SEATS, Lobby, display_name
+from cogs.uno.lobby.lobbies import Lobby, display_name, seats_for
 from cogs.uno.shared import Shared
 
 
@@ -61,7 +61,7 @@ class Rematch:
                         seat.display_name,
                         is_bot=True,
                         bot_level=seat.bot_level,
-                        max_seats=MAX_SEATS,
+                        max_seats=seats_for(finished)[1],
                     )
                 record = await unit.games.get(record.id)
         except ChannelBusy:

@@ -7,11 +7,13 @@ click is answered.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from bot.engine import InvalidRules, RuleSet
+from bot.engine.game_kinds import game_kind, game_of, unused_options
 from bot.host import Interaction
-from bot.i18n import t
+from bot.i18n import Phrase, t
 from bot.store import GameRecord, GameStatus, WrongStatus
 from bot.ui.errors import UserError
 from bot.ui.ids import LOBBY_TARGETS
@@ -50,12 +52,15 @@ class LobbyRules:
     ) -> None:
         """Apply `change` to the lobby's stored rules in one atomic write (InvalidRules from it
         stores nothing and propagates), then `answer` the click with the rules as stored, then
-        show them in the public lobby (the answer must not wait for that edit)."""
+        show them in the public lobby (the answer must not wait for that edit).
+
+        A change may not leave the lobby's game (another game's deck: the game is picked in
+        the lobby's Game select) nor set an option that means nothing in it (a UserError)."""
         shared = self.shared
         async with shared.lock(record.channel_id):
             try:
                 async with shared.db.write() as unit:
-                    rules = await unit.games.update_rules(record.id, change)
+                    rules = await unit.games.update_rules(record.id, partial(_within_game, change))
                     record = await unit.games.get(record.id)
             except WrongStatus:
                 raise UserError("error.already_started") from None
@@ -80,6 +85,43 @@ class LobbyRules:
             )
         except InvalidRules as exc:
             raise rules_error(exc) from None
+
+    @answers_in_time()
+    async def set_game(self, interaction: Interaction, record: GameRecord, choice: str) -> None:
+        """The host picks the game in the lobby's select: its preset becomes the lobby's rules
+        (the caller checked this channel and the lobby status; the choice is user input: only
+        a game the engine offers, for no more players than are seated, passes)."""
+        if interaction.user.id != record.host_id:
+            raise UserError("error.host_only")
+        kind = game_kind(choice)
+        if kind is None:
+            raise UserError("error.unknown_game", value=choice[:50])
+        shared = self.shared
+        async with shared.lock(record.channel_id):
+            record = await shared.record(record.id)
+            if record.status is not GameStatus.LOBBY:
+                raise UserError("error.already_started")
+            seated = sum(1 for seat in record.seats if seat.left_at is None)
+            if seated > kind.max_players:
+                raise UserError(
+                    "error.game_too_many",
+                    game=Phrase(f"game.{kind.key}"),
+                    min=kind.min_players,
+                    max=kind.max_players,
+                    seated=seated,
+                )
+            try:
+                async with shared.db.write() as unit:
+                    await unit.games.update_rules(
+                        record.id,
+                        lambda rules: (
+                            rules if game_of(rules) == kind.key else RuleSet.preset(kind.preset)
+                        ),
+                    )
+                    record = await unit.games.get(record.id)
+            except WrongStatus:
+                raise UserError("error.already_started") from None
+            await respond(interaction, shared.lobby_message(record), edit=True)
 
     @answers_in_time()
     async def set_match_target(
@@ -110,3 +152,21 @@ class LobbyRules:
             except InvalidRules as exc:
                 raise rules_error(exc) from None
             await respond(interaction, shared.lobby_message(record), edit=True)
+
+
+def _within_game(change: Callable[[RuleSet], RuleSet], rules: RuleSet) -> RuleSet:
+    """`change` applied, refused (a UserError) if it would leave the rules' game or set an
+    option that means nothing in it (bot/engine/game_kinds.py)."""
+    changed = change(rules)
+    game = game_of(rules)
+    if game_of(changed) != game:
+        raise UserError("error.deck_other_game", game=Phrase(f"game.{game_of(changed)}"))
+    before = rules.to_dict()
+    for option, value in changed.to_dict().items():
+        if value != before[option] and option in unused_options(game):
+            raise UserError(
+                "error.option_unused",
+                option=Phrase(f"rules.option.{option}"),
+                game=Phrase(f"game.{game}"),
+            )
+    return changed

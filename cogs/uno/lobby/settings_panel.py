@@ -15,6 +15,7 @@ from functools import partial
 from typing import Any
 
 from bot.engine import InvalidRules, RuleSet
+from bot.engine.game_kinds import decks_of, game_of, unused_options
 from bot.host import Interaction
 from bot.i18n import AUTO, available_locales, t
 from bot.store import GameRecord, GameStatus, GuildConfig, StartPolicy
@@ -138,7 +139,16 @@ def lobby_panel(
     embed = render_rules(rules, locale)
     if notice:
         embed.description = f"{notice}\n\n{embed.description or ''}"[:4096]
-    view = config_view(str(game_id), rules.to_dict(), locale, group=group, option=option)
+    game = game_of(rules)  # (its options that mean nothing, and other games' decks: not offered)
+    view = config_view(
+        str(game_id),
+        rules.to_dict(),
+        locale,
+        group=group,
+        option=option,
+        hidden=unused_options(game),
+        decks=decks_of(game),
+    )
     return Outgoing.of(embed, view)
 
 
@@ -199,7 +209,7 @@ class ConfigPanel:
         if interaction.user.id != record.host_id:
             raise UserError("error.host_only")
         rules = record.rules
-        known = set(rules.to_dict()) - set(SERVER_OPTIONS)
+        known = set(rules.to_dict()) - set(SERVER_OPTIONS) - set(unused_options(record.game))
         group, option = self._where(step, choice, known)
         notice = None
         if step.startswith(VALUE_STEP) and option is not None:
