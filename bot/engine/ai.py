@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from . import actions as A
-from .cards import COLORS, Card, Color, Rank
+from .cards import COLORS, DARK_COLORS, Card, Color, Rank
 from .search import ExpertPlayer
 from .state import Decision
 from .view import PlayerView
@@ -85,10 +85,10 @@ class HeuristicPlayer:
             return A.NEXT_ROUND
         if decision is Decision.CHOOSE_COLOR:
             if self._slips(_CARELESS):
-                return A.ChooseColor(self.rng.choice(COLORS))
+                return A.ChooseColor(self.rng.choice(side_colors(view)))
             if "roulette" in view.steps:  # we turn cards until it comes: the likeliest colour
                 return A.ChooseColor(likeliest_color(view))
-            return A.ChooseColor(best_color(view.hand))
+            return A.ChooseColor(best_color(view.hand, side_colors(view)))
         if decision is Decision.CHOOSE_TARGET:
             return A.ChooseTarget(self._swap_target(view))
         if decision is Decision.RESPOND:
@@ -181,17 +181,22 @@ def likeliest_color(view: PlayerView) -> Color:
     """The colour with the most cards the viewer has not seen (its hand and the discard pile
     are seen): the one a Colour Roulette turns up soonest."""
     seen = Counter(c.color for c in (*view.hand, *view.discard) if c.color is not None)
-    return min(COLORS, key=lambda col: seen[col])
+    return min(side_colors(view), key=lambda col: seen[col])
 
 
-def best_color(hand: tuple[Card, ...] | list[Card]) -> Color:
+def side_colors(view: PlayerView) -> tuple[Color, ...]:
+    """The colours that may be named: UNO Flip's dark side's while it is in play."""
+    return DARK_COLORS if view.dark else COLORS
+
+
+def best_color(hand: tuple[Card, ...] | list[Card], colors: tuple[Color, ...] = COLORS) -> Color:
     """The colour worth naming: most cards, then most points (ties: R, Y, G, B)."""
     counts = Counter(c.color for c in hand if c.color is not None)
     points: Counter[Color] = Counter()
     for c in hand:
         if c.color is not None:
             points[c.color] += c.points
-    return max(COLORS, key=lambda col: (counts[col], points[col]))
+    return max(colors, key=lambda col: (counts[col], points[col]))
 
 
 def _next_opponent(view: PlayerView) -> int | None:

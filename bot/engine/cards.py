@@ -100,6 +100,8 @@ class Rank(StrEnum):
     def points(self) -> int:
         if self.is_number:
             return int(self.value)
+        if self is Rank.DRAW_ONE:  # UNO Flip's light Draw One
+            return 10
         if not self.is_wild:  # Skip, Reverse, Draw Two, and No Mercy's coloured actions
             return 20
         if self in (Rank.WILD, Rank.WILD_DRAW_FOUR, Rank.WILD_DRAW_TWO) or self in NO_MERCY_RANKS:

@@ -40,6 +40,8 @@ from .faces import (
     WILD_MASK,
     deck_faces,
 )
+from .flip import FLIP_DECK
+from .flip_determinize import sample_flip_game
 from .game import Game
 from .hand import Hand
 from .state import Decision, GameState
@@ -59,6 +61,8 @@ ACTIONS = (SKIP, REVERSE, DRAW_TWO)
 
 def sample_game(view: PlayerView, rng: random.Random) -> Game | None:
     """A game consistent with `view` (None if the view's counts do not add up)."""
+    if view.rules.deck == FLIP_DECK:  # two-sided cards: a pairing of the sides first
+        return sample_flip_game(view, rng)
     me = view.viewer
     if me is None or view.current_player is None or view.top_card is None:
         return None

@@ -13,8 +13,10 @@ from typing import Any
 
 from . import seeds
 from .actions import NEXT_ROUND, parse_action
+from .cards import Card
 from .errors import GameError
 from .faces import CARDS, deck_faces
+from .flip import FLIP_DECK, pairing
 from .game import Game
 from .rules import RuleSet
 
@@ -27,6 +29,15 @@ def dealt_deck(seed: bytes, deck: str) -> list[str]:
     faces = deck_faces(deck)
     seeds.shuffle_in_place(faces, seed, 0)
     return [CARDS[f].code for f in faces]
+
+
+def dealt_other_sides(seed: bytes, deck: str) -> list[str] | None:
+    """UNO Flip: the other (dark) side of each card of `dealt_deck`, by the round's pairing
+    ("uno-flip-pairing-v1", flip.py); None for a deck of one-sided cards."""
+    if deck != FLIP_DECK:
+        return None
+    other = pairing(seed)
+    return [CARDS[other[Card.of(code).face]].code for code in dealt_deck(seed, deck)]
 
 
 def split_rounds(
@@ -86,6 +97,9 @@ def build_record(
         entry["seed"] = seed
         if seed is not None:
             entry["deck"] = dealt_deck(bytes.fromhex(seed), ruleset.deck)
+            other_sides = dealt_other_sides(bytes.fromhex(seed), ruleset.deck)
+            if other_sides is not None:
+                entry["other_sides"] = other_sides
         entry["actions"] = [[p, code] for p, code in round_actions]
         result = results.get(number)
         entry["result"] = (

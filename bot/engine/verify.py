@@ -20,7 +20,7 @@ from .actions import NEXT_ROUND, parse_action
 from .cards import Card
 from .errors import GameError
 from .game import Game
-from .record import FORMAT, VERSION, dealt_deck
+from .record import FORMAT, VERSION, dealt_deck, dealt_other_sides
 from .rules import InvalidRules, RuleSet
 
 
@@ -168,6 +168,11 @@ def _check_seed(r: Mapping[str, Any], deck: str) -> bytes:
                     f"round {number}: card {i} of the deal is {code} in the record, "
                     f"the seed deals {expected}"
                 )
+    other_sides = r.get("other_sides")  # UNO Flip: the dark sides the seed pairs them with
+    if other_sides is not None:
+        paired = dealt_other_sides(seed, deck) or []
+        if [Card.of(str(code)).code for code in other_sides] != paired:
+            raise Mismatch(f"round {number}: the cards' other sides are not the seed's pairing")
     return seed
 
 

@@ -56,6 +56,13 @@ class PlayerView:
     steps: tuple[str, ...] = ()  # what is left of resolving the card on top
     skip_next: tuple[int, ...] = ()  # players who miss their next turn
     voids: tuple[tuple[int, int, int], ...] = ()  # (player, faces mask, cards): see state.py
+    # UNO Flip (flip.py): whether the dark side is in play, the other side of every other
+    # player's cards (sorted; what a person in the viewer's seat sees of their hands: a
+    # spectator sees everyone's), and the other side of the draw pile's top card. Never the
+    # other side of the viewer's own cards.
+    dark: bool = False
+    other_sides: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    pile_back: Card | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -81,7 +88,8 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         for p in game.players
     )
     current = game.current_player
-    wd4 = game.wd4 if game.decision is Decision.RESPOND and game.penalty_kind == "W4" else None
+    challengeable = game.penalty_kind in ("W4", "WDC")  # (WDC: UNO Flip's Wild Draw Colour)
+    wd4 = game.wd4 if game.decision is Decision.RESPOND and challengeable else None
     return PlayerView(
         viewer=viewer,
         version=game.version,
@@ -109,4 +117,9 @@ def view_for(game: Game, viewer: int | None) -> PlayerView:
         steps=tuple(game.steps),
         skip_next=tuple(game.skip_next),
         voids=tuple((p, mask, count) for p, (mask, count) in game.voids.items()),
+        dark=game.dark,
+        other_sides=tuple((p, tuple(game.other_sides(p))) for p in game.held if p != viewer)
+        if game.flip_pairs
+        else (),
+        pile_back=game.pile_back,
     )

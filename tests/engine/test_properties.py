@@ -273,7 +273,8 @@ def test_whole_matches_end_and_scores_add_up(
                     expected += rules.knockout_bonus * len(knocked)
                     assert outcome.points[outcome.winner] == expected
                 assert all(
-                    outcome.hand_points[p] == hand_value(game.hands[p], rules.deck) for p in outcome.hand_points
+                    outcome.hand_points[p] == hand_value(game.hands[p], rules.deck)
+                    for p in outcome.hand_points
                 )
         del hands_before
     else:

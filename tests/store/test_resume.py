@@ -79,13 +79,15 @@ async def play(db: Database, game_id: int, game: Game, moves: int) -> None:
     [
         (RuleSet(target=1_000_000), 25),
         (RuleSet.preset("no_mercy"), 12),  # its one round lasts 30 moves with this deal
+        (RuleSet.preset("flip"), 25),  # UNO Flip: on the dark side since move 19 of this deal
     ],
-    ids=["official", "no_mercy"],
+    ids=["official", "no_mercy", "flip"],
 )
 async def test_resume_of_a_saved_game_gives_an_engine_state_equal_to_the_one_saved(
     backend: Backend, rules: RuleSet, moves: int
 ) -> None:
-    """No Mercy's 73 faces make masks wider than 64 bits: they must still save and load."""
+    """No Mercy's 73 faces (Flip's 136) make masks wider than 64 bits: they must still save and
+    load; a Flip game resumes on the side in play with its round's pairing."""
     db = backend.database()
     await db.migrate()
     game_id, game = await open_and_start(db, rules)
@@ -98,6 +100,7 @@ async def test_resume_of_a_saved_game_gives_an_engine_state_equal_to_the_one_sav
             [saved] = await unit.games.running_games()
         resumed = Game.from_dict(saved.state)
         assert resumed == game
+        assert (resumed.dark, resumed.flip_pairs) == (game.dark, game.flip_pairs)
         assert saved.version == resumed.version == game.version
         # ...and it plays on from there exactly like the game that never stopped.
         await play(db, game_id, resumed, 10)
