@@ -38,7 +38,7 @@ def card_buttons(msg: Message) -> list[tuple[str, bool]]:
     out = []
     wilds = set()
     for b in msg.buttons:
-        m = re.match(r"^uno:\d+:\d+:play:([A-Z0-9]+)(:[RYGB])?$", b.custom_id or "")
+        m = re.match(r"^uno:\d+:\d+:play:([A-Z0-9]+)(:[RYGBPTOV])?$", b.custom_id or "")
         if m is None:
             continue
         label = b.label or ""

@@ -21,10 +21,12 @@ from typing import Any, Final
 from PIL import Image
 
 from bot.engine import COLORS, Card, Color
+from bot.engine.cards import DARK_COLORS, flip_side_deck
 from bot.ui.art import deck_faces, face, swatch
-from bot.ui.cards import COLOR_EMOJI, card_emoji
+from bot.ui.cards import COLOR_EMOJI, card_emoji, is_dark, side_colors
 
-DECKS: Final = ("classic108", "swap112", "shuffle112", "no_mercy168")
+#: The decks whose faces have emojis (UNO Flip's: both sides, `_every_face`).
+DECKS: Final = ("classic108", "swap112", "shuffle112", "no_mercy168", "flip112")
 PREFIX: Final = "uno_"
 SIZE: Final = 128  # Discord shows emojis at most 48 px high (96 on a hi-dpi screen)
 MAX_BYTES: Final = 256 * 1024  # Discord's limit for an emoji image
@@ -71,17 +73,28 @@ def _png(picture: Image.Image) -> bytes:
 def wanted_emojis() -> list[EmojiArt]:
     """Every emoji the buttons can use: each distinct face of every deck, each colour choice.
     Takes a few hundred milliseconds: call it in a worker thread."""
-    cards = dict.fromkeys(c for deck in DECKS for c in deck_faces(deck))
+    cards = _every_face()
     width = SIZE * 2 // 3  # the card's height fills the square
     art = [EmojiArt(card.code, _png(face(card, width))) for card in cards]
     art += [
         EmojiArt(card_key(card, color), _png(face(card, width, color)))
         for card in cards
         if card.is_wild
-        for color in COLORS
+        for color in side_colors(is_dark(card))
     ]
-    art += [EmojiArt(color_key(color), _png(swatch(color, SIZE - 16))) for color in COLORS]
+    art += [
+        EmojiArt(color_key(color), _png(swatch(color, SIZE - 16)))
+        for color in (*COLORS, *DARK_COLORS)
+    ]
     return art
+
+
+def _every_face() -> dict[Card, None]:
+    """Each distinct face of every deck once, UNO Flip's dark side's too (its deck is dealt
+    light side up: `build_deck` lists that side)."""
+    cards = dict.fromkeys(c for deck in DECKS for c in deck_faces(deck))
+    cards.update(dict.fromkeys(flip_side_deck(dark=True)))
+    return cards
 
 
 def is_ours(name: str) -> bool:

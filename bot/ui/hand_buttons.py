@@ -25,7 +25,6 @@ from typing import Final
 import discord
 
 from bot.engine import (
-    COLORS,
     Accept,
     CallUno,
     Card,
@@ -51,6 +50,7 @@ from bot.ui.cards import (
     card_name,
     card_style,
     color_name,
+    side_colors,
 )
 
 #: Buttons in the four rows above the navigation row (at most: a row holds one group whole).
@@ -101,13 +101,18 @@ _COLOR_NEXT: Final = {
     Rank.WILD_REVERSE_DRAW_FOUR: "⇄+4",
     Rank.WILD_DRAW_SIX: "+6",
     Rank.WILD_DRAW_TEN: "+10",
+    # UNO Flip's: the light side's Wild Draw Two, the dark side's Wild and Wild Draw Colour
+    # (coloured by the dark side's colours)
+    Rank.WILD_DRAW_TWO: "+2",
+    Rank.DARK_WILD: "",
+    Rank.WILD_DRAW_COLOR: "+?",
 }
 
 
 def colour_follows(card: Card, view: PlayerView) -> bool:
     """Whether playing `card` now asks its player for a colour at once (a Wild, a Wild Draw
-    Four, No Mercy's draw wilds) and it is not their last card (going out ends the round, no
-    colour is chosen)."""
+    Four, No Mercy's draw wilds, UNO Flip's wilds) and it is not their last card (going out
+    ends the round, no colour is chosen)."""
     return card.rank in _COLOR_NEXT and len(view.hand) > 1
 
 
@@ -140,7 +145,7 @@ def _play_slots(
     tag = _COLOR_NEXT[card.rank]
     tag = f"{tag} {uno_label}".strip() if uno else tag
     slots = []
-    for color in COLORS:
+    for color in side_colors(view.dark):
         swatch = color_emoji(color, custom)
         slots.append(
             Slot(
@@ -238,7 +243,7 @@ def hand_layout(
             controls.append(Slot("keep", t("hand.keep", locale), emoji="✋"))
     elif view.my_turn and decision is Decision.CHOOSE_COLOR:
         show_cards = False
-        for color in COLORS:
+        for color in side_colors(view.dark):
             if ChooseColor(color) in legal:
                 controls.append(
                     Slot(
@@ -254,10 +259,14 @@ def hand_layout(
             (a.player, _name(names, a.player)) for a in view.legal if isinstance(a, ChooseTarget)
         )
     elif view.my_turn and decision is Decision.RESPOND:
+        if view.penalty_kind == "WDC":  # UNO Flip's Wild Draw Colour: no count, a colour
+            accept = t("hand.accept_to_color", locale, color=color_name(view.color, locale))
+        else:
+            accept = t("hand.accept", locale, count=view.penalty)
         controls.append(
             Slot(
                 "accept",
-                t("hand.accept", locale, count=view.penalty),
+                accept,
                 discord.ButtonStyle.secondary,
                 "📥",
                 disabled=Accept() not in legal,

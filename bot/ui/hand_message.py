@@ -20,6 +20,7 @@ from bot.engine import (
     Decision,
     Game,
     PlayerView,
+    Rank,
     view_for,
 )
 from bot.i18n import t
@@ -29,6 +30,8 @@ from bot.ui.cards import (
     card_text,
     color_name,
     hand_summary,
+    marks_summary,
+    side_line,
 )
 from bot.ui.hand_buttons import ROW_WIDTH, HandLayout, Slot, control_rows, hand_layout
 from bot.ui.ids import game_id_for, target_select_id
@@ -57,8 +60,29 @@ def _status(game: Game, view: PlayerView, names: Mapping[int, str], locale: obje
         return t("hand.status.choose_color", locale)
     if decision is Decision.CHOOSE_TARGET:
         return t("hand.status.choose_target", locale)
-    if decision is Decision.RESPOND:
+    if decision is Decision.RESPOND and view.penalty_kind == "WDC":  # UNO Flip
+        color = color_name(view.color, locale)
         if Challenge() in view.legal and view.wd4_offender is not None:
+            return t(
+                "hand.status.respond_wdc",
+                locale,
+                target=color,
+                color=color_name(view.wd4_color_before, locale),
+                name=literal_name(names, view.wd4_offender),
+            )
+        return t("hand.status.respond_to_color", locale, color=color)
+    if decision is Decision.RESPOND:
+        top = view.top_card
+        if Challenge() in view.legal and view.wd4_offender is not None and top is not None:
+            if top.rank is Rank.WILD_DRAW_TWO:  # UNO Flip's, challenged as a Wild Draw Four
+                return t(
+                    "hand.status.respond_w2",
+                    locale,
+                    count=view.penalty,
+                    fail=view.penalty + game.rules.challenge_fail_draw - 4,
+                    color=color_name(view.wd4_color_before, locale),
+                    name=literal_name(names, view.wd4_offender),
+                )
             return t(
                 "hand.status.respond_wd4",
                 locale,
@@ -137,6 +161,19 @@ def seats_strip(view: PlayerView, names: Mapping[int, str]) -> str:
     return " · ".join(parts)
 
 
+def others_sides(view: PlayerView, names: Mapping[int, str]) -> list[str]:
+    """UNO Flip: what the viewer sees of each opponent's hand, the other side of their cards,
+    from the next seat on ("👀 Ben: 🩷7×2 💜⇄"); the view never holds the viewer's own."""
+    shows = dict(view.other_sides)
+    players = [s.player for s in view.seats]
+    start = players.index(view.viewer) + 1 if view.viewer in players else 0
+    lines = []
+    for player in players[start:] + players[:start]:
+        if player != view.viewer and shows.get(player):
+            lines.append(f"👀 {_short_name(names, player)}: {marks_summary(shows[player])}")
+    return lines
+
+
 def hand_embed(
     game: Game,
     viewer: int,
@@ -173,9 +210,12 @@ def hand_embed(
                 color=color_name(view.color, locale),
             )
         )
+    if view.rules.deck == "flip112" and not between:
+        lines.append(side_line(view.dark, locale))
     strip = seats_strip(view, names)
     if strip and view.decision not in (Decision.MATCH_OVER, Decision.NEXT_ROUND):
         lines.append(strip)
+        lines += others_sides(view, names)
     if not notice:  # (a notice tells the last move already, as it concerns the player)
         lines += [f"↪ {line}" for line in recent if line]
     if view.hand and not layout.cards and not between:  # a choice shows, not the cards: list

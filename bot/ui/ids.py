@@ -33,8 +33,8 @@ MAX_LABEL = 80
 
 _ACTION = (
     r"(?P<action>draw|keep|pass|accept|challenge|uno|next|wait|leave|refresh"
-    r"|catch(?::\d{1,20})?|play:(?:W4?|WR4|W6|W10)(?::uno)?:[RYGB]|play:[A-Z0-9]{1,3}(?::uno)?"
-    r"|color:[RYGB]"
+    r"|catch(?::\d{1,20})?|play:(?:W[24]?|WR4|W6|W10|WK|WDC)(?::uno)?:[RYGBPTOV]"
+    r"|play:[A-Z0-9]{1,3}(?::uno)?|color:[RYGBPTOV]"
     r"|target:\d{1,20}|page:\d{1,3})"
 )
 GAME_TEMPLATE: Final = rf"uno:(?P<game>\d{{1,20}}):(?P<version>\d{{1,9}}):{_ACTION}"

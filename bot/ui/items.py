@@ -64,8 +64,11 @@ class Click:
 
 _PLAY = re.compile(r"play:[A-Z0-9]{1,3}(?::uno)?")
 #: A wild played with its colour in one click: `play:W4:uno:B` (a Wild, a Wild Draw Four, and
-#: No Mercy's Wild Reverse Draw Four, Draw Six and Draw Ten: hand_buttons.py).
-_PLAY_WITH_COLOR = re.compile(r"(?P<play>play:(?:W4?|WR4|W6|W10)(?::uno)?):(?P<color>[RYGB])")
+#: No Mercy's Wild Reverse Draw Four, Draw Six and Draw Ten, UNO Flip's Wild Draw Two, dark Wild
+#: and Wild Draw Colour, with the dark side's colours: hand_buttons.py).
+_PLAY_WITH_COLOR = re.compile(
+    r"(?P<play>play:(?:W[24]?|WR4|W6|W10|WK|WDC)(?::uno)?):(?P<color>[RYGBPTOV])"
+)
 
 
 def action_texts(action: str) -> list[str]:

@@ -60,6 +60,7 @@ def table_state(game: Game, names: Mapping[int, str]) -> TableState | None:
     view = view_for(game, None)
     if view.top_card is None:
         return None
+    shows = dict(view.other_sides)  # UNO Flip: the side of each hand everybody sees
     seats = tuple(
         SeatState(
             names.get(s.player, str(s.player)),
@@ -69,11 +70,21 @@ def table_state(game: Game, names: Mapping[int, str]) -> TableState | None:
             at_risk=s.cards == 1 and s.at_risk,
             computer=is_computer(s.player),
             knocked_out=s.knocked_out,
+            shows=shows.get(s.player, ()),
         )
         for s in view.seats
         if (s.in_round or s.knocked_out) and not s.left
     )
-    return TableState(view.top_card, view.color, view.direction == 1, seats, view.draw_pile)
+    flip = game.rules.deck == "flip112"
+    return TableState(
+        view.top_card,
+        view.color,
+        view.direction == 1,
+        seats,
+        view.draw_pile,
+        dark=view.dark if flip else None,
+        pile_top=view.pile_back,
+    )
 
 
 def table_picture(game: Game, names: Mapping[int, str], locale: object) -> Picture | None:

@@ -185,6 +185,8 @@ def tell(
                 say(p, "knocked_out")
             case E.StarterIgnored(card=c):
                 say(None, "starter_ignored", card=card_text(c, locale))
+            case E.SidesFlipped(dark=dark, top=c):  # UNO Flip: everything turned over
+                say(None, "flipped_dark" if dark else "flipped_light", card=card_text(c, locale))
             case _ if isinstance(event, _SILENT):
                 pass
         previous = event

@@ -19,7 +19,7 @@ from bot.engine.ai import is_computer
 from bot.engine.game_kinds import game_kinds, game_of, player_range
 from bot.engine.seeds import shown_commitment
 from bot.i18n import t
-from bot.ui.cards import EMBED_COLOUR, card_text, color_name
+from bot.ui.cards import EMBED_COLOUR, card_text, color_name, marks_summary, side_line
 from bot.ui.ids import LOBBY_TARGETS
 from bot.ui.items import (
     GameButton,
@@ -228,6 +228,10 @@ def _decision_line(game: Game, names: Mapping[int, str], locale: object) -> str:
         return t("table.turn_color", locale, player=who)
     if decision is Decision.CHOOSE_TARGET:
         return t("table.turn_target", locale, player=who)
+    if decision is Decision.RESPOND and view.penalty_kind == "WDC":  # UNO Flip: to a colour
+        return t(
+            "table.turn_respond_color", locale, player=who, color=color_name(view.color, locale)
+        )
     if decision is Decision.RESPOND:
         return t("table.turn_respond", locale, player=who, count=view.penalty)
     if decision is Decision.NEXT_ROUND:
@@ -307,7 +311,11 @@ _CATCH = ("catch", "table.catch", discord.ButtonStyle.danger, "🫵")
 
 
 def _seat_lines(game: Game, names: Mapping[int, str], locale: object) -> list[str]:
+    """Every seat's count, UNO state and total; in UNO Flip also what everybody sees of the
+    seat's hand: the other side of its cards (the view's `other_sides`, never the side the
+    seat plays with)."""
     view = view_for(game, None)
+    shows = dict(view.other_sides)
     seats = []
     for seat in view.seats:
         marker = "▶️" if seat.player == view.current_player else "▫️"
@@ -323,6 +331,8 @@ def _seat_lines(game: Game, names: Mapping[int, str], locale: object) -> list[st
             state = t("table.seat_uno", locale, count=seat.cards)
         else:
             state = t("table.seat_cards", locale, count=seat.cards)
+        if shows.get(seat.player):
+            state += " · 👀 " + marks_summary(shows[seat.player])
         seats.append(
             t(
                 "table.seat",
@@ -378,6 +388,8 @@ def render_table(
     if closed:
         lines.append(closed)
     else:
+        if game.rules.deck == "flip112":
+            lines.append(side_line(view.dark, locale))
         if not pictured:
             lines += _state_lines(game, locale)
         lines.append(_decision_line(game, names, locale))

@@ -45,7 +45,7 @@ PRESET_CHOICES = [app_commands.Choice(name=cmd_text(f"preset.{p}"), value=p) for
 SCORING_CHOICES = [
     app_commands.Choice(name=cmd_text(f"scoring.{s}"), value=s) for s in CHOICES["scoring"]
 ]
-COLOR_CHOICES = [app_commands.Choice(name=cmd_text(f"color.{c}"), value=c) for c in "RYGB"]
+COLOR_CHOICES = [app_commands.Choice(name=cmd_text(f"color.{c}"), value=c) for c in "RYGBPTOV"]
 SORTS = ("rating", "points", "wins", "win_rate")
 SORT_CHOICES = [app_commands.Choice(name=cmd_text(f"leaderboard.sort.{s}"), value=s) for s in SORTS]
 LEADERBOARD_PAGES = 10_000
@@ -254,7 +254,7 @@ class UnoCog(commands.GroupCog, group_name=cmd_name("uno"), group_description=cm
     @app_commands.choices(color=COLOR_CHOICES)
     async def play(self, interaction: Interaction, card: str, color: str | None = None) -> None:
         if color is not None:
-            require_choice("color", color, tuple("RYGB"))
+            require_choice("color", color, tuple("RYGBPTOV"))
         game_id = await self._running(interaction)
         code = parse_card_input(card, interaction.locale)
         if code is None:

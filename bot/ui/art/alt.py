@@ -33,9 +33,12 @@ def _seat(seat: SeatState, locale: object) -> str:
         return t("table.alt_knocked_out", locale, name=seat.name)
     text = t("table.alt_seat", locale, name=seat.name, count=seat.cards)
     if seat.at_risk:
-        return t("table.alt_at_risk", locale, seat=text)
-    if seat.uno:
-        return t("table.alt_uno", locale, seat=text)
+        text = t("table.alt_at_risk", locale, seat=text)
+    elif seat.uno:
+        text = t("table.alt_uno", locale, seat=text)
+    if seat.shows:  # UNO Flip: the other side of the seat's cards, which everybody sees
+        cards = ", ".join(_card(c, locale) for c in seat.shows)
+        text = t("table.alt_shows", locale, seat=text, cards=cards)
     return text
 
 
@@ -44,8 +47,12 @@ def describe_table(state: TableState, locale: object = None) -> str:
     seats = ", ".join(_seat(seat, locale) for seat in state.seats)
     current = state.current
     turn = t("table.alt_turn", locale, name=current.name) if current else ""
+    side = ""
+    if state.dark is not None:
+        side = t("table.alt_side_dark" if state.dark else "table.alt_side_light", locale) + " "
     return _clip(
-        t(
+        side
+        + t(
             "table.alt",
             locale,
             card=_card(state.top, locale),

@@ -13,7 +13,9 @@ all of them and each picture is mapped onto it, many times faster than a fresh o
 the same look. Computing it draws every face, so a process opts in (`use_shared_palette`, the
 bot's picture workers at start-up); until then each picture gets its own octree palette. The
 table and the hand have palettes of their own, fewer colours computed the same way
-(`table_palette`, `hand_palette`): a quarter fewer bytes for the same look.
+(`table_palette`, `hand_palette`): a quarter fewer bytes for the same look. UNO Flip's pictures
+(eight colours, two card bodies, two felts) have their own (`flip_table_palette`,
+`flip_hand_palette`), chosen by what a picture shows (`table_palette_for`, `hand_palette_for`).
 Both are encoded at zlib level 3: level 6 saves a sixth of the bytes at twice the time, and the
 bytes are well inside their budget since a hand is uploaded only when it changes (measurements
 in docs/benchmarks.md, issue 23).
@@ -29,7 +31,8 @@ from typing import Final
 from PIL import Image
 
 from bot.engine import COLORS, Card
-from bot.ui.art.faces import face
+from bot.engine.cards import FLIP_RANKS, flip_side_deck
+from bot.ui.art.faces import face, is_dark
 from bot.ui.art.hand_picture import deck_faces, deck_sheet, hand_picture
 from bot.ui.art.indexed import indexed_hand, indexed_table, warm_hand_sprites
 from bot.ui.art.lettering import font_path
@@ -95,6 +98,77 @@ def table_palette() -> Image.Image:
         canvas.paste(image, (0, y))
         y += image.height
     return canvas.quantize(TABLE_COLOURS, method=Image.Quantize.FASTOCTREE)
+
+
+def _stacked(sample: Sequence[Image.Image], colours: int) -> Image.Image:
+    """A palette of `colours` colours from pictures laid one under another."""
+    canvas = Image.new("RGB", (max(i.width for i in sample), sum(i.height for i in sample)))
+    y = 0
+    for image in sample:
+        canvas.paste(image.convert("RGB"), (0, y))
+        y += image.height
+    return canvas.quantize(colours, method=Image.Quantize.FASTOCTREE)
+
+
+def _flip_faces() -> list[Card]:
+    """Each face of both of UNO Flip's sides once, light side first."""
+    return list(dict.fromkeys([*flip_side_deck(dark=False), *flip_side_deck(dark=True)]))
+
+
+#: Colours of UNO Flip's table palette: its eight colours and two felts need more than the
+#: classic table's 48.
+FLIP_TABLE_COLOURS: Final = 96
+
+
+@lru_cache(maxsize=1)
+def flip_table_palette() -> Image.Image:
+    """FLIP_TABLE_COLOURS colours for UNO Flip's tables: each side in play, with the other
+    side's chips in every seat's fan."""
+    light = list(dict.fromkeys(flip_side_deck(dark=False)))
+    dark = list(dict.fromkeys(flip_side_deck(dark=True)))
+    names = ("Ann", "Benedikt the Magnificent", "Zoë", "Dan", "Анна", "Emo")
+    sample = []
+    for k in range(8):
+        side, other = (dark, light) if k % 2 else (light, dark)
+        top = side[(k * 7) % len(side)]
+        n = 2 + k % 5
+        seats = tuple(
+            SeatState(
+                names[i % len(names)],
+                5 + i,
+                i == k % n,
+                uno=i == (k + 1) % n,
+                at_risk=i == (k + 2) % n,
+                shows=tuple(other[(i * 9 + k * 5 + j * 4) % len(other)] for j in range(5 + i)),
+            )
+            for i in range(n)
+        )
+        color = top.color or (side[0].color if k % 4 < 2 else side[20].color)
+        state = TableState(
+            top, color, k % 2 == 0, seats, 30 + k, dark=bool(k % 2), pile_top=other[k * 3]
+        )
+        sample.append(table_picture(state))
+    return _stacked(sample, FLIP_TABLE_COLOURS)
+
+
+def table_palette_for(state: TableState) -> Image.Image:
+    """The palette a table picture is mapped onto: UNO Flip's own, or the classic table's."""
+    return flip_table_palette() if state.flip else table_palette()
+
+
+@lru_cache(maxsize=1)
+def flip_hand_palette() -> Image.Image:
+    """HAND_COLOURS colours for hands holding UNO Flip's own cards (either side)."""
+    cards = _flip_faces()
+    return _stacked([hand_picture(cards[k : k + 7]) for k in range(0, len(cards), 7)], 96)
+
+
+def hand_palette_for(cards: Sequence[Card]) -> Image.Image:
+    """The palette a hand picture is mapped onto: UNO Flip's own when the hand holds any of
+    UNO Flip's own faces (a light hand of only classic faces looks as the classic one)."""
+    if any(card.rank in FLIP_RANKS or is_dark(card) for card in cards):
+        return flip_hand_palette()
+    return hand_palette()
 
 
 #: Colours of the hand picture's own palette: 64 look the same as 256; the sizes measured:
@@ -169,7 +243,7 @@ def table_file(state: TableState) -> bytes:
     """The encoded table picture, on the table's own palette; cached, as the same table is
     often shown twice (edit, repost)."""
     # Composed on the palette from cached sprites (indexed.py), as the hand is.
-    return png(indexed_table(state, table_palette()))
+    return png(indexed_table(state, table_palette_for(state)))
 
 
 def hand_file(cards: Sequence[Card], lifted: Collection[int] = ()) -> bytes:
@@ -181,4 +255,4 @@ def hand_file(cards: Sequence[Card], lifted: Collection[int] = ()) -> bytes:
 def _hand_file(cards: tuple[Card, ...], lifted: tuple[int, ...]) -> bytes:
     # Composed on the palette from cached sprites: the pixels of
     # `encode(hand_picture(cards, lifted), hand_palette())` at a fraction of the work.
-    return png(indexed_hand(cards, hand_palette(), lifted))
+    return png(indexed_hand(cards, hand_palette_for(cards), lifted))

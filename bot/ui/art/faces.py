@@ -1,7 +1,10 @@
 """Every card face, the card back and the colour swatches, drawn once from code and cached.
 
 A face is drawn at SUPERSAMPLE times the base size and scaled down once (smooth edges), then
-each requested width is scaled from the base once and kept. Cached images are shared between
+each requested width is scaled from the base once and kept. UNO Flip's dark side has a look of
+its own: a dark card body (border, emblem) around its bright colours, and a dark wild. A chip
+(`chip`) is a card made small for the table's fans of UNO Flip's other sides: its index alone,
+big, as a fan of real cards shows it. Cached images are shared between
 threads: callers may read and paste them but must never draw on them.
 """
 
@@ -17,6 +20,8 @@ from bot.engine import COLORS, Card, Color, Rank
 from bot.ui.art import glyphs
 from bot.ui.art.palette import (
     BACK_FILL,
+    DARK_BODY,
+    DARK_WILD_FILL,
     FILL,
     INK,
     PAPER,
@@ -42,6 +47,8 @@ _SYMBOLS: Final[dict[Rank, Symbol]] = {
     Rank.SKIP_EVERYONE: glyphs.skip_everyone,
     Rank.DISCARD_ALL: glyphs.discard_all,
     Rank.WILD_COLOR_ROULETTE: glyphs.roulette,
+    Rank.FLIP: glyphs.flip,
+    Rank.WILD_DRAW_COLOR: glyphs.draw_color,
 }
 _TEXTS: Final = {
     Rank.DRAW_TWO: "+2",
@@ -50,16 +57,24 @@ _TEXTS: Final = {
     Rank.DRAW_FOUR: "+4",
     Rank.WILD_DRAW_SIX: "+6",
     Rank.WILD_DRAW_TEN: "+10",
-    # UNO Flip's cards: a plain text mark until they have pictures of their own.
-    Rank.DRAW_ONE: "+1",
-    Rank.DRAW_FIVE: "+5",
+    # UNO Flip's Wild Draw Two, as the Wild Draw Four
     Rank.WILD_DRAW_TWO: "+2",
-    Rank.WILD_DRAW_COLOR: "+?",
-    Rank.FLIP: "FLIP",
-    Rank.DARK_WILD: "W",
 }
+#: UNO Flip's coloured draw cards: the count over the cards it makes you draw.
+_DRAW_CARDS: Final = {Rank.DRAW_ONE: ("+1", 1), Rank.DRAW_FIVE: ("+5", 3)}
+#: The wilds drawn as the wheel alone (the light side's and UNO Flip's dark side's Wild).
+_PLAIN_WILDS: Final = (Rank.WILD, Rank.DARK_WILD)
 #: Labels too wide for the mark's height: drawn narrower so they stay inside the hub.
-_NARROW: Final = {"+10": 0.68, "FLIP": 0.5}
+_NARROW: Final = {"+10": 0.68}
+#: UNO Flip's dark side's wild ranks (its coloured cards have dark colours).
+_DARK_WILDS: Final = (Rank.DARK_WILD, Rank.WILD_DRAW_COLOR)
+
+
+def is_dark(card: Card) -> bool:
+    """A face of UNO Flip's dark side: drawn with the dark look."""
+    return card.color.is_dark if card.color is not None else card.rank in _DARK_WILDS
+
+
 _CORNER: Final = (44, 62)  # the corner index's box, in base units
 
 
@@ -79,10 +94,11 @@ def _finish(image: Image.Image) -> Image.Image:
     return image.reduce(SUPERSAMPLE)
 
 
-def _body(draw: ImageDraw.ImageDraw, inner: RGB, frame: RGB) -> None:
-    """The card: a paper border around a coloured field with a thin frame line."""
+def _body(draw: ImageDraw.ImageDraw, inner: RGB, frame: RGB, edge: RGB = PAPER) -> None:
+    """The card: a paper border (the dark side's: a dark one) around a coloured field with a
+    thin frame line."""
     w, h = _u(BASE_WIDTH), _u(BASE_HEIGHT)
-    draw.rounded_rectangle((0, 0, w - 1, h - 1), _u(11), fill=PAPER, outline=INK, width=_u(1))
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), _u(11), fill=edge, outline=INK, width=_u(1))
     draw.rounded_rectangle((_u(5), _u(5), w - _u(5), h - _u(5)), _u(8), fill=inner)
     draw.rounded_rectangle(
         (_u(9), _u(9), w - _u(9), h - _u(9)), _u(6), outline=frame, width=_u(1.5)
@@ -90,9 +106,17 @@ def _body(draw: ImageDraw.ImageDraw, inner: RGB, frame: RGB) -> None:
 
 
 def _rank_mark(
-    draw: ImageDraw.ImageDraw, rank: Rank, center: tuple[float, float], size: float, fill: RGB
+    draw: ImageDraw.ImageDraw,
+    rank: Rank,
+    center: tuple[float, float],
+    size: float,
+    fill: RGB,
+    dark: bool = False,
+    small: bool = False,
 ) -> None:
-    """The rank's symbol or number centred at `center`, about `size` tall."""
+    """The rank's symbol or number centred at `center`, about `size` tall (`dark`: of UNO
+    Flip's dark side, whose wheel has its own colours; `small`: for a chip, where a draw
+    card's count alone reads better than the count over its fan of cards)."""
     edge = size * 0.06
     cx, cy = center
     if rank.is_number:
@@ -105,53 +129,86 @@ def _rank_mark(
     elif rank in _TEXTS:
         label = _TEXTS[rank]
         glyphs.text(draw, center, label, size * _NARROW.get(label, 0.85), fill, edge)
+    elif rank in _DRAW_CARDS and small:
+        glyphs.text(draw, center, _DRAW_CARDS[rank][0], size * 0.85, fill, edge)
+    elif rank in _DRAW_CARDS:
+        label, cards = _DRAW_CARDS[rank]
+        r = size * 0.62
+        glyphs.draw_cards(draw, (cx - r, cy - r, cx + r, cy + r), label, cards, fill, edge)
     elif rank is Rank.WILD_REVERSE_DRAW_FOUR:
         r = size * 0.6
         glyphs.reverse_draw(draw, (cx - r, cy - r, cx + r, cy + r), "+4", fill, edge)
-    elif rank is Rank.WILD:
+    elif rank in _PLAIN_WILDS:
         r = size * 0.55
-        glyphs.wheel(draw, (cx - r, cy - r, cx + r, cy + r), edge, marks=False)
+        glyphs.wheel(draw, (cx - r, cy - r, cx + r, cy + r), edge, marks=False, dark=dark)
     else:
         r = size * 0.6
         _SYMBOLS[rank](draw, (cx - r, cy - r, cx + r, cy + r), fill, edge)
 
 
-def _corners(image: Image.Image, rank: Rank, color: Color | None) -> None:
-    """The index in two opposite corners: rank, and the colour's shape under it."""
+def _corners(image: Image.Image, rank: Rank, color: Color | None, dark: bool = False) -> None:
+    """The index in two opposite corners: rank, and the colour's shape under it (on the dark
+    side: dark, as its emblem)."""
     layer = Image.new("RGBA", (_u(_CORNER[0]), _u(_CORNER[1])), (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
-    _rank_mark(draw, rank, (_u(22), _u(24)), _u(19), PAPER)
+    _rank_mark(draw, rank, (_u(22), _u(24)), _u(19), PAPER, dark)
     if color is not None:
         g = _u(12)
         box = (_u(22) - g / 2, _u(39), _u(22) + g / 2, _u(39) + g)
-        glyphs.draw_shape(draw, SHAPE[color], box, PAPER, INK, _u(1.2))
+        fill, outline = (DARK_BODY, PAPER) if dark else (PAPER, INK)
+        glyphs.draw_shape(draw, SHAPE[color], box, fill, outline, _u(1.2))
     image.alpha_composite(layer)
     far = (image.width - layer.width, image.height - layer.height)
     image.alpha_composite(layer.transpose(Image.Transpose.ROTATE_180), far)
 
 
-def _emblem(draw: ImageDraw.ImageDraw, color: Color, rank: Rank) -> None:
-    """The big colour shape in the middle with the rank inside it."""
+#: The emblem's half size and the rank's size inside it, by shape (base units).
+_EMBLEM_HALF: Final = {
+    Shape.CIRCLE: 42,
+    Shape.SQUARE: 36,
+    Shape.TRIANGLE: 49,
+    Shape.DIAMOND: 50,
+    Shape.HEART: 46,
+    Shape.HEXAGON: 46,
+    Shape.STAR: 52,
+    Shape.DOWN_TRIANGLE: 49,
+}
+_EMBLEM_RANK: Final = {
+    Shape.TRIANGLE: 33,
+    Shape.DIAMOND: 34,
+    Shape.HEART: 38,
+    Shape.HEXAGON: 42,
+    Shape.STAR: 30,
+    Shape.DOWN_TRIANGLE: 33,
+}
+
+
+def _emblem(draw: ImageDraw.ImageDraw, color: Color, rank: Rank, dark: bool = False) -> None:
+    """The big colour shape in the middle with the rank inside it: paper on the light side,
+    the dark body's colour (with a paper edge) on UNO Flip's dark side."""
     shape = SHAPE[color]
     cx, cy = _u(BASE_WIDTH / 2), _u(BASE_HEIGHT / 2)
-    half = _u({Shape.CIRCLE: 42, Shape.SQUARE: 36, Shape.TRIANGLE: 49, Shape.DIAMOND: 50}[shape])
-    # the triangle sits higher, clear of the lower corner index
-    top = cy - half - (_u(20) if shape is Shape.TRIANGLE else 0)
+    half = _u(_EMBLEM_HALF[shape])
+    # a triangle sits off the middle, clear of the corner index it points at
+    lift = {Shape.TRIANGLE: -20, Shape.DOWN_TRIANGLE: 20}.get(shape, 0)
+    top = cy - half + _u(lift)
     box = (cx - half, top, cx + half, top + 2 * half)
     d = _u(3)
     shadow = (box[0] + d, box[1] + d, box[2] + d, box[3] + d)
     glyphs.draw_shape(draw, shape, shadow, SHADE[color], None, 0)
-    glyphs.draw_shape(draw, shape, box, PAPER, INK, _u(1.5))
-    size = _u({Shape.TRIANGLE: 33, Shape.DIAMOND: 34}.get(shape, 44))
-    _rank_mark(draw, rank, glyphs.shape_center(shape, box), size, FILL[color])
+    fill, outline = (DARK_BODY, PAPER) if dark else (PAPER, INK)
+    glyphs.draw_shape(draw, shape, box, fill, outline, _u(1.5))
+    size = _u(_EMBLEM_RANK.get(shape, 44))
+    _rank_mark(draw, rank, glyphs.shape_center(shape, box), size, FILL[color], dark)
 
 
 def _draw_colored(card: Card) -> Image.Image:
     assert card.color is not None
+    dark = is_dark(card)
     image, draw = _canvas()
-    _body(draw, FILL[card.color], SHADE[card.color])
-    _emblem(draw, card.color, card.rank)
-    _corners(image, card.rank, card.color)
+    _body(draw, FILL[card.color], SHADE[card.color], DARK_BODY if dark else PAPER)
+    _emblem(draw, card.color, card.rank, dark)
+    _corners(image, card.rank, card.color, dark)
     return _finish(image)
 
 
@@ -159,21 +216,24 @@ def _draw_wild(card: Card, chosen: Color | None) -> Image.Image:
     """A wild: the four-colour wheel; once a colour is chosen, the field takes that colour and
     only its quarter of the wheel stays lit."""
     image, draw = _canvas()
-    field = FILL[chosen] if chosen else WILD_FILL
-    _body(draw, field, SHADE[chosen] if chosen else (90, 90, 104))
+    dark = is_dark(card)
+    field = FILL[chosen] if chosen else (DARK_WILD_FILL if dark else WILD_FILL)
+    frame = SHADE[chosen] if chosen else ((150, 92, 226) if dark else (90, 90, 104))
+    _body(draw, field, frame, DARK_BODY if dark else PAPER)
     cx, cy = _u(BASE_WIDTH / 2), _u(BASE_HEIGHT / 2)
     r = _u(46)
-    glyphs.wheel(draw, (cx - r, cy - r, cx + r, cy + r), _u(2), lit=chosen)
-    if card.rank is not Rank.WILD:
+    glyphs.wheel(draw, (cx - r, cy - r, cx + r, cy + r), _u(2), lit=chosen, dark=dark)
+    plain = card.rank in _PLAIN_WILDS
+    if not plain:
         hub = _u(33)
         draw.ellipse((cx - hub, cy - hub, cx + hub, cy + hub), fill=INK, outline=PAPER, width=_u(2))
-        _rank_mark(draw, card.rank, (cx, cy), _u(38), PAPER if chosen is None else field)
-    if chosen is not None and card.rank is not Rank.WILD:  # the chosen shape on its quarter
+        _rank_mark(draw, card.rank, (cx, cy), _u(38), PAPER if chosen is None else field, dark)
+    if chosen is not None and not plain:  # the chosen shape on its quarter
         gx, gy = glyphs.quarter_point(chosen, (cx, cy), _u(38))
         g = _u(11)
         badge = (gx - g, gy - g, gx + g, gy + g)
         glyphs.draw_shape(draw, SHAPE[chosen], badge, PAPER, INK, _u(1.5))
-    _corners(image, card.rank, chosen)
+    _corners(image, card.rank, chosen, dark)
     return _finish(image)
 
 
@@ -220,6 +280,54 @@ def _draw_swatch(color: Color) -> Image.Image:
     center = glyphs.shape_center(shape, box)
     glyphs.text(draw, center, color.value, s * 0.26, FILL[color], s * 0.02)
     return image.reduce(SUPERSAMPLE)
+
+
+#: A chip's size in base units (2:2.8, a little squatter than a card: the index is all of it).
+CHIP_BASE: Final = (50, 70)
+
+
+def _draw_chip(card: Card) -> Image.Image:
+    """A card made small: its body and a big index (rank over the colour's shape) in its
+    upper left, which a fan of chips leaves showing, as a fan of real cards does."""
+    w, h = _u(CHIP_BASE[0]), _u(CHIP_BASE[1])
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    dark = is_dark(card)
+    wild_field = DARK_WILD_FILL if dark else WILD_FILL
+    field = FILL[card.color] if card.color is not None else wild_field
+    edge = DARK_BODY if dark else PAPER
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), _u(7), fill=edge, outline=INK, width=_u(1.5))
+    draw.rounded_rectangle((_u(4), _u(4), w - _u(4), h - _u(4)), _u(5), fill=field)
+    cx = _u(17)
+    if card.is_wild and card.rank in _PLAIN_WILDS:
+        r = _u(13)
+        glyphs.wheel(
+            draw, (cx - r, _u(22) - r, cx + r, _u(22) + r), _u(1.5), marks=False, dark=dark
+        )
+    else:
+        size = _u(21 if card.rank.is_number else 18)
+        _rank_mark(draw, card.rank, (cx, _u(22)), size, PAPER, dark, small=True)
+    if card.color is not None:
+        g = _u(17)
+        box = (cx - g / 2, _u(41), cx + g / 2, _u(41) + g)
+        fill, outline = (DARK_BODY, PAPER) if dark else (PAPER, INK)
+        glyphs.draw_shape(draw, SHAPE[card.color], box, fill, outline, _u(1.3))
+    return image.reduce(SUPERSAMPLE)
+
+
+def chip_size(height: int) -> tuple[int, int]:
+    return round(height * CHIP_BASE[0] / CHIP_BASE[1]), height
+
+
+def chip(card: Card, height: int) -> Image.Image:
+    """`card` as a chip `height` px tall (the table's fans); shared: never draw on it."""
+    base = memo(("chip", card.code), lambda: _draw_chip(card))
+    if height == CHIP_BASE[1]:
+        return base
+    return memo(
+        ("chip", card.code, height),
+        lambda: base.resize(chip_size(height), Image.Resampling.LANCZOS, reducing_gap=3.0),
+    )
 
 
 # ----------------------------------------------------------------------------- caches

@@ -13,31 +13,50 @@ from typing import Final
 from PIL import ImageDraw
 
 from bot.engine import COLORS, Color
-from bot.ui.art.palette import FILL, INK, RGB, SHAPE, Shape, font
+from bot.engine.cards import DARK_COLORS
+from bot.ui.art.palette import FILL, INK, PAPER, RGB, SHAPE, Shape, font
 
 Box = tuple[float, float, float, float]
 
 
 def shape_points(shape: Shape, box: Box) -> list[tuple[float, float]]:
-    """The outline of a polygonal colour shape (triangle, diamond) filling `box`."""
+    """The outline of a polygonal colour shape (triangles, diamond, hexagon, star) filling
+    `box`."""
     x0, y0, x1, y1 = box
     cx = (x0 + x1) / 2
     cy = (y0 + y1) / 2
+    rx, ry = (x1 - x0) / 2, (y1 - y0) / 2
     if shape is Shape.TRIANGLE:
         return [(cx, y0), (x1, y1), (x0, y1)]
+    if shape is Shape.DOWN_TRIANGLE:
+        return [(x0, y0), (x1, y0), (cx, y1)]
     if shape is Shape.DIAMOND:
         return [(cx, y0), (x1, cy), (cx, y1), (x0, cy)]
+    if shape is Shape.HEXAGON:  # pointed at the top and bottom
+        return [
+            (cx + rx * math.cos(math.radians(a)), cy + ry * math.sin(math.radians(a)))
+            for a in range(-90, 270, 60)
+        ]
+    if shape is Shape.STAR:  # five points, fat (room for a number inside)
+        points = []
+        for k in range(10):
+            r = 1.0 if k % 2 == 0 else 0.56
+            a = math.radians(-90 + 36 * k)
+            points.append((cx + rx * r * math.cos(a), cy + ry * r * math.sin(a) + ry * 0.06))
+        return points
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
 
 
 def shape_center(shape: Shape, box: Box) -> tuple[float, float]:
     """Where a symbol sits best inside the shape: a triangle's incentre is low in its box."""
     x0, y0, x1, y1 = box
-    if shape is Shape.TRIANGLE:
+    if shape in (Shape.TRIANGLE, Shape.DOWN_TRIANGLE):
         side = x1 - x0
         height = y1 - y0
         r = side * height / (side + 2 * math.hypot(side / 2, height))
-        return (x0 + x1) / 2, y1 - r
+        return (x0 + x1) / 2, (y1 - r if shape is Shape.TRIANGLE else y0 + r)
+    if shape is Shape.HEART:  # the lobes' middle, above the point
+        return (x0 + x1) / 2, y0 + (y1 - y0) * 0.42
     return (x0 + x1) / 2, (y0 + y1) / 2
 
 
@@ -46,13 +65,49 @@ def draw_shape(
 ) -> None:
     """One colour shape; the square has rounded corners so it reads as a tile, not a hole."""
     w = round(width) if outline else 0
-    if shape is Shape.CIRCLE:
+    if shape is Shape.HEART:
+        _heart(draw, box, fill, outline, width)
+    elif shape is Shape.CIRCLE:
         draw.ellipse(box, fill=fill, outline=outline, width=w)
     elif shape is Shape.SQUARE:
         radius = (box[2] - box[0]) * 0.08
         draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=w)
     else:
         draw.polygon(shape_points(shape, box), fill=fill, outline=outline, width=w)
+
+
+def _heart_parts(box: Box, grow: float) -> tuple[list[Box], list[tuple[float, float]]]:
+    """A heart as two round lobes and a point below them, `grow` px larger all round."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    r = w * 0.27 + grow
+    lobes = []
+    for lx in (x0 + w * 0.27, x1 - w * 0.27):
+        ly = y0 + h * 0.3
+        lobes.append((lx - r, ly - r, lx + r, ly + r))
+    k = math.sqrt(0.5)
+    point = [
+        (x0 + w * 0.27 - w * 0.27 * k - grow, y0 + h * 0.3 + w * 0.27 * k),
+        (x0 + w / 2, y1 + grow * 1.4),
+        (x1 - w * 0.27 + w * 0.27 * k + grow, y0 + h * 0.3 + w * 0.27 * k),
+        (x0 + w / 2, y0 + h * 0.3),
+    ]
+    return lobes, point
+
+
+def _heart(
+    draw: ImageDraw.ImageDraw, box: Box, fill: RGB, outline: RGB | None, width: float
+) -> None:
+    """UNO Flip's pink: a heart, its outline drawn as the same heart a line's width larger."""
+    if outline is not None and width > 0:
+        lobes, point = _heart_parts(box, width)
+        for lobe in lobes:
+            draw.ellipse(lobe, fill=outline)
+        draw.polygon(point, fill=outline)
+    lobes, point = _heart_parts(box, 0)
+    for lobe in lobes:
+        draw.ellipse(lobe, fill=fill)
+    draw.polygon(point, fill=fill)
 
 
 def _thick_line(
@@ -151,7 +206,12 @@ def text(
 
 # Where each colour's quarter of the wheel starts, in degrees clockwise from 3 o'clock:
 # red top left, yellow top right, green bottom right, blue bottom left.
-QUARTER_START: Final = {COLORS[0]: 180, COLORS[1]: 270, COLORS[2]: 0, COLORS[3]: 90}
+# UNO Flip's dark colours take the quarters of the light ones they stand beside.
+QUARTER_START: Final = {
+    color: start
+    for side in (COLORS, DARK_COLORS)
+    for color, start in zip(side, (180, 270, 0, 90), strict=True)
+}
 
 
 def quarter_point(color: Color, center: tuple[float, float], radius: float) -> tuple[float, float]:
@@ -161,9 +221,15 @@ def quarter_point(color: Color, center: tuple[float, float], radius: float) -> t
 
 
 def wheel(
-    draw: ImageDraw.ImageDraw, box: Box, edge: float, lit: object = None, marks: bool = True
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    edge: float,
+    lit: object = None,
+    marks: bool = True,
+    dark: bool = False,
 ) -> None:
-    """The four-colour disc of the wild cards, each quarter with its colour's shape.
+    """The four-colour disc of the wild cards, each quarter with its colour's shape (`dark`:
+    UNO Flip's dark side's four).
 
     `lit` (a Color) keeps that quarter bright and greys the others: a wild whose colour is chosen.
     """
@@ -172,7 +238,8 @@ def wheel(
     draw.ellipse(box, fill=INK)
     inner = (x0 + edge, y0 + edge, x1 - edge, y1 - edge)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    for color, start in QUARTER_START.items():
+    for color in DARK_COLORS if dark else COLORS:
+        start = QUARTER_START[color]
         on = lit is None or lit == color
         colour = FILL[color] if on else (46, 46, 54)
         draw.pieslice(inner, start, start + 90, fill=colour, outline=INK, width=round(edge * 0.7))
@@ -335,3 +402,76 @@ def roulette(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> Non
     hub = s * 0.08
     draw.ellipse((cx - hub - edge, cy - hub - edge, cx + hub + edge, cy + hub + edge), fill=INK)
     draw.ellipse((cx - hub, cy - hub, cx + hub, cy + hub), fill=fill)
+
+
+# UNO Flip's symbols, built like the others from the classic ones' parts.
+
+
+def _small_card(
+    draw: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    size: tuple[float, float],
+    angle: float,
+    fill: RGB,
+    edge: float,
+) -> None:
+    """A small card (a rounded-off rectangle turned by `angle` degrees) with an ink edge."""
+    cx, cy = center
+    w, h = size
+    a = math.radians(angle)
+    corners = []
+    for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)):
+        corners.append(
+            (cx + dx * math.cos(a) - dy * math.sin(a), cy + dx * math.sin(a) + dy * math.cos(a))
+        )
+    draw.polygon(corners, fill=fill, outline=INK, width=max(1, round(edge * 1.2)))
+
+
+def draw_cards(
+    draw: ImageDraw.ImageDraw, box: Box, label: str, cards: int, fill: RGB, edge: float
+) -> None:
+    """A draw card's count ("+1", "+5") over the cards it makes you take, fanned behind it
+    (one card for a Draw One, three for a Draw Five): the count says how many, the fan that
+    they are drawn."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    angles = (12,) if cards == 1 else (-22, 0, 22)
+    for angle in angles:
+        _small_card(draw, (cx + s * 0.2, cy - s * 0.12), (s * 0.34, s * 0.5), angle, fill, edge)
+    text(draw, (cx - s * 0.08, cy + s * 0.12), label, s * 0.5, fill, edge)
+
+
+def flip(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """A card half light, half dark, with an arrow going round it: every card on the table
+    turns over to its other side."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    _arc_arrow(draw, (cx, cy), s * 0.45, 300, 250, s * 0.1, fill, edge)
+    w, h = s * 0.19, s * 0.28
+    corners = [(cx - w, cy - h), (cx + w, cy - h), (cx + w, cy + h), (cx - w, cy + h)]
+    draw.polygon(corners, fill=PAPER, outline=INK, width=max(1, round(edge * 1.2)))
+    dark_half = [(cx + w, cy - h), (cx + w, cy + h), (cx - w, cy + h)]
+    draw.polygon(dark_half, fill=INK)
+    inner = s * 0.05
+    draw.polygon(
+        [
+            (cx + w - inner, cy - h + inner * 2.2),
+            (cx + w - inner, cy + h - inner),
+            (cx - w + inner * 2.2, cy + h - inner),
+        ],
+        fill=fill,
+    )
+
+
+def draw_color(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, edge: float) -> None:
+    """UNO Flip's Wild Draw Colour: a plus before a small wheel of the dark side's colours;
+    you draw until the colour named comes."""
+    x0, y0, x1, y1 = box
+    s = x1 - x0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    text(draw, (cx - s * 0.24, cy), "+", s * 0.56, fill, edge)
+    r = s * 0.24
+    wx = cx + s * 0.2
+    wheel(draw, (wx - r, cy - r, wx + r, cy + r), edge, marks=False, dark=True)

@@ -28,7 +28,7 @@ from PIL import Image
 from bot.engine import Card
 from bot.ui.art.faces import face, face_size, memo
 from bot.ui.art.hand_picture import HAND_CARD_WIDTH, card_origin, hand_size
-from bot.ui.art.palette import FELT
+from bot.ui.art.palette import FELT, RGB
 from bot.ui.art.table_picture import (
     MAX_SEATS,
     PANEL_SPLIT,
@@ -40,6 +40,7 @@ from bot.ui.art.table_picture import (
     draw_panel_icons,
     draw_seat,
     felt,
+    felt_tones,
     name_size,
     picture_size,
     row_height,
@@ -53,18 +54,19 @@ def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
-def _empty(size: tuple[int, int], palette: Image.Image) -> Image.Image:
-    """A picture of bare felt on `palette`: a copy of one kept per size (a copy is a memory
-    copy; making one anew maps the felt and sets the palette, a sixth of a hand's time)."""
+def _empty(size: tuple[int, int], palette: Image.Image, cloth: RGB = FELT) -> Image.Image:
+    """A picture of bare felt (`cloth`) on `palette`: a copy of one kept per size (a copy is
+    a memory copy; making one anew maps the felt and sets the palette, a sixth of a hand's
+    time)."""
 
     def build() -> Image.Image:
-        felt = _mapped(Image.new("RGB", (1, 1), FELT), palette).getpixel((0, 0))
+        felt = _mapped(Image.new("RGB", (1, 1), cloth), palette).getpixel((0, 0))
         assert isinstance(felt, int)
         image = Image.new("P", size, felt)
         image.putpalette(palette.getpalette() or [])
         return image
 
-    return memo(("indexed felt", size, id(palette)), build).copy()
+    return memo(("indexed felt", size, cloth, id(palette)), build).copy()
 
 
 def _card(card: Card, palette: Image.Image) -> Image.Image:
@@ -121,7 +123,7 @@ def _panel_band(state: TableState, upper: bool, height: int, palette: Image.Imag
     """A band of the left panel on the palette: the top card's (`upper`) or the icons'."""
 
     def build() -> Image.Image:
-        image = felt((SEATS_X, height)).copy()
+        image = felt((SEATS_X, height), state.dark).copy()
         if upper:
             draw_panel_card(image, state)
             box = (0, 0, SEATS_X, PANEL_SPLIT)
@@ -130,12 +132,21 @@ def _panel_band(state: TableState, upper: bool, height: int, palette: Image.Imag
             box = (0, PANEL_SPLIT, SEATS_X, height)
         return _mapped(image.crop(box), palette)
 
-    shows = (state.top, state.color) if upper else (state.color, state.clockwise, state.draw_pile)
+    shows = (
+        (state.top, state.color, state.dark)
+        if upper
+        else (state.color, state.clockwise, state.draw_pile, state.dark, state.pile_top)
+    )
     return _kept(("panel", upper, shows, height, id(palette)), build)
 
 
 def _seat_row(
-    seat: SeatState, top: int, height: int, size: int, palette: Image.Image
+    seat: SeatState,
+    top: int,
+    height: int,
+    size: int,
+    palette: Image.Image,
+    dark: bool | None = None,
 ) -> Image.Image:
     """A seat's row (right of the panel) on the palette, drawn where the table has it."""
 
@@ -145,25 +156,25 @@ def _seat_row(
     parity = top % 2
 
     def build() -> Image.Image:
-        image = Image.new("RGB", (WIDTH, parity + height), FELT)
-        draw_seat(image, seat, parity, height, size)
+        image = Image.new("RGB", (WIDTH, parity + height), felt_tones(dark)[0])
+        draw_seat(image, seat, parity, height, size, dark is not None)
         return _mapped(image.crop((SEATS_X, parity, WIDTH, parity + height)), palette)
 
-    return _kept(("seat", seat, parity, height, size, id(palette)), build)
+    return _kept(("seat", seat, parity, height, size, dark, id(palette)), build)
 
 
 def indexed_table(state: TableState, palette: Image.Image) -> Image.Image:
     """`table.table_picture(state)` mapped onto `palette` (a "P" image ready to encode),
     composed from cached sprites."""
     seats = state.seats[:MAX_SEATS]
-    size = picture_size(len(seats))
-    image = _empty(size, palette)
+    size = picture_size(len(seats), state.flip)
+    image = _empty(size, palette, felt_tones(state.dark)[0])
     image.paste(_panel_band(state, True, size[1], palette), (0, 0))
     image.paste(_panel_band(state, False, size[1], palette), (0, PANEL_SPLIT))
-    height = row_height(len(seats))
-    text = name_size(len(seats))
+    height = row_height(len(seats), state.flip)
+    text = name_size(len(seats), state.flip)
     top = (size[1] - height * len(seats)) // 2
     for index, seat in enumerate(seats):
         row = top + index * height
-        image.paste(_seat_row(seat, row, height, text, palette), (SEATS_X, row))
+        image.paste(_seat_row(seat, row, height, text, palette, state.dark), (SEATS_X, row))
     return image

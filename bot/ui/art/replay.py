@@ -25,7 +25,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.ui.art.encode import table_palette
+from bot.ui.art.encode import table_palette_for
 from bot.ui.art.palette import FELT, HIGHLIGHT
 from bot.ui.art.table_picture import NAME_TONE, TableState, picture_size, table_picture
 from bot.ui.art.text import name_label
@@ -138,10 +138,10 @@ def encode_gif(frames: Sequence[Frame], *, max_bytes: int = MAX_BYTES) -> tuple[
     if not frames:
         raise ValueError("a replay needs at least one frame")
     turns = max(f.turn for f in frames)
-    palette = table_palette()
+    palette = table_palette_for(frames[0].state)  # (UNO Flip's tables have their own)
     captioned = any(f.caption for f in frames)
     size = max(
-        (picture_size(len(f.state.seats)) for f in frames), key=lambda s: s[1]
+        (picture_size(len(f.state.seats), f.state.flip) for f in frames), key=lambda s: s[1]
     )  # (a seat that left shrinks the table: every frame gets the tallest size)
     full = size[1] + BAR + (CAPTION if captioned else 0)
     pictures = []

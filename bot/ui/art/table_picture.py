@@ -9,6 +9,11 @@ phone, and never smaller than 12 px there. Few, large things: no seat numbers an
 card backs (the count says it). The height follows the number of seats (HEIGHT for 4 or
 fewer, up to MAX_HEIGHT for 10), so a small table takes less of a phone's screen.
 
+UNO Flip's table (`TableState.dark` not None) shows more, as a real table does: under each
+seat's name a fan of chips, the other side of its cards, which everybody sees (faces.py
+`chip`); the draw pile's top card's other side; the side in play as a sun or a moon and a felt
+of its own (night felt for the dark side). Its rows are taller (FLIP_ROW), so are its pictures.
+
 The input is a small immutable value (`TableState`), so pictures are cached by what they show.
 """
 
@@ -22,9 +27,20 @@ from typing import Final
 from PIL import Image, ImageDraw, ImageOps
 
 from bot.engine import Card, Color
-from bot.ui.art.faces import back, face, face_size, memo, swatch
+from bot.ui.art.faces import back, chip, chip_size, face, face_size, memo, swatch
 from bot.ui.art.lettering import name_font
-from bot.ui.art.palette import FELT, FELT_LIGHT, FILL, HIGHLIGHT, INK, PAPER, font
+from bot.ui.art.palette import (
+    FELT,
+    FELT_LIGHT,
+    FILL,
+    HIGHLIGHT,
+    INK,
+    NIGHT_FELT,
+    NIGHT_FELT_LIGHT,
+    PAPER,
+    RGB,
+    font,
+)
 from bot.ui.art.text import name_label
 
 WIDTH: Final = 400
@@ -49,6 +65,16 @@ _CARD_W: Final = 100  # the top card's width in the left panel
 _ICON: Final = 40  # the colour swatch and the direction arrow
 _PILE_W: Final = 30  # the draw pile's card back
 
+#: UNO Flip: a seat's row, its name's line and the fan of chips under it; the chips' height
+#: (a phone shows them at three quarters: a chip's index stays about 12 px tall there).
+FLIP_NAME_ROW: Final = 30
+FLIP_CHIP: Final = 46
+FLIP_ROW: Final = FLIP_NAME_ROW + FLIP_CHIP + 6
+#: A fan's step between two chips at the closest: the index of each still shows.
+FLIP_MIN_STEP: Final = 19
+#: The lowest UNO Flip table: the panel's second row of icons (the side, the draw pile).
+FLIP_HEIGHT: Final = 280
+
 NAME_TONE: Final = (232, 238, 234)
 AT_RISK: Final = FILL[Color.RED]
 #: A knocked-out seat's name: dimmed, out of the round.
@@ -68,27 +94,37 @@ class SeatState:
     at_risk: bool = False
     computer: bool = False
     knocked_out: bool = False  # out of the round by the mercy rule: a cross, not a count
+    shows: tuple[Card, ...] = ()  # UNO Flip: the other side of its cards, which all see
 
 
 @dataclass(frozen=True, slots=True)
 class TableState:
     """What the table picture shows. `color` is the colour in force (for a wild on top: the
-    colour chosen, None while it is being chosen)."""
+    colour chosen, None while it is being chosen). UNO Flip's: `dark`, the side in play (None:
+    not UNO Flip), and `pile_top`, the other side of the draw pile's top card."""
 
     top: Card
     color: Color | None
     clockwise: bool
     seats: tuple[SeatState, ...]
     draw_pile: int
+    dark: bool | None = None
+    pile_top: Card | None = None
+
+    @property
+    def flip(self) -> bool:
+        return self.dark is not None
 
     @property
     def current(self) -> SeatState | None:
         return next((s for s in self.seats if s.current), None)
 
 
-def picture_size(seats: int) -> tuple[int, int]:
-    """The picture's size for a table of `seats` seats."""
+def picture_size(seats: int, flip: bool = False) -> tuple[int, int]:
+    """The picture's size for a table of `seats` seats (`flip`: UNO Flip's, with its fans)."""
     seats = max(1, min(seats, MAX_SEATS))
+    if flip:
+        return WIDTH, max(FLIP_HEIGHT, 2 * _PAD + seats * FLIP_ROW)
     return WIDTH, max(HEIGHT, 2 * _PAD + seats * ROW_MIN)
 
 
@@ -97,14 +133,23 @@ def seat_right() -> int:
     return _RIGHT - _COUNT_W - 4
 
 
-def row_height(seats: int) -> int:
+def row_height(seats: int, flip: bool = False) -> int:
+    if flip:
+        return FLIP_ROW
     height = picture_size(seats)[1]
     return min(ROW_MAX, (height - 2 * _PAD) // max(1, min(seats, MAX_SEATS)))
 
 
-def name_size(seats: int) -> int:
+def name_size(seats: int, flip: bool = False) -> int:
     """The names' font size for `seats` seats (ten: NAME_SIZE)."""
+    if flip:
+        return NAME_SIZE
     return min(NAME_MAX, max(NAME_SIZE, row_height(seats) - 8))
+
+
+def felt_tones(dark: bool | None) -> tuple[RGB, RGB]:
+    """The felt and the panel's tone: night felt while UNO Flip's dark side is in play."""
+    return (NIGHT_FELT, NIGHT_FELT_LIGHT) if dark else (FELT, FELT_LIGHT)
 
 
 def _direction_icon(clockwise: bool, size: int) -> Image.Image:
@@ -206,31 +251,47 @@ def draw_panel_card(image: Image.Image, state: TableState) -> None:
 
 def draw_panel_icons(image: Image.Image, state: TableState) -> None:
     """The left panel's lower band: the active colour, the direction of play and the draw
-    pile (a card back with its count)."""
+    pile (a card back with its count; in UNO Flip the side in play, then the other side of
+    the pile's top card, which everybody sees, with the count beside it)."""
     y = PANEL_SPLIT + 6
     x = 10
     if state.color is not None:
         _put(image, swatch(state.color, _ICON), (x, y))
     _put(image, _direction_icon(state.clockwise, _ICON), (x + _ICON + 2, y))
+    if state.flip:
+        _put(image, side_icon(bool(state.dark), _ICON), (x + 2 * _ICON + 6, y))
+        y += _ICON + 8
+        if state.pile_top is not None:
+            pile = chip(state.pile_top, FLIP_CHIP)
+            _put(image, pile, (x + 8, y))
+            _number(image, (x + pile.width + 34, y + pile.height / 2), state.draw_pile, 22)
+        return
     pile = back(_PILE_W)
     px = x + 2 * _ICON + 6
     _put(image, pile, (px, y + (_ICON - pile.height) // 2))
     _number(image, (px + pile.width / 2, y + _ICON / 2), state.draw_pile, 16)
 
 
-def draw_seat(image: Image.Image, seat: SeatState, top: int, height: int, size: int) -> None:
-    """One seat: the turn marker, the name, the UNO badge and the count."""
+def draw_seat(
+    image: Image.Image, seat: SeatState, top: int, height: int, size: int, flip: bool = False
+) -> None:
+    """One seat: the turn marker, the name, the UNO badge and the count; in UNO Flip (`flip`)
+    the fan of the other side of its cards under them."""
     draw = ImageDraw.Draw(image)
     left, right = SEATS_X, _RIGHT
-    middle = top + height / 2
     if seat.current:
         draw.rounded_rectangle(
             (left, top + 1, right + 4, top + height - 1),
             8,
-            fill=FELT_LIGHT,
+            fill=None if flip else FELT_LIGHT,  # (UNO Flip's felt is the side's)
             outline=HIGHLIGHT,
             width=2,
         )
+    if flip:
+        _fan(image, seat.shows, top + FLIP_NAME_ROW, left + 8, right - 2)
+        height = FLIP_NAME_ROW
+    middle = top + height / 2
+    if seat.current:
         h = min(size * 0.7, height * 0.5)
         draw.polygon(
             [(left + 6, middle - h / 2), (left + 6, middle + h / 2), (left + 6 + h * 0.8, middle)],
@@ -254,6 +315,61 @@ def draw_seat(image: Image.Image, seat: SeatState, top: int, height: int, size: 
         return
     fill = HIGHLIGHT if seat.current else PAPER
     _number(image, (right - _COUNT_W / 2, middle), seat.cards, size, fill)
+
+
+def _fan(image: Image.Image, cards: tuple[Card, ...], top: int, left: int, right: int) -> None:
+    """A fan of chips from `left`, each overlapping the one before it no closer than
+    FLIP_MIN_STEP (its index shows); cards beyond what fits are counted ("+3") at the end."""
+    if not cards:
+        return
+    width = chip_size(FLIP_CHIP)[0]
+    room = right - left
+    step = width + 3
+    shown = len(cards)
+    if shown > 1 and (shown - 1) * step + width > room:
+        step = max(FLIP_MIN_STEP, (room - width) // (shown - 1))
+    if (shown - 1) * step + width > room:  # even at the closest: count the rest
+        shown = max(1, (room - width - 34) // step + 1)
+    for index, card in enumerate(cards[:shown]):
+        _put(image, chip(card, FLIP_CHIP), (left + index * step, top))
+    if shown < len(cards):
+        x = left + (shown - 1) * step + width + 18
+        _number(image, (x, top + FLIP_CHIP / 2), len(cards) - shown, 18)
+
+
+def side_icon(dark: bool, size: int) -> Image.Image:
+    """UNO Flip's side in play: a sun (light) or a moon (dark), drawn large, scaled down."""
+
+    def build() -> Image.Image:
+        s = size * 4
+        image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(image)
+        c = s / 2
+        if dark:
+            r = s * 0.36
+            draw.ellipse((c - r, c - r, c + r, c + r), fill=(236, 228, 196))
+            cut = (c - r * 0.35, c - r * 1.25, c + r * 1.45, c + r * 0.55)
+            draw.ellipse(cut, fill=(0, 0, 0, 0))
+        else:
+            sun = (255, 200, 40)
+            for k in range(8):
+                a = math.radians(k * 45)
+                inner, outer = s * 0.3, s * 0.46
+                draw.line(
+                    (
+                        c + math.cos(a) * inner,
+                        c + math.sin(a) * inner,
+                        c + math.cos(a) * outer,
+                        c + math.sin(a) * outer,
+                    ),
+                    fill=sun,
+                    width=round(s * 0.07),
+                )
+            r = s * 0.24
+            draw.ellipse((c - r, c - r, c + r, c + r), fill=sun)
+        return image.resize((size, size), Image.Resampling.LANCZOS)
+
+    return memo(("side", dark, size), build)
 
 
 def _cross(draw: ImageDraw.ImageDraw, center: tuple[float, float], half: float) -> None:
@@ -292,31 +408,32 @@ def robot_icon(size: int, fill: tuple[int, int, int]) -> Image.Image:
     return memo(("robot", size, fill), build)
 
 
-def felt(size: tuple[int, int]) -> Image.Image:
-    """The empty table: the felt and the panel of the piles."""
+def felt(size: tuple[int, int], dark: bool | None = None) -> Image.Image:
+    """The empty table: the felt and the panel of the piles (`dark`: UNO Flip's dark side's)."""
+    cloth, panel = felt_tones(dark)
 
     def build() -> Image.Image:
         # Opaque (RGB): what is drawn on it is pasted through its own alpha (`_put`).
-        image = Image.new("RGB", size, FELT)
+        image = Image.new("RGB", size, cloth)
         draw = ImageDraw.Draw(image)
-        draw.rounded_rectangle((4, 4, SEATS_X - 8, size[1] - 5), 14, fill=FELT_LIGHT)
+        draw.rounded_rectangle((4, 4, SEATS_X - 8, size[1] - 5), 14, fill=panel)
         return image
 
-    return memo(("felt", size), build)
+    return memo(("felt", size, bool(dark)), build)
 
 
 def table_picture(state: TableState) -> Image.Image:
     """The whole table, `picture_size(seats)`, RGB; seats beyond MAX_SEATS are not drawn."""
     seats = state.seats[:MAX_SEATS]
-    size = picture_size(len(seats))
-    image = felt(size).copy()
+    size = picture_size(len(seats), state.flip)
+    image = felt(size, state.dark).copy()
     draw_panel_card(image, state)
     draw_panel_icons(image, state)
-    height = row_height(len(seats))
-    text = name_size(len(seats))
+    height = row_height(len(seats), state.flip)
+    text = name_size(len(seats), state.flip)
     top = (size[1] - height * len(seats)) // 2
     for index, seat in enumerate(seats):
-        draw_seat(image, seat, top + index * height, height, text)
+        draw_seat(image, seat, top + index * height, height, text, state.flip)
     return image
 
 
