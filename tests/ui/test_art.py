@@ -15,7 +15,12 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot.engine import ALL_CARDS, COLORS, Card, Color, build_deck, card
-from bot.engine.cards import COLORED_RANKS, NO_MERCY_COLORED_RANKS
+from bot.engine.cards import (
+    COLORED_RANKS,
+    DARK_COLORS,
+    FLIP_DARK_COLORED_RANKS,
+    NO_MERCY_COLORED_RANKS,
+)
 from bot.ui.art import (
     BASE_HEIGHT,
     BASE_WIDTH,
@@ -42,6 +47,11 @@ from bot.ui.art.table_picture import NAME_X, WIDTH, picture_size, seat_right
 
 DECKS = ("classic108", "swap112", "shuffle112", "no_mercy168")
 WILDS = [c for c in ALL_CARDS if c.is_wild]
+
+
+def _side(card: Card) -> tuple[Color, ...]:
+    """The colours a wild may be given: UNO Flip's dark wilds take the dark side's."""
+    return DARK_COLORS if faces_module.is_dark(card) else COLORS
 ODD_NAMES = (
     "Zoë",
     "名前",
@@ -89,10 +99,10 @@ def test_the_deck_faces_are_each_distinct_card() -> None:
 
 def test_no_two_faces_are_the_same_picture() -> None:
     pictures = [face(c) for c in ALL_CARDS] + [back()]
-    pictures += [face(c, chosen=k) for c in WILDS for k in COLORS]
-    pictures += [swatch(k) for k in COLORS]
+    pictures += [face(c, chosen=k) for c in WILDS for k in _side(c)]
+    pictures += [swatch(k) for k in (*COLORS, *DARK_COLORS)]
     digests = [_digest(p) for p in pictures]
-    assert len(set(digests)) == len(digests) == len(ALL_CARDS) + 1 + 4 * len(WILDS) + 4
+    assert len(set(digests)) == len(digests) == len(ALL_CARDS) + 1 + 4 * len(WILDS) + 8
 
 
 def _shape_mask(image: Image.Image) -> Image.Image:
@@ -123,9 +133,23 @@ def test_colours_differ_by_shape_in_greyscale(rank: object) -> None:
         assert share >= SHAPE_DIFFERENCE, (rank, a, b, share)
 
 
+@pytest.mark.parametrize("rank", FLIP_DARK_COLORED_RANKS, ids=lambda r: r.value)
+def test_flip_colours_differ_by_shape_in_greyscale_across_both_sides(rank: object) -> None:
+    # Both of UNO Flip's sides are on the table at once (the others' other sides): none of
+    # the eight colours may pass for another without hue, a dark one for a light one neither.
+    for a, b in itertools.combinations((*COLORS, *DARK_COLORS), 2):
+        light_rank = Card.of("R1").rank if rank not in COLORED_RANKS else rank
+        first = card(a, rank if a in DARK_COLORS else light_rank)
+        second = card(b, rank if b in DARK_COLORS else light_rank)
+        if first.rank is not second.rank:
+            continue  # (a dark-only rank: compared between the dark colours)
+        share = _mask_difference(face(first, 48), face(second, 48))
+        assert share >= SHAPE_DIFFERENCE, (rank, a, b, share)
+
+
 @pytest.mark.parametrize("wild", WILDS, ids=lambda c: c.code)
 def test_chosen_colours_differ_by_shape_in_greyscale(wild: Card) -> None:
-    for a, b in itertools.combinations(COLORS, 2):
+    for a, b in itertools.combinations(_side(wild), 2):
         share = _mask_difference(face(wild, 120, a), face(wild, 120, b))
         assert share >= 0.02, (wild, a, b, share)  # measured: 3.9 % and more
 

@@ -70,10 +70,11 @@ def test_the_lobby_offers_the_games_with_their_players() -> None:
     assert [(o.value, o.default, o.description) for o in select.options] == [
         ("classic", True, "2 to 10 players"),
         ("no_mercy", False, "2 to 6 players"),
+        ("flip", False, "2 to 10 players"),
     ]
     assert "Players (2/10)" in plain(lobby.embed.description or "")
     mercy = render_lobby(7, 1, [(1, "Ann"), (2, "Ben")], NO_MERCY, "de")
-    assert [o.default for o in _item(mercy, ":lobby:game").options] == [False, True]
+    assert [o.default for o in _item(mercy, ":lobby:game").options] == [False, True, False]
     assert _item(mercy, ":lobby:game").options[0].label == "Klassisches UNO"
     assert "(2/6)" in plain(mercy.embed.description or "")
     full = render_lobby(7, 1, [(p, f"P{p}") for p in range(1, 7)], NO_MERCY)

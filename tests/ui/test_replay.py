@@ -129,6 +129,8 @@ def test_the_frames_are_the_public_table_and_nothing_else(record) -> None:
         "clockwise",
         "seats",
         "draw_pile",
+        "dark",  # UNO Flip: the side in play, and the other side of the draw pile's top
+        "pile_top",  # card, which everybody sees (the spectator's view: PlayerView.pile_back)
     ]
     for state, (view, hands) in zip(states[:-1], seen[:-1], strict=True):
         assert view.hand == () and state.top == view.top_card
