@@ -144,7 +144,9 @@ def test_a_flip_turns_the_table_and_is_told() -> None:
     events = game.apply(1, A.Play(Card.of("RF")))
     assert any(isinstance(e, E.SidesFlipped) for e in events)
     told = _plain(sentence(tell(events, NAMES, "en"), NAMES, "en"))
-    assert told == "Ann played 🟥 Red Flip · 🌙 everything flipped to the dark side, 🩷 Pink 9 on top"
+    assert (
+        told == "Ann played 🟥 Red Flip · 🌙 everything flipped to the dark side, 🩷 Pink 9 on top"
+    )
     text = _table_text(game)
     assert "🌙 **Dark side** in play" in text
     assert re.search(r"\*\*Ann\*\* — 1 card .*· 👀 🟥1 ·", text)  # the light side shows
