@@ -51,8 +51,21 @@ _KINDS: Final = (
             "custom_effect",
         ),
     ),
-    # UNO Flip (GDR44): 2-10 players.
-    GameKind("flip", "flip", 2, 10, ("last_card_swap", "last_card_shuffle", "custom_effect")),
+    # UNO Flip (GDR44): 2-10 players; its decks have no Draw Two and no Wild Draw Four, so the
+    # German deflections of those mean nothing in it.
+    GameKind(
+        "flip",
+        "flip",
+        2,
+        10,
+        (
+            "last_card_swap",
+            "last_card_shuffle",
+            "custom_effect",
+            "deflect_d2",
+            "deflect_wd4",
+        ),
+    ),
 )
 
 
