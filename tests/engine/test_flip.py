@@ -545,3 +545,16 @@ def test_random_flip_matches_keep_both_sides_of_every_card_and_end(
     else:
         raise AssertionError("the match did not end")
     assert game.outcome is not None and max(game.totals.values()) >= 150
+
+
+def test_the_pairings_known_answer_in_records_md():
+    """docs/records.md: seed 000102...1f pairs R1 with P8, R2 with P7, R3 with VR, RF with O7
+    and the Wild with the Wild Draw Colour (the reference verifier is held to it too)."""
+    pairs = {a.code: b.code for a, b in light_pairs(pairing(bytes(range(32)))).items()}
+    assert [pairs[c] for c in ("R1", "R2", "R3", "RF", "W")] == ["P8", "P7", "VR", "O7", "WDC"]
+    from tools.reference_verifier import flip_pairing
+
+    assert flip_pairing(bytes(range(32))) == {
+        **pairs,
+        **{dark: light for light, dark in pairs.items()},
+    }
