@@ -558,3 +558,24 @@ def test_the_pairings_known_answer_in_records_md():
         **pairs,
         **{dark: light for light, dark in pairs.items()},
     }
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_the_heuristic_levels_only_ever_choose_legal_flip_actions(players: int, seed: int):
+    """Random tables of easy, normal and hard players (and random ones) on both sides: every
+    choice, in turn or out of it, is among the legal actions."""
+    ids = list(range(1, players + 1))
+    kinds = ["easy", "normal", "hard", "random"]
+    table = {p: make_player(kinds[(p + seed) % 4], seed=seed + p) for p in ids}
+    game = Game.new(ids, FLIP, seed=seed)
+    for _ in range(3000):
+        if game.round_over:
+            break
+        for pid in ids:
+            action = table[pid].choose(view_for(game, pid))
+            if action is not None:
+                assert action in game.legal_actions(pid), (pid, action)
+                game.apply(pid, action)
+                break
+    assert game.round_over
