@@ -13,6 +13,7 @@ the machine's load (the times do: measure them on a quiet machine).
   .venv/bin/python benchmarks/ai_strength.py --pair expert hard --rounds 2000 --workers 2
   .venv/bin/python benchmarks/ai_strength.py --pair expert hard --players 4 --rounds 1000
   .venv/bin/python benchmarks/ai_strength.py --preset no_mercy --rounds 1000   # Show 'Em No Mercy
+  .venv/bin/python benchmarks/ai_strength.py --preset flip --rounds 1000       # UNO Flip
 
 Prints numbers; asserts nothing.
 """
@@ -193,7 +194,9 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, help="the expert's playouts per decision")
     parser.add_argument("--horizon", type=int, help="the expert's moves before a playout is scored")
     parser.add_argument("--confidence", type=float, help="the expert's ExpertPlayer.confidence")
-    parser.add_argument("--preset", help="a rule preset instead of the official rules (no_mercy)")
+    parser.add_argument(
+        "--preset", help="a rule preset instead of the official rules (no_mercy, flip)"
+    )
     args = parser.parse_args()
     expert = {
         name: getattr(args, name)

@@ -5,9 +5,9 @@ window, challenges offered; rounds follow each other in matches to 500 points, a
 dealing the next round is not counted as an action), played on the engine's simulation path:
 `Game.moves(player)` (the legal moves as integers) and `Game.make_move(player, move)` (checked
 against them, no events).
-The `no_mercy` preset (Show 'Em No Mercy) is measured beside the official rules and the heavy
-house rules. `--actions` plays through the readable API instead (`legal_actions`, `apply`
-with events).
+The `no_mercy` preset (Show 'Em No Mercy) and the `flip` preset (UNO Flip, its flips included)
+are measured beside the official rules and the heavy house rules. `--actions` plays through
+the readable API instead (`legal_actions`, `apply` with events).
 The random policy plays a random playable card, draws only when it has
 none, and takes random decisions otherwise (colours, accept or challenge), like the random
 agents of RL toolkits; it never calls UNO or catches.
@@ -44,6 +44,8 @@ HEAVY = RuleSet(
 OFFICIAL = RuleSet()
 #: Show 'Em No Mercy (168 cards, the mercy rule; one round per match).
 NO_MERCY = RuleSet.preset("no_mercy")
+#: UNO Flip (112 two-sided cards, to 500 points).
+FLIP = RuleSet.preset("flip")
 DRAW, CALL_UNO, CATCH, NEXT_ROUND = M.DRAW, M.CALL_UNO, M.CATCH, M.NEXT_ROUND
 _NOT_MOVES = (A.Catch, A.CallUno)
 
@@ -111,6 +113,7 @@ def alone(seconds: float, readable: bool) -> None:
         ("official", OFFICIAL),
         ("heavy house rules", HEAVY),
         ("no_mercy", NO_MERCY),
+        ("flip", FLIP),
     ):
         for players in (2, 4):
             rounds, actions = measure(players, rules, seconds, readable=readable)

@@ -112,7 +112,7 @@ def _random_match(seed: int, counts: dict[str, int]) -> dict[str, Any]:
                 other = rng.choice(others)
                 if game.moves(other):
                     player = other
-        action = action_of(rng.choice(game.moves(player)), game.seats)
+        action = action_of(rng.choice(game.moves(player)), game.seats, game.dark)
         note(game.apply(player, action))
         actions.append((player, action.code))
     return build_record(

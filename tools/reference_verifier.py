@@ -29,15 +29,26 @@ WILDS = ["W", "W4", "WS", "WX", "WC"]
 #: Show 'Em No Mercy's cards (deck no_mercy168): coloured, then wild.
 NO_MERCY_COLORED = ["D4", "SE", "DA"]
 NO_MERCY_WILDS = ["WR4", "W6", "W10", "WCR"]
+#: UNO Flip (deck flip112): the light side's own cards (its numbers, Skip, Reverse and Wild are
+#: the classic codes), the dark side's colours and cards.
+DARK_COLORS = "PTOV"
+FLIP_LIGHT_NEW = ["D1", "F"]
+DARK_RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "D5", "R", "SE", "F"]
 #: Every card code in the documented order: a hand listed "in card order" follows it.
 CARD_ORDER = (
     [c + r for c in COLORS for r in COLORED_RANKS]
     + WILDS
     + [c + r for c in COLORS for r in NO_MERCY_COLORED]
     + NO_MERCY_WILDS
+    + [c + r for c in COLORS for r in FLIP_LIGHT_NEW]
+    + ["W2"]
+    + [c + r for c in DARK_COLORS for r in DARK_RANKS]
+    + ["WK", "WDC"]
 )
 #: What a draw card makes the next player draw (stacking compares these).
-DRAW_VALUES = {"D": 2, "W4": 4, "D4": 4, "WR4": 4, "W6": 6, "W10": 10}
+DRAW_VALUES = {"D": 2, "W4": 4, "D4": 4, "WR4": 4, "W6": 6, "W10": 10, "D1": 1, "W2": 2, "D5": 5}
+#: The wilds legal only without the active colour, and challengeable.
+CHALLENGED = ("W4", "W2", "WDC")
 #: How many of each card a colour has in the no_mercy168 deck (numbers: two each).
 NO_MERCY_COUNTS = {"S": 3, "R": 3, "D": 3, "D4": 2, "SE": 2, "DA": 3}
 NO_MERCY_WILD_COUNTS = {"WR4": 8, "W6": 4, "W10": 4, "WCR": 8}
@@ -91,16 +102,45 @@ def rank_of(card: str) -> str:
     return card if card.startswith("W") else card[1:]
 
 
-def points_of(card: str) -> int:
+def points_of(card: str, deck: str = "classic108") -> int:
     rank = rank_of(card)
     if rank.isdigit():
         return int(rank)
+    if deck == "flip112":
+        return {"D1": 10, "SE": 30, "W": 40, "W2": 50, "WK": 40, "WDC": 60}.get(rank, 20)
     if rank in ("S", "R", "D", "D4", "SE", "DA"):
         return 20
     return 50 if rank in ("W", "W4", *NO_MERCY_WILDS) else 40
 
 
+def flip_side(dark: bool) -> list[str]:
+    """One side of UNO Flip's deck, in card order."""
+    colors, ranks = (
+        (DARK_COLORS, DARK_RANKS) if dark else (COLORS, [*"123456789", "D1", "R", "S", "F"])
+    )
+    cards = [c + r for c in colors for r in ranks for _ in range(2)]
+    cards += ["WK"] * 4 + ["WDC"] * 4 if dark else ["W"] * 4 + ["W2"] * 4
+    return in_card_order(cards)
+
+
+def flip_pairing(seed: bytes) -> dict[str, str]:
+    """uno-flip-pairing-v1: each light kind's other side and each dark kind's, for the round."""
+    other: dict[str, str] = {}
+    for label, wild in ((b"flip-pairing", False), (b"flip-pairing-wilds", True)):
+        light = [c for c in dict.fromkeys(flip_side(False)) if c.startswith("W") == wild]
+        dark = [c for c in dict.fromkeys(flip_side(True)) if c.startswith("W") == wild]
+        stream = hashlib.shake_256(hmac.digest(seed, label, "sha256")).digest(8 * len(dark))
+        keys = [
+            (int.from_bytes(stream[8 * i + 1 : 8 * i + 6], "little"), i) for i in range(len(dark))
+        ]
+        for a, (_, i) in zip(light, sorted(keys), strict=True):
+            other[a], other[dark[i]] = dark[i], a
+    return other
+
+
 def unshuffled_deck(kind: str) -> list[str]:
+    if kind == "flip112":
+        return flip_side(False)
     if kind == "no_mercy168":
         cards = [
             c + r
@@ -184,10 +224,14 @@ class Match:
         self.round_over = False
         self.result: tuple[int | None, dict[int, int]] | None = None
         self.knocked: list[int] = []
+        self.dark = False
+        self.other = flip_pairing(seed) if r["deck"] == "flip112" else {}
         if r["deck"] == "no_mercy168":  # an action card turned first is ignored: the next
             while not rank_of(self.pile[-1]).isdigit():
                 self.discards.append(self.pile.pop())
-        redraw = {"W4", "WS", "WX", "WC"} | ({"W"} if r["starter_wild"] == "redraw" else set())
+        redraw = {"W4", "WS", "WX", "WC", "W2"} | (
+            {"W"} if r["starter_wild"] == "redraw" else set()
+        )
         starter = self.pile.pop()
         while starter in redraw:  # back on top of the pile, the whole pile reshuffled
             self.pile.append(starter)
@@ -205,13 +249,21 @@ class Match:
             digest = hmac.digest(seed, b"first-player", "sha256")
             first = int.from_bytes(digest[:8], "big") % len(self.seats)
         rank = rank_of(starter)
-        if rank == "S":
+        if rank == "F":  # UNO Flip: everything turned over; the new top acts by its colour only
+            self.turn_over()
+            self.turn = first
+            if self.discards[-1].startswith("W"):
+                self.steps = ["turn"]
+                self.decision = "color"
+            else:
+                self.start_turn(first)
+        elif rank == "S":
             self.start_turn(self.next_seat(first))
         elif rank == "R":
             self.direction = -1
             self.start_turn(self.next_seat(first))
-        elif rank == "D":
-            self.draw(self.seats[first], 2)
+        elif rank in ("D", "D1"):
+            self.draw(self.seats[first], DRAW_VALUES[rank])
             self.start_turn(self.next_seat(first))
         elif rank == "W":
             self.turn = first
@@ -219,6 +271,22 @@ class Match:
             self.decision = "color"
         else:
             self.start_turn(first)
+
+    def turn_over(self) -> None:
+        """UNO Flip's Flip: hands, the draw pile and the discard pile turned over (a pile's
+        order reversed), each card now showing its other side; the colour the new top's."""
+        other = self.other
+        self.dark = not self.dark
+        for p, hand in self.hands.items():
+            self.hands[p] = [other[c] for c in hand]
+        self.pile = [other[c] for c in reversed(self.pile)]
+        self.discards = [other[c] for c in reversed(self.discards)]
+        self.color = color_of(self.discards[-1])
+        self.wd4 = None
+        self.positions = {}
+
+    def colors(self) -> str:
+        return DARK_COLORS if self.dark else COLORS
 
     def shuffle(self, items: list[str]) -> list[str]:
         out = shuffle(items, self.seed, self.shuffles)
@@ -279,7 +347,8 @@ class Match:
             self.knocked.append(player)
 
     def draw_to_color(self, player: int, color: str) -> None:
-        """Colour Roulette: cards until one of `color`, or the mercy limit, or none is left."""
+        """Colour Roulette, Flip's Wild Draw Colour: cards until one of `color`, or the mercy
+        limit, or none is left."""
         hand = self.hands[player]
         limit = self.r["mercy_limit"]
         while True:
@@ -317,7 +386,7 @@ class Match:
 
     def matches(self, card: str) -> bool:
         top = self.discards[-1]
-        if card == "W4":
+        if card in CHALLENGED:
             return False
         if card.startswith("W"):
             return True
@@ -336,7 +405,7 @@ class Match:
     def playable_drawn(self, card: str, hand: list[str]) -> bool:
         if len(hand) == 1 and not self.r["go_out_on_action"] and not rank_of(card).isdigit():
             return False
-        return self.wd4_allowed(hand) if card == "W4" else self.matches(card)
+        return self.wd4_allowed(hand) if card in CHALLENGED else self.matches(card)
 
     def responses(self, player: int) -> bool:
         """Whether `player` holds a card that stacks on or deflects the pending penalty."""
@@ -369,7 +438,7 @@ class Match:
     def can_challenge(self) -> bool:
         r = self.r
         return (
-            self.penalty_kind == "W4"
+            self.penalty_kind in ("W4", "WDC")
             and r["wd4_challenge"]
             and r["wd4_rule"] != "any"
             and self.wd4 is not None
@@ -395,7 +464,7 @@ class Match:
             self.at_risk.clear()
             self.draw_turn(player)
         elif kind == "color":
-            if arg not in COLORS:
+            if len(arg) != 1 or arg not in self.colors():
                 raise Mismatch("not a colour")
             self.color = arg
             self.continue_card()
@@ -449,16 +518,20 @@ class Match:
         self.color = color_of(card)
         self.passes = 0
         rank = rank_of(card)
-        if card == "W4":
+        if card in CHALLENGED:
             rule = r["wd4_rule"]
             if rule == "color":
                 guilty = any(color_of(c) == color_before for c in hand)
             elif rule == "no_playable":
                 under, active = self.discards[-2], color_before
                 guilty = any(
-                    c in ("W", "WS", "WX", "WC")
+                    c in ("W", "WS", "WX", "WC", "WK")
                     or color_of(c) == active
-                    or (not under.startswith("W") and c != "W4" and rank_of(c) == rank_of(under))
+                    or (
+                        not under.startswith("W")
+                        and c not in CHALLENGED
+                        and rank_of(c) == rank_of(under)
+                    )
                     for c in hand
                 )
             else:
@@ -483,7 +556,9 @@ class Match:
                 self.steps = ["color", "effect"]
                 self.continue_card()
                 return
-            if rank in DRAW_VALUES:
+            if rank == "F":  # the last card's flip happens: the new side is scored
+                self.turn_over()
+            elif rank in DRAW_VALUES:
                 if rank == "WR4":
                     self.direction = -self.direction
                 amount = self.penalty_after(rank)
@@ -493,7 +568,7 @@ class Match:
             return
         if len(hand) == 1 and not uno:
             self.at_risk.append(player)
-        if card in ("W", "W4", "WR4", "W6", "W10"):
+        if card in ("W", "W4", "WR4", "W6", "W10", "W2", "WK", "WDC"):
             self.steps = ["effect"]
             self.decision = "color"
             return
@@ -540,6 +615,9 @@ class Match:
             if step == "turn":
                 self.decision = "play"
                 return
+            if step == "next":  # a flip revealed a wild, its colour named: the turn passes
+                self.start_turn(self.next_seat(self.turn))
+                return
             if step == "roulette":
                 self.draw_to_color(actor, self.color)
                 self.start_turn(self.next_seat(self.turn))
@@ -581,6 +659,21 @@ class Match:
                 self.start_turn(seat)
             else:
                 self.start_turn(following)
+        elif rank == "F":  # UNO Flip
+            self.turn_over()
+            if self.discards[-1].startswith("W"):  # a wild revealed: the flipper names a colour
+                self.steps = ["next"]
+                self.decision = "color"
+                return
+            self.start_turn(following)
+        elif rank == "WDC":  # draw until the colour named: challengeable, no count
+            self.penalty, self.penalty_kind = 0, "WDC"
+            self.turn = following
+            if self.can_challenge():
+                self.decision = "respond"
+                return
+            self.turn = seat
+            self.take_penalty(following)
         elif rank == "WR4":  # the direction turns, then the player now next draws
             self.direction = -self.direction
             self.penalty_on(rank, seat, self.next_seat(seat))
@@ -593,7 +686,7 @@ class Match:
 
     def penalty_on(self, rank: str, seat: int, following: int) -> None:
         self.penalty = self.penalty_after(rank)
-        self.penalty_kind = "D" if rank == "D" else "W4" if rank == "W4" else "+"
+        self.penalty_kind = "D" if rank == "D" else "W4" if rank in ("W4", "W2") else "+"
         self.turn = following
         if self.responses(self.seats[following]) or self.can_challenge():
             self.decision = "respond"
@@ -602,6 +695,11 @@ class Match:
         self.take_penalty(following)
 
     def take_penalty(self, victim_seat: int) -> None:
+        if self.penalty_kind == "WDC":
+            self.penalty_kind = ""
+            self.draw_to_color(self.seats[victim_seat], self.color)
+            self.start_turn(self.next_seat(victim_seat))
+            return
         amount, self.penalty, self.penalty_kind = self.penalty, 0, ""
         self.draw(self.seats[victim_seat], amount)
         self.start_turn(self.next_seat(victim_seat))
@@ -610,6 +708,16 @@ class Match:
         if self.wd4 is None:
             raise Mismatch("a challenge without a Wild Draw Four")
         offender, color_before, guilty = self.wd4
+        if self.penalty_kind == "WDC":  # to the colour (guilty); innocent: to it and 2 more
+            self.penalty, self.penalty_kind, self.wd4 = 0, "", None
+            if guilty:
+                self.draw_to_color(offender, self.color)
+                self.start_turn(self.turn)
+            else:
+                self.draw_to_color(challenger, self.color)
+                self.draw(challenger, 2)
+                self.start_turn(self.next_seat(self.turn))
+            return
         total, self.penalty, self.penalty_kind, self.wd4 = self.penalty, 0, "", None
         if guilty:
             if self.r["challenge_guilty"] == "de":
@@ -719,7 +827,7 @@ class Match:
         order = self.seats_from(self.turn)
         return min(
             order,
-            key=lambda p: (sum(map(points_of, self.hands[p])), len(self.hands[p]), order.index(p)),
+            key=lambda p: (self.points(self.hands[p]), len(self.hands[p]), order.index(p)),
         )
 
     # -- the end of a round, leaving
@@ -727,7 +835,7 @@ class Match:
     def end_round(self, winner: int | None) -> None:
         r = self.r
         seats = [p for p in self.seats if p not in self.knocked]  # knocked out: no points
-        value = {p: sum(map(points_of, self.hands[p])) for p in seats}
+        value = {p: self.points(self.hands[p]) for p in seats}
         points = dict.fromkeys(seats, 0)
         if winner is not None:
             if r["scoring"] == "standard":
@@ -761,6 +869,9 @@ class Match:
             self.eliminated += reached
             self.over = len(seats) - len(reached) <= 1
 
+    def points(self, hand: list[str]) -> int:
+        return sum(points_of(c, self.r["deck"]) for c in hand)
+
     def leave(self, player: int) -> None:
         if player not in self.players or player in self.left or self.over:
             raise Mismatch("a leave of a player not in the match")
@@ -786,8 +897,9 @@ class Match:
         (leaving, knocked out): their colour held most (ties R, Y, G, B), the next player,
         accept."""
         if self.decision == "color":
-            counts = [sum(color_of(c) == k for c in self.hands[player]) for k in COLORS]
-            return "color:" + COLORS[counts.index(max(counts))]
+            colors = self.colors()
+            counts = [sum(color_of(c) == k for c in self.hands[player]) for k in colors]
+            return "color:" + colors[counts.index(max(counts))]
         if self.decision == "target":
             return f"target:{self.seats[self.next_seat(self.turn)]}"
         return "accept"
@@ -844,6 +956,10 @@ def _verify(record: dict[str, Any]) -> str:
         dealt = shuffle(unshuffled_deck(match.r["deck"]), seed, 0)
         if rnd.get("deck") is not None and [str(c).upper() for c in rnd["deck"]] != dealt:
             raise Mismatch(f"round {number}: the deck is not the deal of the seed")
+        if rnd.get("other_sides") is not None:  # UNO Flip: the seed's pairing of the sides
+            other = flip_pairing(seed)
+            if [str(c).upper() for c in rnd["other_sides"]] != [other[c] for c in dealt]:
+                raise Mismatch(f"round {number}: the other sides are not the seed's pairing")
         if index:
             if match.over or not match.round_over:
                 raise Mismatch(f"round {number}: the match could not go on")

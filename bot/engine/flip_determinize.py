@@ -64,23 +64,37 @@ def _pair_sort(
     rng: random.Random,
 ) -> bool:
     """Pair one sort's kinds into `other`: the seen backs first (most seen first), each with a
-    front of which enough copies are left, then the rest at random."""
+    front of which enough copies are left (drawn at random among the free fronts until one
+    fits: uniform among those that fit), then the rest at random."""
     free = list(fronts)
+    each = copies(fronts[0])  # (a sort's kinds have as many copies each)
     shown = [b for b in backs if seen[b]]
     rng.shuffle(shown)
     shown.sort(key=lambda b: -seen[b])
     for back in shown:
-        fits = [f for f in free if known[f] + seen[back] <= copies(f)]
-        if not fits:
-            return False
-        front = rng.choice(fits)
-        free.remove(front)
+        room = each - seen[back]
+        for _ in range(_DRAWS):
+            i = rng.randrange(len(free))
+            if known[free[i]] <= room:
+                break
+        else:
+            fits = [k for k, f in enumerate(free) if known[f] <= room]
+            if not fits:
+                return False
+            i = rng.choice(fits)
+        front = free[i]
+        free[i] = free[-1]
+        free.pop()
         other[front], other[back] = back, front
     rest = [b for b in backs if not seen[b]]
     rng.shuffle(rest)
     for front, back in zip(free, rest, strict=True):
         other[front], other[back] = back, front
     return True
+
+
+#: Random draws among the free fronts before `_pair_sort` lists those that fit.
+_DRAWS = 8
 
 
 def sample_flip_game(view: PlayerView, rng: random.Random) -> Game | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import actions as A
 from . import move_codes as M
-from .cards import COLORS, DARK_COLORS, Color
+from .cards import COLORS, Color
 from .errors import GameOver, IllegalAction, NotInGame, NotYourTurn
 from .faces import (
     BIT,
@@ -306,15 +306,8 @@ def legal_actions(g: GameState, player: int) -> list[A.Action]:
     """`legal_moves` as `Action` values (colours of UNO Flip's side in play)."""
     seats = g.seats
     if g.side:
-        return [_dark(action_of(code, seats)) for code in legal_moves(g, player)]
+        return [action_of(code, seats, True) for code in legal_moves(g, player)]
     return [action_of(code, seats) for code in legal_moves(g, player)]
-
-
-def _dark(action: A.Action) -> A.Action:
-    """A colour named on UNO Flip's dark side: the dark colour of the same index."""
-    if type(action) is A.ChooseColor:
-        return A.ChooseColor(DARK_COLORS[COLORS.index(action.color)])
-    return action
 
 
 def explain_refusal(g: GameState, player: int, action: A.Action) -> None:
@@ -384,8 +377,8 @@ def default_action(g: GameState, player: int) -> A.Action | None:
         legal = legal_moves(g, player)
         for preferred in (DRAW, KEEP, PASS):
             if preferred in legal:
-                return action_of(preferred, g.seats)
-        return action_of(min(legal), g.seats)
+                return action_of(preferred, g.seats, bool(g.side))
+        return action_of(min(legal), g.seats, bool(g.side))
     if decision is CHOOSE_COLOR:
         return A.ChooseColor(favourite_color(g, player))
     if decision is CHOOSE_TARGET:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from . import actions as A
-from .cards import COLORS
+from .cards import COLORS, DARK_COLORS
 from .faces import CARDS, COLOR_INDEX, FACES
 
 PLAY_UNO: Final = FACES  # + face
@@ -38,6 +38,11 @@ _FIXED: dict[int, A.Action] = {
     **{COLOR + i: A.ChooseColor(c) for i, c in enumerate(COLORS)},
 }
 ACTION_OF: Final = tuple(_FIXED.get(code) for code in range(TARGET))
+#: The same on UNO Flip's dark side, where the colours named are the dark ones.
+DARK_ACTION_OF: Final = tuple(
+    A.ChooseColor(DARK_COLORS[code - COLOR]) if COLOR <= code < COLOR + 4 else action
+    for code, action in enumerate(ACTION_OF)
+)
 _SIMPLE_CODE: Final = {
     A.Draw: DRAW,
     A.Keep: KEEP,
@@ -49,10 +54,11 @@ _SIMPLE_CODE: Final = {
 }
 
 
-def action_of(code: int, seats: list[int]) -> A.Action:
-    """The `Action` a move code spells (targets and catches name the player at that seat)."""
+def action_of(code: int, seats: list[int], dark: bool = False) -> A.Action:
+    """The `Action` a move code spells (targets and catches name the player at that seat;
+    colours are the dark side's while UNO Flip's is in play: `dark`)."""
     if code < TARGET:
-        action = ACTION_OF[code]
+        action = DARK_ACTION_OF[code] if dark else ACTION_OF[code]
         assert action is not None
         return action
     if code < CATCH:

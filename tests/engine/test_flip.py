@@ -10,6 +10,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.engine import Card, Color, Decision, Game, RuleSet, build_deck
 from bot.engine import actions as A
@@ -17,11 +19,13 @@ from bot.engine import events as E
 from bot.engine.ai import make_player
 from bot.engine.cards import COLORS, DARK_COLORS, Rank, flip_side_deck
 from bot.engine.errors import IllegalAction
+from bot.engine.faces import CARDS
 from bot.engine.flip import light_pairs, pairing, pairing_of
 from bot.engine.record import build_record
 from bot.engine.search import ExpertPlayer
 from bot.engine.verify import verify
 from bot.engine.view import view_for
+from tests.conftest import examples
 from tests.engine.matches import recorded_match
 
 from .scenario import color, deal, drawn_by, of_type, play, sizes
@@ -492,3 +496,86 @@ def test_every_level_plays_whole_flip_rounds_legally(seed):
     game = _whole_game(seed, kinds)
     assert game.round_outcome is not None
     assert sum(len(h) for h in game.hands.values()) + len(game.pile) + len(game.discards) == 112
+
+
+# ------------------------------------------------------------------ properties
+
+
+def _two_sided_cards(game: Game) -> Counter[tuple[str, str]]:
+    """Every card in the round as (light side, dark side), wherever it is."""
+    other = game.flip_pairs
+    faces = [f for h in game.held.values() for f in h.faces()] + game.pile + game.discards
+    sides = [(f, other[f]) if not game.dark else (other[f], f) for f in faces]
+    return Counter((CARDS[light].code, CARDS[dark].code) for light, dark in sides)
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32), resume_every=st.integers(1, 30))
+def test_random_flip_matches_keep_both_sides_of_every_card_and_end(
+    players: int, seed: int, resume_every: int
+):
+    """Card conservation across both sides (every card keeps its pair wherever it goes, through
+    flips, reshuffles and snapshots), every legal move applies, rounds and matches end."""
+    rules = FLIP.with_options(target=150)
+    game = Game.new(list(range(1, players + 1)), rules, seed=seed)
+    rng = random.Random(seed)
+    deal = _two_sided_cards(game)
+    assert sum(deal.values()) == 112
+    for step in range(200_000):
+        if game.decision is Decision.MATCH_OVER:
+            break
+        if game.decision is Decision.NEXT_ROUND:
+            game.apply(game.players[0], A.NEXT_ROUND)
+            deal = _two_sided_cards(game)
+            assert sum(deal.values()) == 112  # (dark already if a Flip was turned first)
+            continue
+        if step % resume_every == 0:
+            game = Game.from_dict(game.to_dict())
+        player = game.current_player
+        assert player is not None
+        legal = game.legal_actions(player)
+        assert legal
+        plays = [a for a in legal if isinstance(a, A.Play)]
+        action = rng.choice(plays if plays and rng.random() < 0.9 else legal)
+        game.apply(player, action)
+        if not game.round_over:
+            assert _two_sided_cards(game) == deal
+            dark = DARK_COLORS if game.dark else COLORS
+            assert all(c.color in (*dark, None) for h in game.hands.values() for c in h)
+    else:
+        raise AssertionError("the match did not end")
+    assert game.outcome is not None and max(game.totals.values()) >= 150
+
+
+def test_the_pairings_known_answer_in_records_md():
+    """docs/records.md: seed 000102...1f pairs R1 with P8, R2 with P7, R3 with VR, RF with O7
+    and the Wild with the Wild Draw Colour (the reference verifier is held to it too)."""
+    pairs = {a.code: b.code for a, b in light_pairs(pairing(bytes(range(32)))).items()}
+    assert [pairs[c] for c in ("R1", "R2", "R3", "RF", "W")] == ["P8", "P7", "VR", "O7", "WDC"]
+    from tools.reference_verifier import flip_pairing
+
+    assert flip_pairing(bytes(range(32))) == {
+        **pairs,
+        **{dark: light for light, dark in pairs.items()},
+    }
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_the_heuristic_levels_only_ever_choose_legal_flip_actions(players: int, seed: int):
+    """Random tables of easy, normal and hard players (and random ones) on both sides: every
+    choice, in turn or out of it, is among the legal actions."""
+    ids = list(range(1, players + 1))
+    kinds = ["easy", "normal", "hard", "random"]
+    table = {p: make_player(kinds[(p + seed) % 4], seed=seed + p) for p in ids}
+    game = Game.new(ids, FLIP, seed=seed)
+    for _ in range(3000):
+        if game.round_over:
+            break
+        for pid in ids:
+            action = table[pid].choose(view_for(game, pid))
+            if action is not None:
+                assert action in game.legal_actions(pid), (pid, action)
+                game.apply(pid, action)
+                break
+    assert game.round_over

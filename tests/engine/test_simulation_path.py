@@ -32,7 +32,7 @@ def test_moves_and_actions_are_one_query_and_one_state_machine(
         player = rng.choice(ids)
         legal = readable.legal_actions(player)
         moves = fast.moves(player)
-        assert [M.action_of(m, fast.seats) for m in moves] == legal
+        assert [M.action_of(m, fast.seats, fast.dark) for m in moves] == legal
         if not legal:
             continue
         pick = rng.randrange(len(legal))
