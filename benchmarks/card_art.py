@@ -17,9 +17,16 @@ from collections.abc import Callable
 from PIL import Image
 
 from bot.engine import ALL_CARDS, COLORS, Card, Color, build_deck
+from bot.engine.cards import flip_side_deck
 from bot.ui.art import SeatState, TableState, back, encode, face, hand_picture, table_picture
 from bot.ui.art import faces as faces_module
-from bot.ui.art.encode import hand_palette, table_palette, use_shared_palette
+from bot.ui.art.encode import (
+    flip_hand_palette,
+    flip_table_palette,
+    hand_palette,
+    table_palette,
+    use_shared_palette,
+)
 
 
 def _webp(lossless: bool) -> Callable[[Image.Image], bytes]:
@@ -62,6 +69,25 @@ def _table(seats: int) -> TableState:
     )
 
 
+def _flip_table(seats: int) -> TableState:
+    """UNO Flip on its dark side: every seat's fan of 7-16 light faces (their other side)."""
+    names = ["Ann", "Benedikt", "Zoë", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
+    light = sorted(flip_side_deck(dark=False))
+    rng = random.Random(2)
+    return TableState(
+        Card.of("PD5"),
+        Color.PINK,
+        True,
+        tuple(
+            SeatState(names[i], 7 + i, i == 1, shows=tuple(sorted(rng.sample(light, 7 + i))))
+            for i in range(seats)
+        ),
+        42,
+        dark=True,
+        pile_top=Card.of("G7"),
+    )
+
+
 def _quantiles(samples: list[float]) -> tuple[float, float]:
     samples = sorted(samples)
     return statistics.median(samples), samples[min(len(samples) - 1, int(len(samples) * 0.99))]
@@ -92,8 +118,15 @@ def main() -> None:
         "table 10 seats": (lambda: table_picture(_table(10)), table_palette),
         "hand 7 cards": (lambda: hand_picture(deck[:7]), hand_palette),
         "hand 27 cards": (lambda: hand_picture(deck[:27]), hand_palette),
+        "flip table 4 seats": (lambda: table_picture(_flip_table(4)), flip_table_palette),
+        "flip table 10 seats": (lambda: table_picture(_flip_table(10)), flip_table_palette),
+        "flip dark hand 7": (
+            lambda: hand_picture(sorted(flip_side_deck(dark=True))[::15]),
+            flip_hand_palette,
+        ),
     }
     table_palette(), hand_palette()  # computed once per process, as in the bot's workers
+    flip_table_palette(), flip_hand_palette()
     for name, (compose, own_palette) in cases.items():
         compose()  # warm the scaled-face caches, as a running bot has them
         times = []
