@@ -6,8 +6,10 @@ Writes table.png (4 seats), table10.png (10 seats, awkward names), table_scripts
 names in our players' alphabets: Norwegian, German, Polish, Cyrillic, Greek, CJK), table_world.png
 (computer players, Arabic, CJK, Korean and emoji names: what no font of ours has), hand7.png,
 hand27.png, deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png and
-faces120.png (every face 48 and 120 px wide, the back, the chosen-colour wilds and the swatches)
-and a greyscale copy of each. Its table.png is the README's picture, docs/table.png.
+faces120.png (every face 48 and 120 px wide, the back, the chosen-colour wilds and the swatches),
+UNO Flip's table_flip_light.png and table_flip_dark.png (each seat's fan of its other sides)
+and hand_flip_dark.png, and a greyscale copy of each. Its table.png is the README's picture,
+docs/table.png.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.engine import ALL_CARDS, COLORS, Card, Color, build_deck, parse_cards
+from bot.engine.cards import DARK_COLORS, flip_side_deck
 from bot.ui.art import (
     SeatState,
     TableState,
@@ -31,6 +34,7 @@ from bot.ui.art import (
     table_picture,
 )
 from bot.ui.art.encode import use_shared_palette
+from bot.ui.art.faces import is_dark
 from bot.ui.art.palette import FELT
 
 NAMES = (
@@ -84,12 +88,33 @@ def sample_table(seats: int, names: tuple[str, ...] = NAMES) -> TableState:
     )
 
 
+def flip_table(dark: bool) -> TableState:
+    """UNO Flip on a side: each of 5 seats' fan of the other side of its cards."""
+    rng = random.Random(5)
+    other = sorted(set(flip_side_deck(dark=not dark)))
+    counts = (7, 4, 1, 12, 18)
+    return TableState(
+        top=Card.of("TD5" if dark else "RD1"),
+        color=Color.TEAL if dark else Color.RED,
+        clockwise=True,
+        seats=tuple(
+            SeatState(name, counts[i], i == 1, shows=tuple(sorted(rng.choices(other, k=counts[i]))))
+            for i, name in enumerate(NAMES[:5])
+        ),
+        draw_pile=51,
+        dark=dark,
+        pile_top=other[9],
+    )
+
+
 def faces_sheet(width: int) -> Image.Image:
     """Every face at `width`, then the back, the chosen-colour wilds and the swatches."""
     wilds = [c for c in ALL_CARDS if c.is_wild]
     items = [face(c, width) for c in ALL_CARDS] + [back(width)]
-    items += [face(c, width, chosen) for c in wilds for chosen in COLORS]
-    items += [swatch(c, width) for c in COLORS]
+    items += [
+        face(c, width, chosen) for c in wilds for chosen in (DARK_COLORS if is_dark(c) else COLORS)
+    ]
+    items += [swatch(c, width) for c in (*COLORS, *DARK_COLORS)]
     cols = 13
     cell_h = round(width * 1.5) + 6
     rows = -(-len(items) // cols)
@@ -116,6 +141,9 @@ def main(out: Path) -> None:
         "deck_classic108": deck_sheet("classic108"),
         "deck_swap112": deck_sheet("swap112"),
         "deck_shuffle112": deck_sheet("shuffle112"),
+        "table_flip_light": table_picture(flip_table(dark=False)),
+        "table_flip_dark": table_picture(flip_table(dark=True)),
+        "hand_flip_dark": hand_picture(sorted(parse_cards("P3 P7 TD5 TSE O2 OF V9 VR WK WDC"))),
         "faces48": faces_sheet(48),
         "faces120": faces_sheet(120),
     }

@@ -185,8 +185,9 @@ def _direction_icon(clockwise: bool, size: int) -> Image.Image:
 
 
 @lru_cache(maxsize=1024)
-def _number_image(value: int, size: int, fill: tuple[int, int, int]) -> Image.Image:
-    """A count, bold and outlined so it reads on any background; cached (counts recur)."""
+def _number_image(value: int | str, size: int, fill: tuple[int, int, int]) -> Image.Image:
+    """A count ("+3": that many more), bold and outlined so it reads on any background; cached
+    (counts recur)."""
     box = size * 4
     image = Image.new("RGBA", (box, size * 2), (0, 0, 0, 0))
     ImageDraw.Draw(image).text(
@@ -204,7 +205,7 @@ def _number_image(value: int, size: int, fill: tuple[int, int, int]) -> Image.Im
 def _number(
     image: Image.Image,
     xy: tuple[float, float],
-    value: int,
+    value: int | str,
     size: int,
     fill: tuple[int, int, int] = PAPER,
 ) -> None:
@@ -334,7 +335,7 @@ def _fan(image: Image.Image, cards: tuple[Card, ...], top: int, left: int, right
         _put(image, chip(card, FLIP_CHIP), (left + index * step, top))
     if shown < len(cards):
         x = left + (shown - 1) * step + width + 18
-        _number(image, (x, top + FLIP_CHIP / 2), len(cards) - shown, 18)
+        _number(image, (x, top + FLIP_CHIP / 2), f"+{len(cards) - shown}", 18)
 
 
 def side_icon(dark: bool, size: int) -> Image.Image:
