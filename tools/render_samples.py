@@ -33,7 +33,7 @@ from bot.ui.art import (
     swatch,
     table_picture,
 )
-from bot.ui.art.encode import use_shared_palette
+from bot.ui.art.encode import flip_hand_palette, flip_table_palette, use_shared_palette
 from bot.ui.art.faces import is_dark
 from bot.ui.art.palette import FELT
 
@@ -147,8 +147,13 @@ def main(out: Path) -> None:
         "faces48": faces_sheet(48),
         "faces120": faces_sheet(120),
     }
+    own = {  # UNO Flip's pictures on their own palettes, as the bot sends them
+        "table_flip_light": flip_table_palette(),
+        "table_flip_dark": flip_table_palette(),
+        "hand_flip_dark": flip_hand_palette(),
+    }
     for name, picture in pictures.items():
-        (out / f"{name}.png").write_bytes(encode(picture))
+        (out / f"{name}.png").write_bytes(encode(picture, own.get(name)))
         picture.convert("L").save(out / f"{name}_grey.png")
         print(f"{out / name}.png  {picture.width}x{picture.height}")
 

@@ -49,6 +49,8 @@ def shared_palette() -> Image.Image:
     sample = [deck_sheet(deck) for deck in ("classic108", "swap112", "shuffle112")]
     cards = deck_faces("shuffle112") + deck_faces("swap112")[-3:]
     sample += [hand_picture(cards[k : k + 25]) for k in (0, 25, 50)]
+    flip = _flip_faces()  # UNO Flip's: its own card bodies and colours
+    sample += [hand_picture(flip[k : k + 27]) for k in range(0, len(flip), 27)]
     names = ("Ann", "Benedikt the Magnificent", "Zoe", "Dan", "Anna", "Emo", "Eve", "Fay")
     for k, color in enumerate(COLORS):
         top = cards[k * 13 + 7] if k % 2 else Card.of("W4")
