@@ -6,10 +6,12 @@ the other side of every hand, never a card in play (docs/playing.md, "UNO Flip")
 from __future__ import annotations
 
 import functools
+import json
 
 import pytest
 
 from bot.engine import Card, Game, RuleSet
+from bot.engine.verify import Replay
 from bot.ui.cards import card_mark, card_name
 from testing.fakediscord import Message
 from testing.players import (
@@ -17,6 +19,7 @@ from testing.players import (
     actions,
     after_move,
     answer,
+    final_answer,
     show_hand,
     table_text,
     take_turn,
@@ -84,8 +87,11 @@ async def test_a_flip_match_turns_to_the_dark_side_and_hides_what_it_should(s) -
     for text in _names_of(held - seen):
         assert text not in public, (text, public)
 
-    # Her Green Flip: the table turns to its dark side.
+    # Her Green Flip: the table turns to its dark side; her hand (the click's answer) shows
+    # her six cards' dark side, checked against the record at the end.
     hand = await answer(await emu.click(ann, hand, actions(hand)["play:GF"]))
+    after_flip = hand.text
+    assert "🌙 **Dark side** in play" in after_flip and "Your hand — 6 cards" in after_flip
     dark = await emu.wait_for(
         lambda: (m := tables.message()) and "🌙 **Dark side** in play" in m.text and m,
         10,
@@ -128,4 +134,25 @@ async def test_a_flip_match_turns_to_the_dark_side_and_hides_what_it_should(s) -
         15,
         what="the match's result",
     )
-    assert "UNO Flip" in result.text or "Match winner" in result.text
+    # The record replayed: after her Flip she held these dark cards, whose light sides nobody
+    # but the others could see; none of those (seen by no one else at any time) was in her hand.
+    exported = await final_answer(await emu.click(ann, result, label="Game record"))
+    record = json.loads(emu.attachment_blobs[int(exported.attachments[0]["id"])])
+    replay = Replay(record)
+    actors = [int(player) for player, _ in record["rounds"][0]["actions"]]
+    ann_id = ann.id
+    hidden: set[Card] = set()
+    ever_seen: set[Card] = set()  # from her Flip to her next move: when the answer was drawn
+    for step in replay.steps():
+        game = step.game
+        if step.action == 1:
+            assert game.dark and len(game.hand(ann_id)) == 6
+            hidden = set(game.other_sides(ann_id))
+        if step.action >= 1:
+            ever_seen |= {c for p in game.players if p != ann_id for c in game.other_sides(p)}
+            ever_seen |= set(game.discard) | {c for c in [game.pile_back] if c is not None}
+        if 1 <= step.action < len(actors) and actors[step.action] == ann_id:  # (her move next)
+            break
+    assert hidden - ever_seen, "nothing left to check"
+    for text in _names_of(hidden - ever_seen):
+        assert text not in after_flip, (text, after_flip)
