@@ -52,6 +52,8 @@ WILDS = [c for c in ALL_CARDS if c.is_wild]
 def _side(card: Card) -> tuple[Color, ...]:
     """The colours a wild may be given: UNO Flip's dark wilds take the dark side's."""
     return DARK_COLORS if faces_module.is_dark(card) else COLORS
+
+
 ODD_NAMES = (
     "Zoë",
     "名前",
