@@ -9,10 +9,13 @@ phone, and never smaller than 12 px there. Few, large things: no seat numbers an
 card backs (the count says it). The height follows the number of seats (HEIGHT for 4 or
 fewer, up to MAX_HEIGHT for 10), so a small table takes less of a phone's screen.
 
-UNO Flip's table (`TableState.dark` not None) shows more, as a real table does: under each
-seat's name a fan of chips, the other side of its cards, which everybody sees (faces.py
-`chip`); the draw pile's top card's other side; the side in play as a sun or a moon and a felt
-of its own (night felt for the dark side). Its rows are taller (FLIP_ROW), so are its pictures.
+UNO Flip's table (`TableState.dark` not None) shows more, as a real table does: each seat's
+fan of chips, the other side of its cards, which everybody sees (faces.py `chip`); the draw
+pile's top card's other side; the side in play as a sun or a moon on the top card and a felt of
+its own (night felt for the dark side). Discord shows an embed's picture at most about 300 px
+high (taller ones shrink, whole), so its picture stays within FLIP_MAX_HEIGHT: up to 3 seats
+each fan sits under its seat's name, big; more seats share the height, and from
+FLIP_TWO_LINES down a fan sits beside the name, its chips as tall as the row allows.
 
 The input is a small immutable value (`TableState`), so pictures are cached by what they show.
 """
@@ -65,15 +68,18 @@ _CARD_W: Final = 100  # the top card's width in the left panel
 _ICON: Final = 40  # the colour swatch and the direction arrow
 _PILE_W: Final = 30  # the draw pile's card back
 
-#: UNO Flip: a seat's row, its name's line and the fan of chips under it; the chips' height
-#: (a phone shows them at three quarters: a chip's index stays about 12 px tall there).
-FLIP_NAME_ROW: Final = 30
+#: UNO Flip: a seat's row at most (its name's line and the fan of chips under it), the name's
+#: line, the tallest chip (a phone shows it at three quarters: its index about 12 px tall).
+FLIP_NAME_ROW: Final = 28
 FLIP_CHIP: Final = 46
 FLIP_ROW: Final = FLIP_NAME_ROW + FLIP_CHIP + 6
-#: A fan's step between two chips at the closest: the index of each still shows.
-FLIP_MIN_STEP: Final = 19
-#: The lowest UNO Flip table: the panel's second row of icons (the side, the draw pile).
-FLIP_HEIGHT: Final = 280
+#: Rows lower than this put the fan beside the name (the name's width: FLIP_NAME_W).
+FLIP_TWO_LINES: Final = 64
+FLIP_NAME_W: Final = 76
+#: The tallest UNO Flip picture (Discord shrinks a taller one to about 300 px high).
+FLIP_MAX_HEIGHT: Final = 300
+#: The draw pile's chip in the panel.
+_PILE_CHIP: Final = 40
 
 NAME_TONE: Final = (232, 238, 234)
 AT_RISK: Final = FILL[Color.RED]
@@ -124,7 +130,7 @@ def picture_size(seats: int, flip: bool = False) -> tuple[int, int]:
     """The picture's size for a table of `seats` seats (`flip`: UNO Flip's, with its fans)."""
     seats = max(1, min(seats, MAX_SEATS))
     if flip:
-        return WIDTH, max(FLIP_HEIGHT, 2 * _PAD + seats * FLIP_ROW)
+        return WIDTH, max(HEIGHT, min(FLIP_MAX_HEIGHT, 2 * _PAD + seats * FLIP_ROW))
     return WIDTH, max(HEIGHT, 2 * _PAD + seats * ROW_MIN)
 
 
@@ -135,7 +141,8 @@ def seat_right() -> int:
 
 def row_height(seats: int, flip: bool = False) -> int:
     if flip:
-        return FLIP_ROW
+        room = picture_size(seats, flip=True)[1] - 2 * _PAD
+        return min(FLIP_ROW, room // max(1, min(seats, MAX_SEATS)))
     height = picture_size(seats)[1]
     return min(ROW_MAX, (height - 2 * _PAD) // max(1, min(seats, MAX_SEATS)))
 
@@ -143,7 +150,7 @@ def row_height(seats: int, flip: bool = False) -> int:
 def name_size(seats: int, flip: bool = False) -> int:
     """The names' font size for `seats` seats (ten: NAME_SIZE)."""
     if flip:
-        return NAME_SIZE
+        return min(NAME_SIZE, row_height(seats, flip=True) - 6)
     return min(NAME_MAX, max(NAME_SIZE, row_height(seats) - 8))
 
 
@@ -245,9 +252,14 @@ PANEL_SPLIT: Final = 10 + face_size(_CARD_W)[1] + 2
 
 
 def draw_panel_card(image: Image.Image, state: TableState) -> None:
-    """The left panel's upper band: the top card (a wild in the colour chosen)."""
+    """The left panel's upper band: the top card (a wild in the colour chosen); in UNO Flip
+    the side in play, a sun or a moon, on its upper right corner."""
     chosen = state.color if state.top.is_wild else None
-    _put(image, face(state.top, _CARD_W, chosen), ((SEATS_X - 4 - _CARD_W) // 2, 10))
+    x = (SEATS_X - 4 - _CARD_W) // 2
+    _put(image, face(state.top, _CARD_W, chosen), (x, 10))
+    if state.flip:
+        badge = side_icon(bool(state.dark), 34)
+        _put(image, badge, (x + _CARD_W - badge.width + 12, 0))
 
 
 def draw_panel_icons(image: Image.Image, state: TableState) -> None:
@@ -259,13 +271,12 @@ def draw_panel_icons(image: Image.Image, state: TableState) -> None:
     if state.color is not None:
         _put(image, swatch(state.color, _ICON), (x, y))
     _put(image, _direction_icon(state.clockwise, _ICON), (x + _ICON + 2, y))
-    if state.flip:
-        _put(image, side_icon(bool(state.dark), _ICON), (x + 2 * _ICON + 6, y))
-        y += _ICON + 8
+    if state.flip:  # the pile's top card's other side, its count over its lower half
         if state.pile_top is not None:
-            pile = chip(state.pile_top, FLIP_CHIP)
-            _put(image, pile, (x + 8, y))
-            _number(image, (x + pile.width + 34, y + pile.height / 2), state.draw_pile, 22)
+            pile = chip(state.pile_top, _PILE_CHIP)
+            px = x + 2 * _ICON + 8
+            _put(image, pile, (px, y + (_ICON - pile.height) // 2))
+            _number(image, (px + pile.width / 2, y + _ICON * 0.72), state.draw_pile, 15)
         return
     pile = back(_PILE_W)
     px = x + 2 * _ICON + 6
@@ -288,8 +299,11 @@ def draw_seat(
             outline=HIGHLIGHT,
             width=2,
         )
-    if flip:
-        _fan(image, seat.shows, top + FLIP_NAME_ROW, left + 8, right - 2)
+    row = height
+    beside = flip and height < FLIP_TWO_LINES  # the fan beside the name, not under it
+    if flip and not beside:
+        chips = height - FLIP_NAME_ROW - 4
+        _fan(image, seat.shows, top + FLIP_NAME_ROW, left + 8, right - 2, chips)
         height = FLIP_NAME_ROW
     middle = top + height / 2
     if seat.current:
@@ -300,6 +314,8 @@ def draw_seat(
         )
     badge = seat.at_risk or seat.uno
     name_w = seat_right() - NAME_X - (_BADGE_W + 2 if badge else 0)
+    if beside:
+        name_w = FLIP_NAME_W
     tone = HIGHLIGHT if seat.current else (OUT_TONE if seat.knocked_out else NAME_TONE)
     name_x = NAME_X
     if seat.computer:
@@ -308,9 +324,14 @@ def draw_seat(
         name_x += icon.width + 4
         name_w -= icon.width + 4
     _put(image, name_label(seat.name, name_w, height, tone, size), (name_x, top))
+    badge_x = right - _COUNT_W - _BADGE_W - 2
+    if beside:  # the fan from the name's end; an UNO badge after it (one card: room enough)
+        fan_left = NAME_X + FLIP_NAME_W + 4
+        end = _fan(image, seat.shows, top + 2, fan_left, right - _COUNT_W - 2, row - 4)
+        badge_x = max(end + 4, badge_x) if badge else badge_x
     if badge:
         tag = _badge(seat.at_risk, min(height - 4, 30))
-        _put(image, tag, (right - _COUNT_W - _BADGE_W - 2, round(middle - tag.height / 2)))
+        _put(image, tag, (badge_x, round(middle - tag.height / 2)))
     if seat.knocked_out:  # no hand to count: a red cross where the count would be
         _cross(draw, (right - _COUNT_W / 2, middle), size * 0.32)
         return
@@ -318,24 +339,31 @@ def draw_seat(
     _number(image, (right - _COUNT_W / 2, middle), seat.cards, size, fill)
 
 
-def _fan(image: Image.Image, cards: tuple[Card, ...], top: int, left: int, right: int) -> None:
-    """A fan of chips from `left`, each overlapping the one before it no closer than
-    FLIP_MIN_STEP (its index shows); cards beyond what fits are counted ("+3") at the end."""
+def _fan(
+    image: Image.Image, cards: tuple[Card, ...], top: int, left: int, right: int, height: int
+) -> int:
+    """A fan of chips `height` px tall from `left`, each overlapping the one before it no
+    closer than its index (about a third of its height); cards beyond what fits are counted
+    ("+3") at the end. Returns where the fan ends."""
     if not cards:
-        return
-    width = chip_size(FLIP_CHIP)[0]
+        return left
+    width = chip_size(height)[0]
+    closest = max(8, round(height * 0.36))
     room = right - left
-    step = width + 3
+    step = width + 2
     shown = len(cards)
     if shown > 1 and (shown - 1) * step + width > room:
-        step = max(FLIP_MIN_STEP, (room - width) // (shown - 1))
+        step = max(closest, (room - width) // (shown - 1))
     if (shown - 1) * step + width > room:  # even at the closest: count the rest
-        shown = max(1, (room - width - 34) // step + 1)
+        shown = max(1, (room - width - 30) // step + 1)
     for index, card in enumerate(cards[:shown]):
-        _put(image, chip(card, FLIP_CHIP), (left + index * step, top))
+        _put(image, chip(card, height), (left + index * step, top))
+    end = left + (shown - 1) * step + width
     if shown < len(cards):
-        x = left + (shown - 1) * step + width + 18
-        _number(image, (x, top + FLIP_CHIP / 2), f"+{len(cards) - shown}", 18)
+        size = min(18, max(12, height // 2))
+        _number(image, (end + 15, top + height / 2), f"+{len(cards) - shown}", size)
+        end += 30
+    return end
 
 
 def side_icon(dark: bool, size: int) -> Image.Image:
