@@ -22,10 +22,8 @@ from .faces import CARDS, COLOR_OF, FACES, IS_WILD
 from .hand import Hand
 from .state import GameState
 
-#: The deck whose cards have two sides.
+#: The deck whose cards have two sides (its pairing: "uno-flip-pairing-v1", docs/records.md).
 FLIP_DECK: Final = "flip112"
-#: The pairing's name and version (a record names the shuffle; this follows from the deck).
-PAIRING: Final = "uno-flip-pairing-v1"
 
 
 def _kinds(dark: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -80,10 +78,6 @@ def pairing_of(pairs: dict[Card, Card]) -> tuple[int, ...]:
 def light_pairs(other: tuple[int, ...]) -> dict[Card, Card]:
     """`pairing_of`'s argument back: each light kind with its dark kind."""
     return {CARDS[f]: CARDS[other[f]] for f in sorted(SIDE_FACES[0])}
-
-
-def is_flip(g: GameState) -> bool:
-    return bool(g.flip_pairs)
 
 
 def turn_over(g: GameState, player: int | None, ev: list[E.Event] | None) -> None:

@@ -28,7 +28,7 @@ from bot.engine.view import view_for
 from tests.conftest import examples
 from tests.engine.matches import recorded_match
 
-from .scenario import color, deal, drawn_by, of_type, play, sizes
+from .scenario import color, deal, drawn_by, of_type, play, sizes, start
 
 FLIP = RuleSet.preset("flip")
 P2 = [1, 2]
@@ -333,8 +333,6 @@ def test_colours_are_named_in_the_side_in_play():
 
 
 def _first_card(card: str, **options) -> tuple[Game, list[E.Event]]:
-    from .scenario import start
-
     game, events = start(
         P3, {1: "R1 R2", 2: "Y2 Y3", 3: "G4 G5"}, card, "B1 B2 B3 W2 B4", rules=FLIP, **options
     )
