@@ -1,0 +1,130 @@
+"""How a careful player plays Show 'Em No Mercy (the `hard` heuristic of ai.py, on that deck).
+
+The classic heuristic sheds points and keeps wilds; No Mercy is won otherwise. Nearly every
+round ends by the mercy rule (a hand of 25 is out), so what counts is the size of the hands
+and the draw cards that decide the stacks. A careful player:
+
+- plays a 7 or a 0 when the hand it gets is smaller than its own, and not otherwise (the
+  classic heuristic played them as plain numbers: half the time it took the bigger hand);
+- plays Discard All when it sheds many cards, and stays in the colour held most;
+- keeps its draw cards to answer a stack, unless one knocks the next player out or stops one
+  about to go out, and answers a stack with its smallest draw card that will do (the big ones
+  stay for the next round of the stack);
+- takes an extra turn (Skip, Skip Everyone, Reverse with two) when it can;
+- names its strongest colour after a wild, and the colour it has seen least for a Roulette.
+
+Weights were picked by rounds won head to head (docs/benchmarks.md, "Computer players").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from . import actions as A
+from .cards import Card, Color, Rank
+from .rules import RuleSet
+from .view import PlayerView
+
+#: The draw cards and what each makes the next player draw.
+DRAW_VALUE: dict[Rank, int] = {
+    Rank.DRAW_TWO: 2,
+    Rank.DRAW_FOUR: 4,
+    Rank.WILD_REVERSE_DRAW_FOUR: 4,
+    Rank.WILD_DRAW_SIX: 6,
+    Rank.WILD_DRAW_TEN: 10,
+}
+#: Cards that give the player another turn with two players (Skip Everyone always does).
+_EXTRA_TURN = frozenset((Rank.SKIP, Rank.REVERSE, Rank.SKIP_EVERYONE))
+
+
+def applies(rules: RuleSet) -> bool:
+    """Whether these rules are No Mercy's (its deck): then this module's judgement is used."""
+    return rules.deck == "no_mercy168"
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What a careful No Mercy player values in a card to play (scores add up)."""
+
+    color: float = 3.0  # per card held of the card's colour
+    discard_all: float = 6.0  # per other card of its colour it sheds
+    swap: float = 6.0  # per card fewer after a 7 or 0 (negative: more)
+    extra_turn: float = 6.0  # Skip, Skip Everyone, or Reverse with two players
+    keep_draw: float = 4.0  # per card of penalty given up to answer a stack later
+    knock_out: float = 60.0  # a draw card that would put the next player at the mercy limit
+    threat: float = 20.0  # an action or draw card on a player with two cards or fewer
+    wild: float = 20.0  # a wild: it names the colour held most (most are draw cards too)
+    roulette: float = 20.0  # a Colour Roulette played on the next player
+    smallest_answer: bool = True  # answer a stack with the smallest draw card (else biggest)
+
+
+WEIGHTS = Weights()
+
+
+def hand_sizes(view: PlayerView) -> tuple[int, int, int]:
+    """(Cards held by the next player, by the previous one, fewest held by another)."""
+    order = [s.player for s in view.seats if s.in_round]
+    me = view.viewer
+    if me not in order or len(order) < 2:
+        return 0, 0, 0
+    i = order.index(me)
+    nxt = view.seat(order[(i + view.direction) % len(order)]).cards
+    prev = view.seat(order[(i - view.direction) % len(order)]).cards
+    fewest = min(view.seat(p).cards for p in order if p != me)
+    return nxt, prev, fewest
+
+
+def pick_card(view: PlayerView, cards: list[Card], w: Weights = WEIGHTS) -> Card:
+    """The card a careful player plays from `cards` (those playable, none empty)."""
+    hand = view.hand
+    mine = len(hand)
+    colors: Counter[Color | None] = Counter(c.color for c in hand if c.color is not None)
+    nxt, prev, fewest = hand_sizes(view)
+    two = sum(1 for s in view.seats if s.in_round) == 2
+    limit = view.rules.mercy_limit or 1000
+    threatened = nxt <= 2
+
+    def score(card: Card) -> float:
+        rank = card.rank
+        s = 0.0
+        if card.is_wild:
+            s += w.wild
+        else:
+            s += colors[card.color] * w.color
+        if rank is Rank.SEVEN and view.rules.seven_o:
+            s += w.swap * (mine - 1 - fewest)
+        elif rank is Rank.ZERO and view.rules.seven_o:
+            s += w.swap * (mine - 1 - prev)
+        elif rank is Rank.WILD_COLOR_ROULETTE:
+            s += w.roulette
+        elif rank is Rank.DISCARD_ALL:
+            s += w.discard_all * (colors[card.color] - 1)
+        if rank in _EXTRA_TURN and (two or rank is Rank.SKIP_EVERYONE):
+            s += w.extra_turn
+        value = DRAW_VALUE.get(rank, 0)
+        if value:
+            if nxt + value >= limit:
+                s += w.knock_out
+            else:
+                s -= w.keep_draw * value
+        if threatened and (value or rank in _EXTRA_TURN):
+            s += w.threat
+        return s
+
+    return max(cards, key=score)
+
+
+def respond(view: PlayerView, w: Weights = WEIGHTS) -> A.Action:
+    """Answer a pending stack with the smallest draw card that will do, else take it."""
+    stacks = [a for a in view.legal if isinstance(a, A.Play) and not a.uno]
+    if not stacks:
+        return A.ACCEPT if A.ACCEPT in view.legal else view.legal[0]
+    sign = 1 if w.smallest_answer else -1
+    return min(stacks, key=lambda a: (sign * DRAW_VALUE.get(a.card.rank, 0), a.card.is_wild))
+
+
+def swap_target(view: PlayerView) -> int:
+    """A 7's target: whoever holds the fewest cards (the smallest hand to take)."""
+    others = [s for s in view.seats if s.in_round and s.player != view.viewer]
+    return min(others, key=lambda s: (s.cards, s.player)).player
