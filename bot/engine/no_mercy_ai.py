@@ -18,12 +18,18 @@ Weights were picked by rounds won head to head (docs/benchmarks.md, "Computer pl
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass
 
 from . import actions as A
+from . import move_codes as M
 from .cards import Card, Color, Rank
+from .faces import COLOR_MASK, COLOR_OF, FACES, IS_WILD, NO_COLOR, RANK_INDEX, RANK_OF, RANKS
+from .faces import DRAW_VALUE as FACE_DRAW_VALUE
+from .game import Game
 from .rules import RuleSet
+from .state import Decision
 from .view import PlayerView
 
 #: The draw cards and what each makes the next player draw.
@@ -128,3 +134,84 @@ def swap_target(view: PlayerView) -> int:
     """A 7's target: whoever holds the fewest cards (the smallest hand to take)."""
     others = [s for s in view.seats if s.in_round and s.player != view.viewer]
     return min(others, key=lambda s: (s.cards, s.player)).player
+
+
+_SEVEN, _ZERO = RANK_INDEX[Rank.SEVEN], RANK_INDEX[Rank.ZERO]
+_ROULETTE, _DISCARD_ALL = RANK_INDEX[Rank.WILD_COLOR_ROULETTE], RANK_INDEX[Rank.DISCARD_ALL]
+_SKIP_EVERYONE, _REVERSE = RANK_INDEX[Rank.SKIP_EVERYONE], RANK_INDEX[Rank.REVERSE]
+#: Per face: the cards it makes the next player draw, whether it gives another turn with two
+#: players, and with more.
+_FACE_DRAW = tuple(FACE_DRAW_VALUE[RANK_OF[f]] for f in range(FACES))
+_EXTRA_TWO = tuple(RANKS[RANK_OF[f]] in _EXTRA_TURN for f in range(FACES))
+_EXTRA_MANY = tuple(RANK_OF[f] == _SKIP_EVERYONE for f in range(FACES))
+
+
+def fast_move(game: Game, player: int, rng: random.Random, w: Weights = WEIGHTS) -> int:
+    """`pick_card` and `respond` on the integer core, for the expert's playouts (search.py):
+    the same judgement, the rest as `search.fast_move` plays."""
+    moves = game.moves(player)
+    decision = game.decision
+    hand = game.held[player]
+    if decision is Decision.PLAY:
+        plays = [m for m in moves if m < M.DRAW]
+        if not plays:
+            return moves[0]  # draw, or pass
+        if hand.size == 2:
+            plays = [m for m in plays if m >= M.PLAY_UNO]
+        if len(plays) == 1:
+            return plays[0]
+        seats = game.seats
+        held = game.held
+        turn = game.turn
+        mine = hand.size
+        nxt = held[seats[game.next_seat(turn)]].size
+        prev = held[seats[game.next_seat(turn, -1)]].size
+        fewest = min(held[p].size for p in seats if p != player)
+        two = len(seats) == 2
+        extra = _EXTRA_TWO if two else _EXTRA_MANY
+        limit = game.rules.mercy_limit or 1000
+        swaps = game.rules.seven_o
+        mask = hand.mask
+        best, best_score = plays[0], -1e9
+        for m in plays:
+            f = m % FACES
+            rank = RANK_OF[f]
+            if IS_WILD[f]:
+                s = w.wild
+            else:
+                held_of_color = (mask & COLOR_MASK[COLOR_OF[f]]).bit_count()
+                s = held_of_color * w.color
+                if rank == _DISCARD_ALL:
+                    s += w.discard_all * (held_of_color - 1)
+            if swaps and rank == _SEVEN:
+                s += w.swap * (mine - 1 - fewest)
+            elif swaps and rank == _ZERO:
+                s += w.swap * (mine - 1 - prev)
+            elif rank == _ROULETTE:
+                s += w.roulette
+            value = _FACE_DRAW[f]
+            if extra[f]:
+                s += w.extra_turn
+            if value:
+                s += w.knock_out if nxt + value >= limit else -w.keep_draw * value
+            if nxt <= 2 and (value or extra[f]):
+                s += w.threat
+            s += rng.random()
+            if s > best_score:
+                best, best_score = m, s
+        return best
+    if decision is Decision.RESPOND:
+        stacks = [m for m in moves if m < M.DRAW]
+        if stacks:
+            sign = 1 if w.smallest_answer else -1
+            return min(stacks, key=lambda m: (sign * _FACE_DRAW[m % FACES], IS_WILD[m % FACES]))
+        return M.ACCEPT if M.ACCEPT in moves else moves[0]
+    if decision is Decision.PLAY_DRAWN:
+        return moves[1] if hand.size == 2 and len(moves) > 1 else moves[0]
+    if decision is Decision.CHOOSE_COLOR:
+        mask = hand.mask
+        return M.COLOR + max(range(NO_COLOR), key=lambda c: (mask & COLOR_MASK[c]).bit_count())
+    if decision is Decision.CHOOSE_TARGET:
+        targets = [m for m in moves if M.TARGET <= m < M.CATCH]
+        return min(targets, key=lambda m: game.held[game.seats[m - M.TARGET]].size)
+    return moves[0]
