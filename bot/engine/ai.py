@@ -4,7 +4,8 @@
 of RL toolkits. `HeuristicPlayer` plays like a decent human: it keeps wilds for later, aims
 action cards at players about to go out, names its strongest colour, challenges a Wild Draw Four
 when a bluff is likely, calls UNO and catches others. Its `level` sets how often it slips: easy
-and normal also play careless cards and colours. `expert` (search.py) thinks ahead by sampling.
+and normal also play careless cards and colours. In Show 'Em No Mercy it judges cards and stacks
+by that game's own measure (no_mercy_ai.py). `expert` (search.py) thinks ahead by sampling.
 """
 
 from __future__ import annotations
