@@ -15,6 +15,7 @@ from bot.engine import actions as A
 from bot.engine.ai import HeuristicPlayer, make_player
 from bot.engine.cards import Card
 from bot.engine.hand import Hand
+from bot.engine.search import ExpertPlayer
 from bot.engine.view import view_for
 
 from .scenario import cards, deal, play
@@ -121,3 +122,20 @@ def test_each_level_beats_the_one_below_it_on_fixed_deals(stronger, weaker, roun
         wins += play_round(game, table) == seat
     needed = rounds / 2 + 1.645 * math.sqrt(rounds) / 2
     assert wins > needed, f"{stronger} won {wins} of {rounds} rounds against {weaker}"
+
+
+def expert_choice(game: Game, player: int) -> A.Action | None:
+    expert = ExpertPlayer(rng=random.Random(1), playouts=200, budget=1e9)
+    return expert.choose(view_for(game, player))
+
+
+def test_the_expert_takes_the_smaller_hand_with_a_seven():
+    game = nm([1, 2], {1: f"R7 R3 {TEN}", 2: "B5 B6"}, "R5")
+    assert expert_choice(game, 1) == play("R7")
+
+
+def test_the_expert_stacks_rather_than_be_knocked_out():
+    twenty = "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y1 Y2 Y3 Y4 Y5 Y6 Y8 Y9 B1 B2 B3 B4"
+    game = nm([1, 2], {1: "RD4 R1 G3", 2: f"BD4 {twenty}"}, "R9")
+    game.apply(1, play("RD4"))
+    assert expert_choice(game, 2) == play("BD4")
