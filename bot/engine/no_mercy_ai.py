@@ -11,7 +11,8 @@ and the draw cards that decide the stacks. A careful player:
   about to go out, and answers a stack with its smallest draw card that will do (the big ones
   stay for the next round of the stack);
 - takes an extra turn (Skip, Skip Everyone, Reverse with two) when it can;
-- names its strongest colour after a wild, and the colour it has seen least for a Roulette.
+- names its strongest colour after a wild, and the colour it has seen least for a Roulette,
+  and swaps with whoever holds the fewest cards (these as in the classic game: ai.py).
 
 Weights were picked by rounds won head to head (docs/benchmarks.md, "Computer players").
 """
@@ -128,12 +129,6 @@ def respond(view: PlayerView, w: Weights = WEIGHTS) -> A.Action:
         return A.ACCEPT if A.ACCEPT in view.legal else view.legal[0]
     sign = 1 if w.smallest_answer else -1
     return min(stacks, key=lambda a: (sign * DRAW_VALUE.get(a.card.rank, 0), a.card.is_wild))
-
-
-def swap_target(view: PlayerView) -> int:
-    """A 7's target: whoever holds the fewest cards (the smallest hand to take)."""
-    others = [s for s in view.seats if s.in_round and s.player != view.viewer]
-    return min(others, key=lambda s: (s.cards, s.player)).player
 
 
 _SEVEN, _ZERO = RANK_INDEX[Rank.SEVEN], RANK_INDEX[Rank.ZERO]
