@@ -7,6 +7,7 @@ server with computer-only turns going on. A thread shares the interpreter lock w
 process does not. Runs alternate (thread, process, thread, process) on the same positions.
 
   .venv/bin/python benchmarks/thinking_loop_lag.py [--decisions 40] [--repeats 2]
+  .venv/bin/python benchmarks/thinking_loop_lag.py --preset no_mercy   # Show 'Em No Mercy
 
 Prints lateness p50/p99/max per mode; asserts nothing.
 """
@@ -23,12 +24,12 @@ from cogs.uno.drawing.workers import WorkerProcess
 from cogs.uno.game.computers import decide, warm_up
 
 
-def positions(count: int) -> list[tuple[PlayerView, int]]:
+def positions(count: int, rules: RuleSet) -> list[tuple[PlayerView, int]]:
     """`count` views of a player to move, from seeded games (the expert searches most of them)."""
     out: list[tuple[PlayerView, int]] = []
     seed = 0
     while len(out) < count:
-        game = Game.new([1, 2, 3], RuleSet(scoring="none"), seed=seed)
+        game = Game.new([1, 2, 3], rules, seed=seed)
         player = game.current_player
         assert player is not None
         out.append((view_for(game, player), seed))
@@ -63,8 +64,10 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--preset", help="a rule preset instead of the official rules (no_mercy)")
     args = parser.parse_args()
-    views = positions(args.decisions)
+    rules = RuleSet(scoring="none") if args.preset is None else RuleSet.preset(args.preset)
+    views = positions(args.decisions, rules)
     worker = WorkerProcess("thinking", warm_up)
     worker.start()
     assert await worker.wait_ready(), "the worker process did not start"

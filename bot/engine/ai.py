@@ -4,7 +4,8 @@
 of RL toolkits. `HeuristicPlayer` plays like a decent human: it keeps wilds for later, aims
 action cards at players about to go out, names its strongest colour, challenges a Wild Draw Four
 when a bluff is likely, calls UNO and catches others. Its `level` sets how often it slips: easy
-and normal also play careless cards and colours. `expert` (search.py) thinks ahead by sampling.
+and normal also play careless cards and colours. In Show 'Em No Mercy it judges cards and stacks
+by that game's own measure (no_mercy_ai.py). `expert` (search.py) thinks ahead by sampling.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from . import actions as A
+from . import no_mercy_ai
 from .cards import COLORS, DARK_COLORS, Card, Color, Rank
 from .search import ExpertPlayer
 from .state import Decision
@@ -67,6 +69,8 @@ class RandomPlayer:
 class HeuristicPlayer:
     level: str = "hard"
     rng: random.Random = field(default_factory=random.Random)
+    #: How it judges a card in Show 'Em No Mercy (no_mercy_ai.py).
+    no_mercy: no_mercy_ai.Weights = no_mercy_ai.WEIGHTS
 
     def choose(self, view: PlayerView) -> A.Action | None:
         legal = view.legal
@@ -116,6 +120,8 @@ class HeuristicPlayer:
         return A.Play(card)
 
     def _pick_card(self, view: PlayerView, cards: list[Card]) -> Card:
+        if no_mercy_ai.applies(view.rules):
+            return no_mercy_ai.pick_card(view, cards, self.no_mercy)
         hand = view.hand
         # Keyed by `Card.color`, None included (a wild's colour, never counted: 0).
         colors: Counter[Color | None] = Counter(c.color for c in hand if c.color is not None)
@@ -144,6 +150,8 @@ class HeuristicPlayer:
         return max(cards, key=score)
 
     def _respond(self, view: PlayerView) -> A.Action:
+        if no_mercy_ai.applies(view.rules):
+            return no_mercy_ai.respond(view, self.no_mercy)
         legal = view.legal
         stacks = [a for a in legal if isinstance(a, A.Play) and not a.uno]
         if stacks:

@@ -23,6 +23,7 @@ from typing import ClassVar
 
 from . import actions as A
 from . import move_codes as M
+from . import no_mercy_ai
 from .determinize import sample_game
 from .faces import COLOR_MASK, COLOR_OF, FACES, IS_WILD, NO_COLOR, RANK_OF, SKIP, W4
 from .game import Game
@@ -172,6 +173,7 @@ def playout(game: Game, me: int, rng: random.Random, horizon: int = MAX_PLAYOUT_
     moves = 0
     tables = len(game.seats) in PLAYERS
     held = game.held
+    policy = no_mercy_ai.fast_move if no_mercy_ai.applies(game.rules) else fast_move
     while player is not None and moves < MAX_PLAYOUT_MOVES:
         if moves >= horizon and tables and game.decision is Decision.PLAY:
             if me not in held:
@@ -181,7 +183,7 @@ def playout(game: Game, me: int, rng: random.Random, horizon: int = MAX_PLAYOUT_
             return value(
                 len(game.seats), hand.size, other.size, player == me, wilds(hand), wilds(other)
             )
-        player = game.make_move(player, fast_move(game, player, rng))
+        player = game.make_move(player, policy(game, player, rng))
         moves += 1
     if player is None:
         outcome = game.round_outcome
