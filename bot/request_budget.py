@@ -138,8 +138,11 @@ class RequestBudget:
         clock: Callable[[], float] | None = None,
         call_later: Callable[[float, Callable[[], None]], Any] | None = None,
     ) -> None:
-        self.per_second = max(1, int(per_second))
-        self.burst = burst if burst is not None else max(1, self.per_second // BURST_SHARE)
+        #: The token's budget (REQUEST_BUDGET), and this process's share of it now: the whole
+        #: of it, unless processes of one token share it (bot/budget_sharing.py `set_share`).
+        self.total = max(1, int(per_second))
+        self.per_second = self.total
+        self.burst = burst if burst is not None else max(1, self.total // BURST_SHARE)
         self.window = window
         self._next_at = float("-inf")  # when the bucket is empty again (one spacing per start)
         self._clock = clock
@@ -148,6 +151,10 @@ class RequestBudget:
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._timer: Any = None
+        self._ticket: object | None = None  # the armed timer's (a stale one fires for nothing)
+        #: Told of each global 429 with its Retry-After (the processes sharing the token's
+        #: budget: bot/budget_sharing.py tells the others).
+        self.on_refused: Callable[[float], None] | None = None
         self._factor = 1.0
         self._paced_at: float | None = None
         # After a global 429: no start before `_resume_at`, then `_cut_share` of the rate,
@@ -176,8 +183,28 @@ class RequestBudget:
         return min(1.0, self._cut_share + RECOVERY * (now - self._resume_at))
 
     def _allowed(self, now: float) -> int:
-        """Starts allowed in one window now (at least one)."""
+        """Starts allowed in one window now (at least one, unless the share is none)."""
+        if self.per_second <= 0:
+            return 0
         return max(1, int(self.per_second * max(self.share(now), LOWEST_SHARE)))
+
+    def set_share(self, per_window: int) -> None:
+        """This process may now start `per_window` requests in any window (0 to `total`): its
+        share of the token's budget. A smaller share holds at once for the next starts (those
+        in the window still count); a larger one is `claim`ed first (bot/budget_sharing.py)."""
+        per_window = min(self.total, max(0, int(per_window)))
+        if per_window == self.per_second:
+            return
+        self.per_second = per_window
+        self._rearm(self._now())
+
+    def claim(self, now: float | None = None) -> int:
+        """The most starts this process may have in any window not over yet, while its share
+        is not raised: the starts already in the window now, or its share. (A window whose
+        last start is still to come holds at most the share; one whose last start is past, at
+        most the starts of the window ending now.)"""
+        now = self._now() if now is None else now
+        return max(self.per_second, self._used(now))
 
     def rate(self, now: float | None = None) -> float:
         """Starts per second the budget sustains now."""
@@ -185,8 +212,11 @@ class RequestBudget:
         return self._allowed(now) / self.window
 
     def _wait(self, now: float) -> float:
-        """Seconds until one more request may start (0: now)."""
+        """Seconds until one more request may start (0: now; without a share, a window: the
+        share's change wakes the queue sooner)."""
         allowed = self._allowed(now)
+        if allowed <= 0:
+            return self.window
         spacing = self.window / allowed
         wait = self._next_at - (min(self.burst, allowed) - 1) * spacing - now
         if self._used(now) >= allowed:
@@ -207,19 +237,31 @@ class RequestBudget:
     def refused(self, retry_after: float) -> None:
         """Discord answered a global 429: no start for `retry_after` seconds, then a lower rate
         that recovers. The 429s of requests already on their way when the first came (within
-        its pause) do not cut it again."""
-        now = self._now()
+        its pause) do not cut it again. `on_refused` is told (the other processes pause too)."""
         self.global_429s += 1
-        pause = min(LONGEST_PAUSE, max(0.0, retry_after))
-        if now >= self._resume_at:
-            self._cut_share = max(LOWEST_SHARE, self.share(now) * CUT_SHARE)
-        self._resume_at = max(self._resume_at, now + pause)
+        pause = self.pause(retry_after)
         log.warning(
             "Discord answered a global 429: the request budget pauses %.2f s, then resumes at "
             "%.0f%% of its rate",
             pause,
             100 * self._cut_share,
         )
+        if self.on_refused is not None:
+            self.on_refused(pause)
+
+    def pause(self, seconds: float) -> float:
+        """No start for `seconds` (at most `LONGEST_PAUSE`), then a `CUT_SHARE` of the rate,
+        unless a pause already lasts that long: a global 429 here or, told through the shared
+        table, at another process of the token. The pause's length."""
+        now = self._now()
+        pause = min(LONGEST_PAUSE, max(0.0, seconds))
+        if now >= self._resume_at:
+            self._cut_share = max(LOWEST_SHARE, self.share(now) * CUT_SHARE)
+        self._resume_at = max(self._resume_at, now + pause)
+        return pause
+
+    def paused(self, now: float | None = None) -> bool:
+        return (self._now() if now is None else now) < self._resume_at
 
     @property
     def queued(self) -> int:
@@ -242,11 +284,25 @@ class RequestBudget:
     def _arm(self, now: float) -> None:
         if self._timer is not None or not self._waiting:
             return
-        self._timer = self._later(self._wait(now), self._release)
+        ticket = self._ticket = object()
+        self._timer = self._later(self._wait(now), lambda: self._fire(ticket))
+
+    def _rearm(self, now: float) -> None:
+        """The share changed: the waiting requests' timer is set anew (the old one, when it
+        fires, does nothing)."""
+        cancel = getattr(self._timer, "cancel", None)
+        if cancel is not None:
+            cancel()
+        self._timer = self._ticket = None
+        self._arm(now)
+
+    def _fire(self, ticket: object) -> None:
+        if ticket is self._ticket:
+            self._release()
 
     def _release(self) -> None:
         """Let the waiting requests start, best first, as far as the window allows."""
-        self._timer = None
+        self._timer = self._ticket = None
         now = self._now()
         while self._waiting and self._wait(now) == 0:
             *_, fut = heapq.heappop(self._waiting)

@@ -1,0 +1,219 @@
+"""One request budget for every process of a bot token, shared through PostgreSQL by itself.
+
+Discord's global limit is the token's, across all its processes (shards, or several bots on one
+database). REQUEST_BUDGET is the token's whole budget; on PostgreSQL each process registers in
+`token_budget_members` (bot/store/token_budget.py) and beats every `BEAT_EVERY` s: it takes an
+equal share of the budget (the remainder to the first keys), and a process whose heartbeat is
+`DEAD_AFTER` s old is dropped, so that its share returns to the others within about
+`DEAD_AFTER + BEAT_EVERY` s. A global 429 seen by any process is written to
+`token_budget_pauses`, and every process pauses and slows down at its next beat.
+
+Why it provably stays within the budget: each process writes a `claim`, the most it may start
+in a window (its share, or a larger one it gave up less than a window ago:
+`RequestBudget.claim`), and only ever raises its share to what it has claimed, in the beat's
+transaction, locked per token, that saw the others' claims: it claims at most what they leave
+free. A newcomer therefore starts with what is free (nothing while the others hold it all) and
+gets its share once they have lowered theirs and a window has passed: a few seconds.
+
+A database that is slow or down never holds a request: the beat runs beside the sending, with
+a deadline, and a failed one keeps the last share (never more than the budget), logged once.
+The dead are dropped only by a process whose own previous beat is recent, so a database stalled
+for everyone, which makes every heartbeat old at once, does not make each survivor take all.
+SQLite (one process): nothing of this runs, the process has the whole budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import hashlib
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Sequence
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.request_budget import RequestBudget
+from bot.store.token_budget import Beat, Member, TokenBudgetTable
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two beats of a process.
+BEAT_EVERY = 1.0
+#: A process whose heartbeat is this old is dead: its share goes back to the others.
+DEAD_AFTER = 5.0
+#: A process drops the dead only while its own previous beat is younger than this.
+HEALTHY_BEAT = 3.0
+#: Seconds a beat may take before it is given up (the last share is kept).
+BEAT_DEADLINE = 2.0
+
+
+def token_identity(token: str) -> str:
+    """What names a token in the shared table without revealing it: the bot's user id (a
+    Discord token's first part is that id in base64), else a digest of the token."""
+    first = token.split(".", 1)[0]
+    try:
+        decoded = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        decoded = ""
+    if decoded.isdigit() and 15 <= len(decoded) <= 20:
+        return f"user:{decoded}"
+    return "sha256:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+def fair_share(total: int, me: str, others: Sequence[Member]) -> int:
+    """`total` split equally between this process (key `me`) and `others`; the remainder goes
+    one each to the first keys in order."""
+    keys = sorted([me, *(o.process_key for o in others)])
+    share, extra = divmod(total, len(keys))
+    return share + (1 if keys.index(me) < extra else 0)
+
+
+class BudgetSharing:
+    """Keeps `budget`'s share of the token's budget in step with the token's live processes."""
+
+    def __init__(
+        self,
+        budget: RequestBudget,
+        table: TokenBudgetTable,
+        *,
+        every: float = BEAT_EVERY,
+        dead_after: float = DEAD_AFTER,
+        healthy: float = HEALTHY_BEAT,
+        deadline: float = BEAT_DEADLINE,
+    ) -> None:
+        self.budget = budget
+        self.table = table
+        self.every = every
+        self.dead_after = dead_after
+        self.healthy = healthy
+        self.deadline = deadline
+        #: The token's live processes at the last beat (this one included), 0 before it.
+        self.processes = 0
+        self.beats = 0
+        self.failures = 0
+        self._failing = False
+        self._pause_end: float | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._told: set[asyncio.Task[None]] = set()
+        budget.on_refused = self._refused
+
+    @classmethod
+    def for_token(cls, budget: RequestBudget, engine: AsyncEngine, token: str) -> BudgetSharing:
+        table = TokenBudgetTable(
+            engine,
+            token_id=token_identity(token),
+            process_key=uuid.uuid4().hex,
+            pid=os.getpid(),
+            host=socket.gethostname(),
+        )
+        return cls(budget, table)
+
+    def _choose(self, others: Sequence[Member]) -> int:
+        """This process's share: the equal one, at most what the others' claims leave free."""
+        total = self.budget.total
+        free = total - sum(o.claim for o in others)
+        return max(0, min(fair_share(total, self.table.process_key, others), free))
+
+    async def beat(self) -> Beat | None:
+        """One beat: the heartbeat, the share taken, a pause seen elsewhere applied. None when
+        the database did not answer in time (the share is kept)."""
+        chosen: list[int] = []
+
+        def choose(others: Sequence[Member]) -> int:
+            chosen.append(self._choose(others))
+            return chosen[-1]
+
+        try:
+            beat = await asyncio.wait_for(
+                self.table.beat(
+                    self.budget.claim(), choose, dead_after=self.dead_after, healthy=self.healthy
+                ),
+                self.deadline,
+            )
+        except Exception as exc:  # a timeout or any driver fault: the share is kept
+            self.failures += 1
+            if not self._failing:
+                self._failing = True
+                log.warning(
+                    "request budget: the shared table did not answer (%s): keeping this "
+                    "process's share, %d of %d",
+                    type(exc).__name__,
+                    self.budget.per_second,
+                    self.budget.total,
+                )
+            return None
+        if self._failing:
+            self._failing = False
+            log.info("request budget: the shared table answers again")
+        self.beats += 1
+        before = (self.budget.per_second, self.processes)
+        self.budget.set_share(chosen[-1])
+        self.processes = len(beat.others) + 1
+        if beat.pause_left > 0 and beat.pause_end != self._pause_end:
+            self._pause_end = beat.pause_end
+            if not self.budget.paused():
+                self.budget.pause(beat.pause_left)
+                log.warning(
+                    "request budget: another process of this token drew a global 429: "
+                    "pausing %.2f s",
+                    beat.pause_left,
+                )
+        if beat.dropped:
+            log.info("request budget: %d process(es) of this token stopped beating", beat.dropped)
+        if (self.budget.per_second, self.processes) != before:
+            log.info(
+                "request budget share: %d of %d in any %.1f s (%d processes of this token)",
+                self.budget.per_second,
+                self.budget.total,
+                self.budget.window,
+                self.processes,
+            )
+        return beat
+
+    def _refused(self, retry_after: float) -> None:
+        """A global 429 here: written to the shared table, so every process pauses."""
+        task = asyncio.get_running_loop().create_task(self._tell(retry_after))
+        self._told.add(task)
+        task.add_done_callback(self._told.discard)
+
+    async def _tell(self, retry_after: float) -> None:
+        try:
+            await asyncio.wait_for(self.table.pause_all(retry_after), self.deadline)
+        except Exception as exc:  # a timeout or any driver fault
+            log.warning("request budget: could not tell the others of a global 429 (%s)", exc)
+
+    async def start(self) -> None:
+        """Register and take a first share (the budget holds none until then: the others may
+        hold all of it), then beat every `every` s until `stop`."""
+        self.budget.set_share(0)
+        if await self.beat() is None:
+            # The database did not answer: half the budget, a safe guess only while at most
+            # one other process runs; the next beat corrects it.
+            self.budget.set_share(self.budget.total // 2)
+        self._task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_at = loop.time()
+        while True:
+            next_at += self.every
+            await asyncio.sleep(max(0.0, next_at - loop.time()))
+            next_at = max(next_at, loop.time() - self.every)  # a late beat does not bunch up
+            await self.beat()
+
+    async def stop(self) -> None:
+        """Stop beating and leave: this process's share goes back to the others."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        try:
+            await asyncio.wait_for(self.table.leave(), self.deadline)
+        except Exception as exc:  # a timeout or any driver fault
+            log.warning("request budget: could not leave the shared table (%s)", exc)

@@ -1,0 +1,162 @@
+"""The shared table through which the processes of one bot token split its request budget.
+
+PostgreSQL only: every process of a token runs `TokenBudgetTable.beat` about once a second, in
+one transaction serialized per token by an advisory lock, so that two processes never decide
+their shares from the same picture. A beat drops the processes whose heartbeat is older than
+`dead_after` (only when this process's own previous beat is recent: a database that was stalled
+for everyone makes every heartbeat old at once, and must not make each survivor take all),
+writes this process's heartbeat and the claim `choose` picks from what the others claim, and
+reads the pause a global 429 imposes on all of them. Timestamps are the server's
+(`clock_timestamp()`), so the processes' own clocks never need to agree.
+
+The policy (what share to claim) is the caller's: bot/budget_sharing.py.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+#: The advisory lock key space of these beats (a bigint: this prefix and the token's CRC-32).
+LOCK_PREFIX = 0x75_6E_6F_42 << 32
+
+
+@dataclass(frozen=True)
+class Member:
+    """Another live process of the token, as its last beat left it."""
+
+    process_key: str
+    pid: int
+    host: str
+    claim: int
+    joined_at: float  # seconds since the epoch (the server's clock)
+
+
+@dataclass(frozen=True)
+class Beat:
+    """What one beat saw and decided: the others still alive, the claim written, the pause
+    left (seconds, 0: none) with its end (an id of that pause), and how many dead were dropped."""
+
+    others: tuple[Member, ...]
+    claim: int
+    pause_left: float
+    pause_end: float | None
+    dropped: int
+
+
+_DROP_DEAD = text(
+    """
+    DELETE FROM token_budget_members
+    WHERE token_id = :token AND process_key <> :me
+      AND heartbeat_at < clock_timestamp() - make_interval(secs => :dead_after)
+      AND EXISTS (
+        SELECT 1 FROM token_budget_members
+        WHERE token_id = :token AND process_key = :me
+          AND heartbeat_at >= clock_timestamp() - make_interval(secs => :healthy)
+      )
+    """
+)
+_OTHERS = text(
+    """
+    SELECT process_key, pid, host, claim, extract(epoch FROM joined_at)
+    FROM token_budget_members WHERE token_id = :token AND process_key <> :me
+    ORDER BY joined_at, process_key
+    """
+)
+_WRITE_ME = text(
+    """
+    INSERT INTO token_budget_members
+      (token_id, process_key, pid, host, claim, joined_at, heartbeat_at)
+    VALUES (:token, :me, :pid, :host, :claim, clock_timestamp(), clock_timestamp())
+    ON CONFLICT (token_id, process_key)
+    DO UPDATE SET claim = excluded.claim, heartbeat_at = excluded.heartbeat_at
+    RETURNING extract(epoch FROM joined_at)
+    """
+)
+_PAUSE = text(
+    """
+    SELECT extract(epoch FROM paused_until - clock_timestamp()), extract(epoch FROM paused_until)
+    FROM token_budget_pauses WHERE token_id = :token
+    """
+)
+_SET_PAUSE = text(
+    """
+    INSERT INTO token_budget_pauses (token_id, paused_until)
+    VALUES (:token, clock_timestamp() + make_interval(secs => :seconds))
+    ON CONFLICT (token_id) DO UPDATE
+    SET paused_until = greatest(token_budget_pauses.paused_until, excluded.paused_until)
+    """
+)
+_LEAVE = text("DELETE FROM token_budget_members WHERE token_id = :token AND process_key = :me")
+
+
+class TokenBudgetTable:
+    """One process's door to `token_budget_members` and `token_budget_pauses` (models.py)."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        token_id: str,
+        process_key: str,
+        pid: int,
+        host: str,
+        lock_timeout_ms: int = 1500,
+    ) -> None:
+        self.engine = engine
+        self.token_id = token_id
+        self.process_key = process_key
+        self.pid = pid
+        self.host = host[:255]
+        self.lock_timeout_ms = lock_timeout_ms
+        self._lock_key = LOCK_PREFIX | zlib.crc32(token_id.encode())
+        #: The server's clock at this process's registration (seconds since the epoch).
+        self.joined_at: float | None = None
+
+    async def beat(
+        self,
+        in_use: int,
+        choose: Callable[[Sequence[Member]], int],
+        *,
+        dead_after: float,
+        healthy: float,
+    ) -> Beat:
+        """One heartbeat: drop the dead (heartbeat older than `dead_after` s, while this
+        process's own last beat is younger than `healthy` s), then claim the larger of `in_use`
+        (what this process may still be using in the current window) and `choose(others)`."""
+        params = {"token": self.token_id, "me": self.process_key}
+        async with self.engine.begin() as conn:
+            timeout = f"{int(self.lock_timeout_ms)}ms"
+            await conn.execute(text(f"SET LOCAL lock_timeout = '{timeout}'"))
+            await conn.execute(text(f"SET LOCAL statement_timeout = '{timeout}'"))
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": self._lock_key})
+            dropped = await conn.execute(
+                _DROP_DEAD, {**params, "dead_after": dead_after, "healthy": healthy}
+            )
+            rows = (await conn.execute(_OTHERS, params)).all()
+            others = tuple(
+                Member(str(r[0]), int(r[1]), str(r[2]), int(r[3]), float(r[4])) for r in rows
+            )
+            claim = max(0, in_use, choose(others))
+            joined = await conn.execute(
+                _WRITE_ME, {**params, "pid": self.pid, "host": self.host, "claim": claim}
+            )
+            self.joined_at = float(joined.scalar_one())
+            pause = (await conn.execute(_PAUSE, params)).first()
+        left, end = (0.0, None) if pause is None else (max(0.0, float(pause[0])), float(pause[1]))
+        return Beat(others, claim, left, end, max(0, dropped.rowcount or 0))
+
+    async def pause_all(self, seconds: float) -> None:
+        """Every process of the token pauses for `seconds` (a global 429's Retry-After) from
+        now, unless a longer pause is already on."""
+        async with self.engine.begin() as conn:
+            await conn.execute(_SET_PAUSE, {"token": self.token_id, "seconds": float(seconds)})
+
+    async def leave(self) -> None:
+        """This process stops: its share goes back to the others at their next beat."""
+        async with self.engine.begin() as conn:
+            await conn.execute(_LEAVE, {"token": self.token_id, "me": self.process_key})
