@@ -9,6 +9,8 @@ from collections.abc import Callable
 import aiohttp
 import pytest
 from aiohttp import web
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from multidict import CIMultiDict
 
 from bot.request_budget import (
@@ -25,6 +27,7 @@ from bot.request_budget import (
     trace_config,
 )
 from testing.fakediscord.global_limit import global_429
+from tests.conftest import examples
 
 
 class FakeTime:
@@ -342,3 +345,89 @@ async def test_a_global_429_through_the_session_pauses_every_request() -> None:
         await runner.cleanup()
     assert min(arrived) >= answered_429[0] + 1.0  # the header's whole second
     assert b.rate() < 0.6 * 40 / WINDOW  # half the rate, recovering by a tenth a second
+
+
+# One step of a schedule: requests arriving (how many, at what priority, how many of them given
+# up while they wait), time passing, the process's share changing, a global 429.
+_steps = st.one_of(
+    st.tuples(
+        st.just("requests"),
+        st.integers(1, 30),
+        st.sampled_from(list(Priority)),
+        st.integers(0, 3),
+    ),
+    st.tuples(st.just("advance"), st.floats(0.0, 0.6)),
+    st.tuples(st.just("share"), st.integers(0, 12)),
+    st.tuples(st.just("refused"), st.floats(0.0, 1.5)),
+)
+
+
+async def _run_schedule(
+    steps: list[tuple[object, ...]], window: float
+) -> tuple[list[float], list[tuple[float, int]], list[tuple[float, int, int]]]:
+    """Play `steps` through a budget of 12 per `window`: every start's moment, the share in
+    effect from each moment on, and the claim the budget made at each step (with its moment
+    and the starts made by then)."""
+    time = FakeTime()
+    b = RequestBudget(12, burst=3, window=window, clock=time, call_later=time.call_later)
+    starts: list[float] = []
+    shares = [(time.now, b.per_second)]
+    claims: list[tuple[float, int, int]] = []
+    waiting: list[asyncio.Task[None]] = []
+
+    async def request(level: Priority) -> None:
+        await b.acquire(level)
+        starts.append(time.now)
+
+    for step in steps:
+        kind = step[0]
+        if kind == "requests":
+            _, count, level, give_up = step
+            tasks = [asyncio.create_task(request(level)) for _ in range(int(count))]
+            waiting += tasks
+            await time.advance(0)
+            for task in [t for t in tasks if not t.done()][: int(give_up)]:
+                task.cancel()
+        elif kind == "advance":
+            await time.advance(float(step[1]))
+        elif kind == "share":
+            b.set_share(int(step[1]))
+            shares.append((time.now, b.per_second))
+            await time.advance(0)
+        else:
+            b.refused(float(step[1]))
+        claims.append((time.now, len(starts), b.claim()))
+    b.set_share(12)  # what still waits goes, within the whole budget
+    shares.append((time.now, 12))
+    for _ in range(2000):
+        if all(t.done() for t in waiting):
+            break
+        await time.advance(0.05)
+    return starts, shares, claims
+
+
+def _share_at(shares: list[tuple[float, int]], moment: float) -> int:
+    """The share in effect at `moment` (the last one set at or before it)."""
+    return [share for at, share in shares if at <= moment][-1]
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(steps=st.lists(_steps, max_size=40), window=st.sampled_from([1.0, WINDOW]))
+def test_no_schedule_lets_more_than_the_share_start_in_any_window(
+    steps: list[tuple[object, ...]], window: float
+) -> None:
+    """Whatever the requests, their priorities and cancellations, the pauses of global 429s and
+    the changes of the process's share: no window of the budget holds more starts than the
+    largest share in effect during it (12, the whole budget, when it never changes), and the
+    claim the budget makes at any moment covers the starts of the window ending then (what the
+    processes sharing a token add up: bot/budget_sharing.py). (To a microsecond: the budget
+    rounds a wait shorter than a nanosecond, the fake clock's rounding, to none.)"""
+    starts, shares, claims = asyncio.run(_run_schedule(steps, window))
+    for i, first in enumerate(starts):
+        inside = [t for t in starts[i:] if t < first + window - 1e-6]
+        during = [share for at, share in shares if first <= at < first + window]
+        largest = max([_share_at(shares, first), *during])
+        assert len(inside) <= largest, (first, inside, shares)
+        assert len(inside) <= 12
+    for moment, made, claim in claims:
+        assert sum(1 for t in starts[:made] if t > moment - window + 1e-6) <= claim
