@@ -66,9 +66,9 @@ def token_identity(token: str) -> str:
 
 
 def fair_share(total: int, me: str, others: Sequence[Member]) -> int:
-    """`total` split equally between this process (key `me`) and `others`; the remainder goes
-    one each to the first keys in order."""
-    keys = sorted([me, *(o.process_key for o in others)])
+    """`total` split equally between this process (key `me`) and the `others` still running
+    (not leaving); the remainder goes one each to the first keys in order."""
+    keys = sorted([me, *(o.process_key for o in others if not o.leaving)])
     share, extra = divmod(total, len(keys))
     return share + (1 if keys.index(me) < extra else 0)
 
@@ -153,7 +153,7 @@ class BudgetSharing:
         self.beats += 1
         before = (self.budget.per_second, self.processes)
         self.budget.set_share(chosen[-1])
-        self.processes = len(beat.others) + 1
+        self.processes = 1 + sum(1 for o in beat.others if not o.leaving)
         if beat.pause_left > 0 and beat.pause_end != self._pause_end:
             self._pause_end = beat.pause_end
             if not self.budget.paused():
@@ -207,13 +207,22 @@ class BudgetSharing:
             await self.beat()
 
     async def stop(self) -> None:
-        """Stop beating and leave: this process's share goes back to the others."""
+        """Stop beating and leave (the client is closed): this process's share goes back to
+        the others, so it starts no more requests itself."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        self.budget.set_share(0)
         try:
-            await asyncio.wait_for(self.table.leave(), self.deadline)
+            await asyncio.wait_for(
+                self.table.leave(
+                    self.budget.claim(),
+                    for_seconds=self.budget.window,
+                    dead_after=self.dead_after,
+                ),
+                self.deadline,
+            )
         except Exception as exc:  # a timeout or any driver fault
             log.warning("request budget: could not leave the shared table (%s)", exc)

@@ -401,6 +401,8 @@ class TokenBudgetMember(Base):
     pid: Mapped[int] = mapped_column(Integer)
     host: Mapped[str] = mapped_column(String(255))
     claim: Mapped[int] = mapped_column(Integer)
+    # A process that stopped, whose last requests stay claimed until their window is over.
+    leaving: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     joined_at: Mapped[datetime]
     heartbeat_at: Mapped[datetime]
 

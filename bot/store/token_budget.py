@@ -34,6 +34,7 @@ class Member:
     host: str
     claim: int
     joined_at: float  # seconds since the epoch (the server's clock)
+    leaving: bool = False  # stopped: only its last requests are still claimed
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ _DROP_DEAD = text(
 )
 _OTHERS = text(
     """
-    SELECT process_key, pid, host, claim, extract(epoch FROM joined_at)
+    SELECT process_key, pid, host, claim, extract(epoch FROM joined_at), leaving
     FROM token_budget_members WHERE token_id = :token AND process_key <> :me
     ORDER BY joined_at, process_key
     """
@@ -92,6 +93,14 @@ _SET_PAUSE = text(
     """
 )
 _LEAVE = text("DELETE FROM token_budget_members WHERE token_id = :token AND process_key = :me")
+_LINGER = text(
+    """
+    UPDATE token_budget_members
+    SET claim = :claim, leaving = true,
+        heartbeat_at = clock_timestamp() - make_interval(secs => :aged)
+    WHERE token_id = :token AND process_key = :me
+    """
+)
 
 
 class TokenBudgetTable:
@@ -139,7 +148,8 @@ class TokenBudgetTable:
             )
             rows = (await conn.execute(_OTHERS, params)).all()
             others = tuple(
-                Member(str(r[0]), int(r[1]), str(r[2]), int(r[3]), float(r[4])) for r in rows
+                Member(str(r[0]), int(r[1]), str(r[2]), int(r[3]), float(r[4]), bool(r[5]))
+                for r in rows
             )
             claim = max(0, in_use, choose(others))
             joined = await conn.execute(
@@ -156,7 +166,16 @@ class TokenBudgetTable:
         async with self.engine.begin() as conn:
             await conn.execute(_SET_PAUSE, {"token": self.token_id, "seconds": float(seconds)})
 
-    async def leave(self) -> None:
-        """This process stops: its share goes back to the others at their next beat."""
+    async def leave(
+        self, still_started: int = 0, *, for_seconds: float = 0.0, dead_after: float
+    ) -> None:
+        """This process stops: its share goes back to the others at their next beat, but for
+        the `still_started` requests it started in the window not over yet, which stay claimed
+        `for_seconds` more (its heartbeat is aged so that it is dead by then)."""
+        params = {"token": self.token_id, "me": self.process_key}
         async with self.engine.begin() as conn:
-            await conn.execute(_LEAVE, {"token": self.token_id, "me": self.process_key})
+            if still_started <= 0:
+                await conn.execute(_LEAVE, params)
+                return
+            aged = max(0.0, dead_after - for_seconds)
+            await conn.execute(_LINGER, {**params, "claim": still_started, "aged": aged})

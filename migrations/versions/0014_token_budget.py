@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("pid", sa.Integer(), nullable=False),
         sa.Column("host", sa.String(length=255), nullable=False),
         sa.Column("claim", sa.Integer(), nullable=False),
+        sa.Column("leaving", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("heartbeat_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("token_id", "process_key", name=op.f("pk_token_budget_members")),
