@@ -215,9 +215,8 @@ async def run(
     await emu.start()
     guild = emu.add_guild("Bench")
     tmp = Path(tempfile.mkdtemp(prefix="uno-bench-"))
-    env = bot_env(
-        emu, tmp, DEV_GUILD_ID=str(guild.id), TABLE_EDIT_INTERVAL="1.0", LOG_LEVEL="WARNING"
-    )
+    # INFO: the request summary the bot logs as it stops (its busiest second by its own clock).
+    env = bot_env(emu, tmp, DEV_GUILD_ID=str(guild.id), TABLE_EDIT_INTERVAL="1.0", LOG_LEVEL="INFO")
     if request_budget is not None:
         env["REQUEST_BUDGET"] = request_budget
     # The bot's environment is this process's with the emulator's over it (bot_process): a
@@ -331,6 +330,8 @@ async def run(
             stale += ages
             unshown += missing
         rss_after = rss_kb(bot.pid)
+        await bot.stop()  # its request summary: the busiest second by the bot's own clock
+        own = re.findall(r"busiest second (\d+) by this process's clock", bot.output)
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
         edits = sum(len(v) for v in emu.channel_edit_times.values()) - edits_before
         errors = len(emu.failed_interactions[marks[2] :]) + len(emu.violations[marks[0] :])
@@ -378,6 +379,8 @@ async def run(
             "exempt": exempt_requests,
             "limited_per_s": limited / elapsed,
             "busiest_second": gl.peak,
+            # the same, by the bot's clock as its requests started (None: an older bot)
+            "busiest_second_sent": int(own[-1]) if own else None,
             "limited_per_game_minute": limited / max(1e-9, game_minutes),
             "mean_active_games": game_minutes * 60 / elapsed,
             "exempt_per_game_minute": exempt_requests / max(1e-9, game_minutes),
@@ -499,7 +502,8 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"{r['invalid']} invalid requests ({r['invalid_all']} in all) | global-limited "
         f"{r['limited']} ({r['limited_per_s']:.1f}/s, {r['limited_per_game_minute']:.1f} per "
         f"active game per minute, {r.get('busiest_second', '?')} in the busiest second at "
-        f"Discord's end), exempt {r['exempt']} "
+        f"Discord's end, {r.get('busiest_second_sent') or '?'} as the bot sent them), "
+        f"exempt {r['exempt']} "
         f"({r['exempt_per_game_minute']:.1f} per game-minute); games active at once: "
         f"{r['games']} at first, {r['mean_active_games']:.0f} on average"
         + (f"; flood: {r['table_asks']} /uno table" if r.get("table_asks") else ""),

@@ -329,11 +329,16 @@ class RequestBudget:
 
 
 class RequestCounter:
-    """Requests by class per minute (global-limited, exempt), global 429s and invalid answers."""
+    """Requests by class per minute (global-limited, exempt), global 429s and invalid answers,
+    and the most global-limited requests started in one second by this process's own clock
+    (what the budget promises, whatever delays them on the way to Discord)."""
 
     def __init__(self, clock: Callable[[], float] | None = None) -> None:
         self._clock = clock
         self.total: Counter[str] = Counter()
+        self._last_second: deque[float] = deque()  # global-limited starts in the last second
+        #: The most global-limited starts within one second since the last summary.
+        self.busiest_second = 0
         self._minutes: deque[tuple[int, Counter[str]]] = deque(maxlen=60)
         self._since = 0.0  # clock at the last summary
         self._at_summary: Counter[str] = Counter()
@@ -347,6 +352,15 @@ class RequestCounter:
             self._minutes.append((minute, Counter()))
         self._minutes[-1][1][what] += 1
         self.total[what] += 1
+
+    def started(self) -> None:
+        """A global-limited request starts now (its turn in the budget came)."""
+        now = self._now()
+        recent = self._last_second
+        recent.append(now)
+        while now - recent[0] >= 1.0:
+            recent.popleft()
+        self.busiest_second = max(self.busiest_second, len(recent))
 
     def answered(self, status: int, headers: Any) -> None:
         if status in INVALID_STATUSES:
@@ -365,13 +379,15 @@ class RequestCounter:
         minutes = max(1e-9, (now - self._since) / 60)
         delta = self.total - self._at_summary
         peak = max((c[LIMITED] for _, c in self._minutes), default=0)
+        busiest_second, self.busiest_second = self.busiest_second, 0
         self._since, self._at_summary = now, Counter(self.total)
         per_game = ""
         if games:
             per_game = f", {delta[LIMITED] / minutes / games:.1f}/min per running game of {games}"
         return (
             f"requests in the last {minutes:.1f} min: global-limited {delta[LIMITED]} "
-            f"({delta[LIMITED] / minutes:.0f}/min{per_game}, busiest minute {peak}), exempt "
+            f"({delta[LIMITED] / minutes:.0f}/min{per_game}, busiest minute {peak}, busiest "
+            f"second {busiest_second} by this process's clock), exempt "
             f"{delta[EXEMPT]} ({delta[EXEMPT] / minutes:.0f}/min), waited for the budget "
             f"{delta['waited']}, global 429s {delta['global_429']}, invalid {delta['invalid']}"
         )
@@ -401,6 +417,8 @@ def trace_config(budget: RequestBudget | None, counter: RequestCounter) -> aioht
             await budget.acquire()
             if budget.waited != queued:
                 counter.note("waited")
+        if kind == LIMITED:
+            counter.started()
 
     async def on_end(_: Any, ctx: Any, params: aiohttp.TraceRequestEndParams) -> None:
         if getattr(ctx, "kind", None) is None:

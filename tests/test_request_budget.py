@@ -305,6 +305,19 @@ def test_the_counter_sums_by_class_per_minute() -> None:
     assert "global-limited 0" in counter.summary()
 
 
+def test_the_counter_tells_the_busiest_second_by_its_own_clock() -> None:
+    time = FakeTime()
+    counter = RequestCounter(clock=time)
+    for _ in range(3):  # 3 at once, then one every 0.3 s: at most 6 within a second
+        counter.started()
+    for _ in range(6):
+        time.now += 0.3
+        counter.started()
+    assert counter.busiest_second == 6
+    assert "busiest second 6 by this process's clock" in counter.summary()
+    assert counter.busiest_second == 0  # counted again from the summary on
+
+
 async def test_a_global_429_through_the_session_pauses_every_request() -> None:
     """Through a real aiohttp session with the bot's hooks, against a server answering
     Discord's global 429 (Retry-After 1 s) once: the budget learns of it, and the requests made
