@@ -112,6 +112,42 @@ async def watched(processes: list[BudgetSharing]) -> AsyncIterator[list[int]]:
             await task
 
 
+class Load:
+    """Requests asked of each process's budget without pause (three at a time per process),
+    every start's moment noted on the one clock all of them share here."""
+
+    def __init__(self) -> None:
+        self.starts: list[float] = []
+        self._tasks: dict[int, list[asyncio.Task[None]]] = {}
+
+    def on(self, process: BudgetSharing) -> None:
+        async def ask() -> None:
+            loop = asyncio.get_running_loop()
+            while True:
+                await process.budget.acquire()
+                self.starts.append(loop.time())
+
+        self._tasks[id(process)] = [asyncio.create_task(ask()) for _ in range(3)]
+
+    async def off(self, process: BudgetSharing | None = None) -> None:
+        """Stop the load on `process` (every process: None), as if it had died."""
+        keys = list(self._tasks) if process is None else [id(process)]
+        for key in keys:
+            for task in self._tasks.pop(key):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    def most_in_a_window(self, window: float) -> int:
+        """The most starts, all processes together, within any `window` seconds."""
+        starts, most, first = sorted(self.starts), 0, 0
+        for last, at in enumerate(starts):
+            while at - starts[first] >= window - 1e-6:
+                first += 1
+            most = max(most, last - first + 1)
+        return most
+
+
 def test_the_token_is_named_by_the_bot_s_id_never_by_itself() -> None:
     # A Discord token begins with the bot's user id in base64.
     assert token_identity("MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.secret-part") == (
@@ -136,13 +172,21 @@ def test_equal_shares_hand_out_the_whole_budget() -> None:
 async def test_two_processes_take_half_each_and_a_dead_one_s_share_comes_back(
     server: Server,
 ) -> None:
+    """Both asking for requests all the time: the first alone uses the whole budget, gives
+    half to the newcomer, and has it back once the second dies; all along, their requests
+    together never exceed the budget in any of its windows."""
     first, second = server.process(), server.process()
-    processes = [first, second]
+    processes = [first]  # (those started: the others send nothing yet)
+    load = Load()
     async with watched(processes):
         await first.start()
         assert first.budget.per_second == TOTAL and first.processes == 1
+        load.on(first)
+        await asyncio.sleep(first.budget.window)  # a full window of the first at full speed
         await second.start()  # the first holds it all: the newcomer waits for its half
+        processes.append(second)
         assert second.budget.per_second == 0
+        load.on(second)
         await until(
             lambda: first.budget.per_second == second.budget.per_second == TOTAL // 2,
             3,
@@ -153,10 +197,15 @@ async def test_two_processes_take_half_each_and_a_dead_one_s_share_comes_back(
         assert second._task is not None
         processes.remove(second)  # (its share: what a dead process no longer uses)
         second._task.cancel()
-        took = await until(lambda: first.budget.per_second == TOTAL, 3, "the whole budget back")
-        assert 1.4 <= took <= 2.5, took
+        await load.off(second)
+        took = await until(lambda: first.budget.per_second == TOTAL, 4, "the whole budget back")
+        assert 1.4 <= took <= 4, took
         assert first.processes == 1 and await claims(server) == TOTAL
+        await asyncio.sleep(first.budget.window)
+    await load.off()
     await first.stop()
+    assert len(load.starts) > 2 * TOTAL  # busy: the budget was the limit
+    assert load.most_in_a_window(first.budget.window) == TOTAL  # full, never over
 
 
 async def test_a_process_that_stops_gives_its_share_back_at_once(server: Server) -> None:
