@@ -99,6 +99,7 @@ class BudgetSharing:
         self._failing = False
         self._pause_end: float | None = None
         self._task: asyncio.Task[None] | None = None
+        self._in_flight: asyncio.Future[Beat] | None = None
         self._told: set[asyncio.Task[None]] = set()
         budget.on_refused = self._refused
 
@@ -121,37 +122,54 @@ class BudgetSharing:
 
     async def beat(self) -> Beat | None:
         """One beat: the heartbeat, the share taken, a pause seen elsewhere applied. None when
-        the database did not answer in time (the share is kept)."""
+        the database did not answer within `deadline` (the share is kept meanwhile). A slow
+        beat is not given up: it goes on beside the sending (the server ends it after its lock
+        and statement timeouts) and is applied when it ends, since it is a heartbeat too (cut
+        short each time, a process slowed down would stop beating and be taken for dead); the
+        next beat waits for it."""
+        if self._in_flight is None:
+            self._in_flight = asyncio.ensure_future(self._beat_and_apply())
+        in_flight = self._in_flight
+        done, _ = await asyncio.wait({in_flight}, timeout=self.deadline)
+        if not done:
+            self._failed("TimeoutError")
+            return None
+        self._in_flight = None
+        try:
+            return in_flight.result()
+        except Exception as exc:  # any driver fault: the share is kept
+            self._failed(type(exc).__name__)
+            return None
+
+    def _failed(self, why: str) -> None:
+        self.failures += 1
+        if not self._failing:
+            self._failing = True
+            log.warning(
+                "request budget: the shared table did not answer (%s): keeping this "
+                "process's share, %d of %d",
+                why,
+                self.budget.per_second,
+                self.budget.total,
+            )
+
+    async def _beat_and_apply(self) -> Beat:
         chosen: list[int] = []
 
         def choose(others: Sequence[Member]) -> int:
             chosen.append(self._choose(others))
             return chosen[-1]
 
-        try:
-            beat = await asyncio.wait_for(
-                self.table.beat(
-                    self.budget.claim(), choose, dead_after=self.dead_after, healthy=self.healthy
-                ),
-                self.deadline,
-            )
-        except Exception as exc:  # a timeout or any driver fault: the share is kept
-            self.failures += 1
-            if not self._failing:
-                self._failing = True
-                log.warning(
-                    "request budget: the shared table did not answer (%s): keeping this "
-                    "process's share, %d of %d",
-                    type(exc).__name__,
-                    self.budget.per_second,
-                    self.budget.total,
-                )
-            return None
+        beat = await self.table.beat(
+            self.budget.claim(), choose, dead_after=self.dead_after, healthy=self.healthy
+        )
         if self._failing:
             self._failing = False
             log.info("request budget: the shared table answers again")
         self.beats += 1
         before = (self.budget.per_second, self.processes)
+        # What the transaction claimed, whenever it ends: a larger share than the last one
+        # only once claimed, a smaller one at once.
         self.budget.set_share(chosen[-1])
         self.processes = 1 + sum(1 for o in beat.others if not o.leaving)
         if beat.pause_left > 0 and beat.pause_end != self._pause_end:
@@ -209,11 +227,12 @@ class BudgetSharing:
     async def stop(self) -> None:
         """Stop beating and leave (the client is closed): this process's share goes back to
         the others, so it starts no more requests itself."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for task in (self._task, self._in_flight):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._task = self._in_flight = None
         self.budget.set_share(0)
         try:
             await asyncio.wait_for(
