@@ -59,6 +59,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -209,16 +211,20 @@ async def run(
     discord_limit: bool = True,
     request_budget: str | None = None,
     flood: float = 0.0,
+    gate: bool = False,
 ) -> dict[str, Any]:
     emu = FakeDiscord()
-    emu.global_limit.per_second = GLOBAL_PER_SECOND if discord_limit else None
+    emu.global_limit.per_second = GLOBAL_PER_SECOND if discord_limit and not gate else None
     await emu.start()
+    gate_process, gate_base = await start_gate(emu.api_base) if gate else (None, None)
     guild = emu.add_guild("Bench")
     tmp = Path(tempfile.mkdtemp(prefix="uno-bench-"))
     # INFO: the request summary the bot logs as it stops (its busiest second by its own clock).
     env = bot_env(emu, tmp, DEV_GUILD_ID=str(guild.id), TABLE_EDIT_INTERVAL="1.0", LOG_LEVEL="INFO")
     if request_budget is not None:
         env["REQUEST_BUDGET"] = request_budget
+    if gate_base is not None:
+        env["DISCORD_API_BASE"] = f"{gate_base}/api/v10"
     # The bot's environment is this process's with the emulator's over it (bot_process): a
     # test hook set by the caller (every game dealt from one seed, say) would leak in.
     for hook in TEST_HOOKS:
@@ -264,6 +270,7 @@ async def run(
         gl = emu.global_limit
         limit_before = (gl.limited, gl.exempt, gl.global_429s, gl.invalid)
         gl.peak = 0  # the busiest second while playing
+        gate_before = await gate_counts(gate_base, reset_peak=True)
         requests_before = len(emu.requests)
         moved: list[list[float]] = [[] for _ in tables]
         ended = [0.0] * len(tables)
@@ -330,6 +337,7 @@ async def run(
             stale += ages
             unshown += missing
         rss_after = rss_kb(bot.pid)
+        gate_after = await gate_counts(gate_base)
         # Its request summary (the busiest second by its own clock) comes as it stops: a
         # shutdown with tables still owed takes up to its grace, 8 s.
         await bot.stop(timeout=20)
@@ -381,6 +389,10 @@ async def run(
             "exempt": exempt_requests,
             "limited_per_s": limited / elapsed,
             "busiest_second": gl.peak,
+            # the global limit enforced apart (`--discord-limit gate`): its own counts
+            "gate": None
+            if gate_after is None or gate_before is None
+            else {k: gate_after[k] - (0 if k == "peak" else gate_before[k]) for k in gate_after},
             # the same, by the bot's clock as its requests started (None: an older bot)
             "busiest_second_sent": int(own[-1]) if own else None,
             "limited_per_game_minute": limited / max(1e-9, game_minutes),
@@ -400,6 +412,37 @@ async def run(
     finally:
         await bot.stop()
         await emu.stop()
+        if gate_process is not None:
+            gate_process.kill()
+            await gate_process.wait()
+
+
+async def start_gate(upstream: str) -> tuple[asyncio.subprocess.Process, str]:
+    """testing/fakediscord/global_gate.py in a process of its own, in front of `upstream`:
+    the process and its base URL."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "testing.fakediscord.global_gate",
+        "--upstream",
+        upstream,
+        cwd=str(ROOT),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+    port = int(line.rsplit(" ", 1)[1])
+    return process, f"http://127.0.0.1:{port}"
+
+
+async def gate_counts(base: str | None, *, reset_peak: bool = False) -> dict[str, int] | None:
+    """The gate's counts (None without a gate); `reset_peak`: its busiest second anew."""
+    if base is None:
+        return None
+    query = "?reset_peak=1" if reset_peak else ""
+    async with aiohttp.ClientSession() as session, session.get(f"{base}/_gate{query}") as got:
+        counts: dict[str, int] = await got.json()
+        return counts
 
 
 def child(
@@ -511,6 +554,15 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         + (f"; flood: {r['table_asks']} /uno table" if r.get("table_asks") else ""),
         flush=True,
     )
+    if r.get("gate"):
+        g = r["gate"]
+        print(
+            f"      the global limit enforced apart (a gate in its own process): "
+            f"{g['global_429s']} global 429s, {g['invalid']} invalid requests, "
+            f"{g['peak']} in the busiest second as they arrived there "
+            f"(the emulator, unlimited behind it: {r.get('busiest_second', '?')})",
+            flush=True,
+        )
     print(
         f"      tables: a move shown after p50 {r['stale_p50']:.2f} s, p99 "
         f"{r['stale_p99']:.2f} s, max {r['stale_max']:.2f} s; {r['stale_unshown']} moves never "
@@ -581,9 +633,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--discord-limit",
-        choices=("on", "off"),
+        choices=("on", "off", "gate"),
         default="on",
-        help="the emulator enforces Discord's global limit (50 requests/s per token)",
+        help="the emulator enforces Discord's global limit (50 requests/s per token); gate: "
+        "a process of its own in front of the emulator does (testing/fakediscord/global_gate.py: "
+        "no stalls of the emulator's loop bunch the arrivals)",
     )
     parser.add_argument(
         "--request-budget", help="the bot's REQUEST_BUDGET (default: its own, 40; 0: none)"
@@ -626,9 +680,10 @@ def main() -> None:
             not args.no_pin,
             args.bot_root,
             images,
-            args.discord_limit == "on",
+            args.discord_limit != "off",
             args.request_budget,
             args.flood,
+            args.discord_limit == "gate",
         )
     )
     if args.json:
