@@ -78,6 +78,7 @@ async def test_two_processes_split_the_budget_and_a_dead_one_s_half_comes_back(
         await emu.wait_for(
             lambda: share(first) == share(second) == (20, 40, 2), 15, what="half each"
         )
+        print("\n".join(line for line in second.lines if "request budget share" in line))
 
         # The bad day: the shared table locked for longer than a process takes to be counted
         # dead. Both keep their halves (their requests never wait for the database), and when
