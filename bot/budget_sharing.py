@@ -65,6 +65,17 @@ def token_identity(token: str) -> str:
     return "sha256:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether a process `pid` runs on this host (one of another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def fair_share(total: int, me: str, others: Sequence[Member]) -> int:
     """`total` split equally between this process (key `me`) and the `others` still running
     (not leaving); the remainder goes one each to the first keys in order."""
@@ -207,8 +218,16 @@ class BudgetSharing:
 
     async def start(self) -> None:
         """Register and take a first share (the budget holds none until then: the others may
-        hold all of it), then beat every `every` s until `stop`."""
+        hold all of it), then beat every `every` s until `stop`. A process of this host that
+        is gone (a predecessor killed and restarted) is dropped first, not waited for."""
         self.budget.set_share(0)
+        try:
+            gone = await asyncio.wait_for(self.table.drop_gone_here(pid_alive), self.deadline)
+        except Exception as exc:  # a timeout or any driver fault: they age out instead
+            log.warning("request budget: could not look for gone processes here (%s)", exc)
+        else:
+            if gone:
+                log.info("request budget: %d gone process(es) of this host dropped", gone)
         if await self.beat() is None:
             # The database did not answer: half the budget, a safe guess only while at most
             # one other process runs; the next beat corrects it.

@@ -103,6 +103,17 @@ _LINGER = text(
 )
 
 
+_HERE = text(
+    """
+    SELECT process_key, pid FROM token_budget_members
+    WHERE token_id = :token AND host = :host AND process_key <> :me
+    """
+)
+_DROP = text(
+    "DELETE FROM token_budget_members WHERE token_id = :token AND process_key = :key AND pid = :pid"
+)
+
+
 class TokenBudgetTable:
     """One process's door to `token_budget_members` and `token_budget_pauses` (models.py)."""
 
@@ -159,6 +170,21 @@ class TokenBudgetTable:
             pause = (await conn.execute(_PAUSE, params)).first()
         left, end = (0.0, None) if pause is None else (max(0.0, float(pause[0])), float(pause[1]))
         return Beat(others, claim, left, end, max(0, dropped.rowcount or 0))
+
+    async def drop_gone_here(self, alive: Callable[[int], bool]) -> int:
+        """Drop the rows of this host's processes of the token that are gone (`alive(pid)`
+        false, or this very pid: a predecessor restarted in its place), without waiting for
+        their heartbeat to age: a restart has its share at once. How many were dropped."""
+        params = {"token": self.token_id, "host": self.host, "me": self.process_key}
+        dropped = 0
+        async with self.engine.begin() as conn:
+            for key, pid in (await conn.execute(_HERE, params)).all():
+                if int(pid) == self.pid or not alive(int(pid)):
+                    found = await conn.execute(
+                        _DROP, {"token": self.token_id, "key": key, "pid": pid}
+                    )
+                    dropped += max(0, found.rowcount or 0)
+        return dropped
 
     async def pause_all(self, seconds: float) -> None:
         """Every process of the token pauses for `seconds` (a global 429's Retry-After) from

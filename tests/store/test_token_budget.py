@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import subprocess
+import sys
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -45,9 +48,21 @@ class Server:
         self.engines.append(engine)
         return engine
 
-    def process(self, total: int = TOTAL, token: str = TOKEN) -> BudgetSharing:
+    def process(
+        self,
+        total: int = TOTAL,
+        token: str = TOKEN,
+        *,
+        pid: int | None = None,
+        host: str | None = None,
+    ) -> BudgetSharing:
+        """A process of `token`: this test's own pid, on a host of its own unless told."""
         table = TokenBudgetTable(
-            self.engine(), token_id=token, process_key=uuid.uuid4().hex, pid=1, host="test"
+            self.engine(),
+            token_id=token,
+            process_key=uuid.uuid4().hex,
+            pid=os.getpid() if pid is None else pid,
+            host=host or f"host-{uuid.uuid4().hex[:8]}",
         )
         return BudgetSharing(
             RequestBudget(total), table, every=0.1, dead_after=1.5, healthy=0.6, deadline=0.5
@@ -218,6 +233,35 @@ async def test_a_process_that_stops_gives_its_share_back_at_once(server: Server)
         took = await until(lambda: first.budget.per_second == TOTAL, 1, "the whole budget")
         assert took < 0.5  # its next beat, not after `dead_after`
     await first.stop()
+
+
+async def test_a_restart_in_a_killed_process_s_place_has_its_share_at_once(
+    server: Server,
+) -> None:
+    """A process of this host whose pid is gone (killed, restarted) is dropped at the new one's
+    start instead of after `dead_after`; one whose pid runs is not."""
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], stdout=subprocess.PIPE, check=True
+    )
+    dead_pid = int(gone.stdout)  # a process that ran here and is gone
+    killed = server.process(pid=dead_pid, host="here")
+    running = server.process(pid=os.getpid(), host="here")
+    await killed.start()
+    await running.start()
+    await until(lambda: running.budget.per_second == TOTAL // 2, 3, "half each")
+    assert killed._task is not None
+    killed._task.cancel()  # killed: its row stays, its heartbeat fresh
+    # Another live pid of this host (a process's own pid in the table is its predecessor's).
+    restarted = server.process(pid=os.getppid(), host="here")
+    await restarted.start()
+    await until(
+        lambda: restarted.budget.per_second == running.budget.per_second == TOTAL // 2,
+        1.0,  # not after `dead_after` (1.5 s)
+        "the killed one's half to the restart",
+    )
+    assert restarted.processes == running.processes == 2
+    await running.stop()
+    await restarted.stop()
 
 
 async def test_the_requests_a_stopping_process_just_made_stay_counted(server: Server) -> None:
