@@ -65,6 +65,23 @@ def token_identity(token: str) -> str:
     return "sha256:" + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
+def host_identity() -> str:
+    """Where this process's pid means something: the host's name, its kernel's boot and its pid
+    namespace (two containers of one name, or two hosts, never take each other's pids for
+    their own: `TokenBudgetTable.drop_gone_here`)."""
+    parts = [socket.gethostname()]
+    with (
+        contextlib.suppress(OSError),
+        open("/proc/sys/kernel/random/boot_id", encoding="ascii") as boot,
+    ):
+        parts.append("boot " + boot.read().strip()[:8])
+    with contextlib.suppress(OSError):
+        parts.append(os.readlink("/proc/self/ns/pid"))
+    if len(parts) == 1:  # nothing tells this host apart: a key no other process has
+        parts.append(uuid.uuid4().hex)
+    return " ".join(parts)
+
+
 def pid_alive(pid: int) -> bool:
     """Whether a process `pid` runs on this host (one of another user's counts)."""
     try:
@@ -121,7 +138,7 @@ class BudgetSharing:
             token_id=token_identity(token),
             process_key=uuid.uuid4().hex,
             pid=os.getpid(),
-            host=socket.gethostname(),
+            host=host_identity(),
         )
         return cls(budget, table)
 
