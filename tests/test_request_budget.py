@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from multidict import CIMultiDict
 
+from bot.budget_sharing import BudgetSharing
 from bot.request_budget import (
     ARRIVAL_JITTER,
     EXEMPT,
@@ -26,6 +27,7 @@ from bot.request_budget import (
     route_class,
     trace_config,
 )
+from bot.store.token_budget import Beat, Member
 from testing.fakediscord.global_limit import global_429
 from tests.conftest import examples
 
@@ -444,3 +446,122 @@ def test_no_schedule_lets_more_than_the_share_start_in_any_window(
         assert len(inside) <= 12
     for moment, made, claim in claims:
         assert sum(1 for t in starts[:made] if t > moment - window + 1e-6) <= claim
+
+
+class _SharedTable:
+    """`TokenBudgetTable`'s rules on a dict and a fake clock (the SQL itself is tested on
+    PostgreSQL: tests/store/test_token_budget.py): what the protocol relies on, one beat at a
+    time as the advisory lock makes them."""
+
+    def __init__(self, time: FakeTime) -> None:
+        self.time = time
+        self.rows: dict[str, tuple[int, float, bool]] = {}  # key -> (claim, heartbeat, leaving)
+
+    def door(self, key: str) -> _Door:
+        return _Door(self, key)
+
+
+class _Door:
+    def __init__(self, shared: _SharedTable, key: str) -> None:
+        self.shared, self.process_key = shared, key
+
+    async def beat(self, in_use, choose, *, dead_after, healthy):
+        rows, now = self.shared.rows, self.shared.time.now
+        mine = rows.get(self.process_key)
+        dropped = 0
+        if mine is not None and now - mine[1] < healthy:
+            for key in [k for k, r in rows.items() if k != self.process_key]:
+                if now - rows[key][1] > dead_after:
+                    del rows[key]
+                    dropped += 1
+        others = tuple(
+            Member(k, 0, "h", claim, 0.0, leaving)
+            for k, (claim, _, leaving) in sorted(rows.items())
+            if k != self.process_key
+        )
+        claim = max(0, in_use, choose(others))
+        rows[self.process_key] = (claim, now, False)
+        return Beat(others, claim, 0.0, None, dropped)
+
+    async def leave(self, still_started=0, *, for_seconds=0.0, dead_after):
+        if still_started <= 0:
+            self.shared.rows.pop(self.process_key, None)
+        else:
+            aged = self.shared.time.now - max(0.0, dead_after - for_seconds)
+            self.shared.rows[self.process_key] = (still_started, aged, True)
+
+
+# One step: a process joins, dies or stops; or some of the processes beat, in this order (the
+# same one twice, possibly), and then time passes.
+_sharing_steps = st.one_of(
+    st.tuples(st.just("join")),
+    st.tuples(st.just("kill"), st.integers(0, 3)),
+    st.tuples(st.just("stop"), st.integers(0, 3)),
+    st.tuples(st.just("beats"), st.lists(st.integers(0, 3), max_size=4), st.floats(0.0, 0.7)),
+)
+
+
+async def _share_a_token(steps: list[tuple[object, ...]]) -> list[float]:
+    """Processes of one token (a budget of 12 a second), each asking for requests without
+    pause from its start, joining, beating, dying and stopping in the order `steps` say; every
+    start's moment."""
+    time = FakeTime()
+    table = _SharedTable(time)
+    running: list[BudgetSharing] = []
+    pumps: dict[int, list[asyncio.Task[None]]] = {}
+    starts: list[float] = []
+
+    async def pump(budget: RequestBudget) -> None:
+        while True:
+            await budget.acquire()
+            starts.append(time.now)
+            await asyncio.sleep(0)  # (a start granted at once: let the others run)
+
+    def pick(index: object) -> BudgetSharing | None:
+        return running[int(index) % len(running)] if running else None
+
+    joined = 0
+    for step in steps:
+        kind, *args = step
+        if kind == "join" and len(running) < 4:
+            joined += 1
+            budget = RequestBudget(12, burst=3, window=1.0, clock=time, call_later=time.call_later)
+            sharing = BudgetSharing(budget, table.door(f"p{joined}"), dead_after=2.0, healthy=1.5)
+            running.append(sharing)
+            budget.set_share(0)
+            await sharing.beat()
+            pumps[id(sharing)] = [asyncio.create_task(pump(budget)) for _ in range(3)]
+            await time.advance(0)
+        elif kind == "beats":
+            for index in args[0]:
+                if (sharing := pick(index)) is not None:
+                    await sharing.beat()
+                    await time.advance(0)
+            for _ in range(round(float(args[1]) / 0.01)):  # timers fire on time
+                await time.advance(0.01)
+        elif kind in ("kill", "stop") and (sharing := pick(args[0])) is not None:
+            running.remove(sharing)
+            for task in pumps.pop(id(sharing)):  # it sends nothing more
+                task.cancel()
+            if kind == "stop":
+                sharing.budget.set_share(0)
+                await sharing.table.leave(sharing.budget.claim(), for_seconds=1.0, dead_after=2.0)
+    for task in [t for tasks in pumps.values() for t in tasks]:
+        task.cancel()
+    await asyncio.sleep(0)
+    return starts
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(steps=st.lists(_sharing_steps, max_size=30))
+def test_processes_sharing_a_token_never_start_more_than_its_budget_in_any_window(
+    steps: list[tuple[object, ...]],
+) -> None:
+    """However processes of one token join, beat (in any order, as rarely as they like), ask
+    for requests, die without a word or stop: their starts together never exceed the token's
+    budget in any window (bot/budget_sharing.py's claims; a dead process is taken for dead only
+    after `dead_after`, when its last starts are long out of the window)."""
+    starts = sorted(asyncio.run(_share_a_token(steps)))
+    for i, first in enumerate(starts):
+        inside = [t for t in starts[i:] if t < first + 1.0 - 1e-6]
+        assert len(inside) <= 12, (first, inside)
