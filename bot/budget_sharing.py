@@ -6,7 +6,8 @@ database). REQUEST_BUDGET is the token's whole budget; on PostgreSQL each proces
 equal share of the budget (the remainder to the first keys), and a process whose heartbeat is
 `DEAD_AFTER` s old is dropped, so that its share returns to the others within about
 `DEAD_AFTER + BEAT_EVERY` s. A global 429 seen by any process is written to
-`token_budget_pauses`, and every process pauses and slows down at its next beat.
+`token_budget_pauses` and told to the others at once (NOTIFY; their next beat reads it too):
+every process pauses and slows down.
 
 Why it provably stays within the budget: each process writes a `claim`, the most it may start
 in a window (its share, or a larger one it gave up less than a window ago:
@@ -33,7 +34,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -128,6 +129,7 @@ class BudgetSharing:
         self._pause_end: float | None = None
         self._task: asyncio.Task[None] | None = None
         self._in_flight: asyncio.Future[Beat] | None = None
+        self._stop_listening: Callable[[], Awaitable[None]] | None = None
         self._told: set[asyncio.Task[None]] = set()
         budget.on_refused = self._refused
 
@@ -249,7 +251,22 @@ class BudgetSharing:
             # The database did not answer: half the budget, a safe guess only while at most
             # one other process runs; the next beat corrects it.
             self.budget.set_share(self.budget.total // 2)
+        try:
+            self._stop_listening = await asyncio.wait_for(
+                self.table.listen(self._heard), self.deadline
+            )
+        except Exception as exc:  # a timeout or any driver fault: the beats read the pauses
+            log.warning("request budget: not listening for the others' 429s (%s)", exc)
         self._task = asyncio.create_task(self._run())
+
+    def _heard(self, seconds: float) -> None:
+        """A process of the token drew a global 429 (told through the database): pause now."""
+        if not self.budget.paused():
+            self.budget.pause(seconds)
+            log.warning(
+                "request budget: another process of this token drew a global 429: pausing %.2f s",
+                seconds,
+            )
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -269,6 +286,10 @@ class BudgetSharing:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         self._task = self._in_flight = None
+        if self._stop_listening is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._stop_listening(), self.deadline)
+            self._stop_listening = None
         self.budget.set_share(0)
         try:
             await asyncio.wait_for(

@@ -14,9 +14,11 @@ The policy (what share to claim) is the caller's: bot/budget_sharing.py.
 
 from __future__ import annotations
 
+import contextlib
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -134,6 +136,8 @@ class TokenBudgetTable:
         self.host = host[:255]
         self.lock_timeout_ms = lock_timeout_ms
         self._lock_key = LOCK_PREFIX | zlib.crc32(token_id.encode())
+        #: The channel (LISTEN/NOTIFY) on which a global 429 is told to the token's processes.
+        self.channel = f"uno_token_budget_{zlib.crc32(token_id.encode()):08x}"
         #: The server's clock at this process's registration (seconds since the epoch).
         self.joined_at: float | None = None
 
@@ -188,9 +192,38 @@ class TokenBudgetTable:
 
     async def pause_all(self, seconds: float) -> None:
         """Every process of the token pauses for `seconds` (a global 429's Retry-After) from
-        now, unless a longer pause is already on."""
+        now, unless a longer pause is already on: written for their next beat, and told at
+        once to those listening (`listen`)."""
         async with self.engine.begin() as conn:
             await conn.execute(_SET_PAUSE, {"token": self.token_id, "seconds": float(seconds)})
+            await conn.execute(
+                text("SELECT pg_notify(:channel, :seconds)"),
+                {"channel": self.channel, "seconds": f"{float(seconds):.3f}"},
+            )
+
+    async def listen(self, told: Callable[[float], None]) -> Callable[[], Awaitable[None]]:
+        """Hear at once of a global 429 at any process of the token (`told(seconds)`), on a
+        connection of its own held until the returned function closes it. (A lost connection
+        is not noticed: the beats still read the pause.)"""
+        conn = await self.engine.connect()
+        try:
+            driver: Any = (await conn.get_raw_connection()).driver_connection
+
+            def heard(_: object, __: object, ___: object, payload: str) -> None:
+                with contextlib.suppress(ValueError):
+                    told(float(payload))
+
+            await driver.add_listener(self.channel, heard)
+        except BaseException:
+            await conn.close()
+            raise
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await driver.remove_listener(self.channel, heard)
+            await conn.close()
+
+        return close
 
     async def leave(
         self, still_started: int = 0, *, for_seconds: float = 0.0, dead_after: float

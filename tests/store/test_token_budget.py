@@ -55,6 +55,7 @@ class Server:
         *,
         pid: int | None = None,
         host: str | None = None,
+        every: float = 0.1,
     ) -> BudgetSharing:
         """A process of `token`: this test's own pid, on a host of its own unless told."""
         table = TokenBudgetTable(
@@ -65,7 +66,7 @@ class Server:
             host=host or f"host-{uuid.uuid4().hex[:8]}",
         )
         return BudgetSharing(
-            RequestBudget(total), table, every=0.1, dead_after=1.5, healthy=0.6, deadline=0.5
+            RequestBudget(total), table, every=every, dead_after=1.5, healthy=0.6, deadline=0.5
         )
 
 
@@ -109,13 +110,16 @@ async def claims(server: Server, token: str = TOKEN) -> int:
 
 @contextlib.asynccontextmanager
 async def watched(processes: list[BudgetSharing]) -> AsyncIterator[list[int]]:
-    """Samples, every 10 ms, the shares in effect together; fails if they ever exceed TOTAL."""
+    """Samples, every 10 ms, the shares in effect together; fails if they ever exceed TOTAL.
+    (A process counts from its first beat: before its start it sends nothing, and from its
+    start to its first beat its share is none.)"""
     seen: list[int] = []
 
     async def watch() -> None:
         while True:
-            seen.append(sum(p.budget.per_second for p in processes))
-            assert seen[-1] <= TOTAL, [p.budget.per_second for p in processes]
+            shares = [p.budget.per_second for p in processes if p.beats]
+            seen.append(sum(shares))
+            assert seen[-1] <= TOTAL, shares
             await asyncio.sleep(0.01)
 
     task = asyncio.create_task(watch())
@@ -315,20 +319,38 @@ async def test_a_locked_table_keeps_the_shares_and_never_holds_a_request(
     await second.stop()
 
 
-async def test_a_global_429_at_one_process_pauses_the_others(server: Server) -> None:
-    first, second = server.process(), server.process()
+async def test_a_global_429_at_one_process_pauses_the_others_at_once(server: Server) -> None:
+    """Told through the database (NOTIFY), not at the next beat: the others beat only every
+    5 s here, and pause within half a second."""
+    first, second = server.process(every=5.0), server.process(every=5.0)
     await first.start()
     await second.start()
-    await until(lambda: second.budget.per_second == TOTAL // 2, 3, "half each")
-    assert not second.budget.paused()
+    for process in (first, first, second):  # half each, sooner than their own beats
+        await process.beat()
+    assert second.budget.per_second == TOTAL // 2 and not second.budget.paused()
     first.budget.refused(1.5)  # Discord answered the first a global 429
-    await until(second.budget.paused, 1, "the second paused too")
-    assert second.budget.share() == 0
+    took = await until(second.budget.paused, 0.5, "the second paused too")
+    assert took < 0.5 and second.budget.share() == 0
     blocked = asyncio.create_task(second.budget.acquire())
     await asyncio.sleep(0.3)
     assert not blocked.done()
     await asyncio.wait_for(blocked, 2)
     assert second.budget.share() < 1  # it resumes slower, then recovers
+    await first.stop()
+    await second.stop()
+
+
+async def test_a_global_429_reaches_a_process_that_does_not_listen_at_its_beat(
+    server: Server,
+) -> None:
+    first, second = server.process(), server.process()
+    await first.start()
+    await second.start()
+    assert second._stop_listening is not None
+    await second._stop_listening()  # (its connection lost, say)
+    second._stop_listening = None
+    first.budget.refused(1.5)
+    await until(second.budget.paused, 1, "the second paused at its beat")
     await first.stop()
     await second.stop()
 
