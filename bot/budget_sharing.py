@@ -50,7 +50,13 @@ DEAD_AFTER = 5.0
 #: A process drops the dead only while its own previous beat is younger than this.
 HEALTHY_BEAT = 3.0
 #: Seconds a beat may take before it is given up (the last share is kept).
-BEAT_DEADLINE = 2.0
+BEAT_DEADLINE = 1.5
+#: Seconds a process's share holds after its last beat began, at least: the others may take
+#: it `DEAD_AFTER` after that beat's heartbeat, when this process's last requests must be out of
+#: the window (the budget's 1.4 s) with a margin. Only a process whose event loop stood still
+#: that long stops (until its next beat, a moment later); a database that does not answer
+#: renews it at each beat given up (the database is then down for every process alike).
+LEASE_MARGIN = 0.5
 
 
 def token_identity(token: str) -> str:
@@ -150,6 +156,13 @@ class BudgetSharing:
         free = total - sum(o.claim for o in others)
         return max(0, min(fair_share(total, self.table.process_key, others), free))
 
+    def _lease(self, since: float) -> None:
+        """The share holds a lease from `since` (the budget's clock)."""
+        # (At least a beat's interval and deadline, or a slow database would stop sending:
+        # true of the defaults, 3.1 s against 2.5 s.)
+        held = max(self.every + self.deadline, self.dead_after - self.budget.window - LEASE_MARGIN)
+        self.budget.lease(since + held)
+
     async def beat(self) -> Beat | None:
         """One beat: the heartbeat, the share taken, a pause seen elsewhere applied. None when
         the database did not answer within `deadline` (the share is kept meanwhile). A slow
@@ -158,17 +171,19 @@ class BudgetSharing:
         short each time, a process slowed down would stop beating and be taken for dead); the
         next beat waits for it."""
         if self._in_flight is None:
-            self._in_flight = asyncio.ensure_future(self._beat_and_apply())
+            self._in_flight = asyncio.ensure_future(self._beat_and_apply(self.budget.now()))
         in_flight = self._in_flight
         done, _ = await asyncio.wait({in_flight}, timeout=self.deadline)
         if not done:
             self._failed("TimeoutError")
+            self._lease(self.budget.now())  # the database is slow: the last share is kept
             return None
         self._in_flight = None
         try:
             return in_flight.result()
         except Exception as exc:  # any driver fault: the share is kept
             self._failed(type(exc).__name__)
+            self._lease(self.budget.now())
             return None
 
     def _failed(self, why: str) -> None:
@@ -183,7 +198,7 @@ class BudgetSharing:
                 self.budget.total,
             )
 
-    async def _beat_and_apply(self) -> Beat:
+    async def _beat_and_apply(self, began: float) -> Beat:
         chosen: list[int] = []
 
         def choose(others: Sequence[Member]) -> int:
@@ -199,8 +214,9 @@ class BudgetSharing:
         self.beats += 1
         before = (self.budget.per_second, self.processes)
         # What the transaction claimed, whenever it ends: a larger share than the last one
-        # only once claimed, a smaller one at once.
+        # only once claimed, a smaller one at once; held from the heartbeat's time at most.
         self.budget.set_share(chosen[-1])
+        self._lease(began)
         self.processes = 1 + sum(1 for o in beat.others if not o.leaving)
         if beat.pause_left > 0 and beat.pause_end != self._pause_end:
             self._pause_end = beat.pause_end

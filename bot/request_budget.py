@@ -155,6 +155,8 @@ class RequestBudget:
         #: Told of each global 429 with its Retry-After (the processes sharing the token's
         #: budget: bot/budget_sharing.py tells the others).
         self.on_refused: Callable[[float], None] | None = None
+        #: When the share stops holding unless renewed (`lease`): never, unless shared.
+        self.lease_until = float("inf")
         self._factor = 1.0
         self._paced_at: float | None = None
         # After a global 429: no start before `_resume_at`, then `_cut_share` of the rate,
@@ -166,8 +168,11 @@ class RequestBudget:
         self.longest_queue = 0
         self.global_429s = 0
 
-    def _now(self) -> float:
+    def now(self) -> float:
+        """The budget's clock (the running loop's, unless a test gave another)."""
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
+
+    _now = now
 
     def _later(self, delay: float, callback: Callable[[], None]) -> Any:
         if self._call_later is not None:
@@ -183,8 +188,9 @@ class RequestBudget:
         return min(1.0, self._cut_share + RECOVERY * (now - self._resume_at))
 
     def _allowed(self, now: float) -> int:
-        """Starts allowed in one window now (at least one, unless the share is none)."""
-        if self.per_second <= 0:
+        """Starts allowed in one window now (at least one, unless the share is none or its
+        lease is over)."""
+        if self.per_second <= 0 or now >= self.lease_until:
             return 0
         return max(1, int(self.per_second * max(self.share(now), LOWEST_SHARE)))
 
@@ -196,6 +202,13 @@ class RequestBudget:
         if per_window == self.per_second:
             return
         self.per_second = per_window
+        self._rearm(self._now())
+
+    def lease(self, until: float) -> None:
+        """The share holds until `until` (the clock's time) unless renewed: past it no request
+        starts (bot/budget_sharing.py: a process whose event loop stood still so long may have
+        been taken for dead, and its share given to the others)."""
+        self.lease_until = until
         self._rearm(self._now())
 
     def claim(self, now: float | None = None) -> int:

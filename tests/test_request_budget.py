@@ -526,7 +526,7 @@ async def _share_a_token(steps: list[tuple[object, ...]]) -> list[float]:
         if kind == "join" and len(running) < 4:
             joined += 1
             budget = RequestBudget(12, burst=3, window=1.0, clock=time, call_later=time.call_later)
-            sharing = BudgetSharing(budget, table.door(f"p{joined}"), dead_after=2.0, healthy=1.5)
+            sharing = BudgetSharing(budget, table.door(f"p{joined}"), dead_after=4.0, healthy=1.5)
             running.append(sharing)
             budget.set_share(0)
             await sharing.beat()
@@ -545,7 +545,7 @@ async def _share_a_token(steps: list[tuple[object, ...]]) -> list[float]:
                 task.cancel()
             if kind == "stop":
                 sharing.budget.set_share(0)
-                await sharing.table.leave(sharing.budget.claim(), for_seconds=1.0, dead_after=2.0)
+                await sharing.table.leave(sharing.budget.claim(), for_seconds=1.0, dead_after=4.0)
     for task in [t for tasks in pumps.values() for t in tasks]:
         task.cancel()
     await asyncio.sleep(0)
@@ -557,11 +557,24 @@ async def _share_a_token(steps: list[tuple[object, ...]]) -> list[float]:
 def test_processes_sharing_a_token_never_start_more_than_its_budget_in_any_window(
     steps: list[tuple[object, ...]],
 ) -> None:
-    """However processes of one token join, beat (in any order, as rarely as they like), ask
-    for requests, die without a word or stop: their starts together never exceed the token's
-    budget in any window (bot/budget_sharing.py's claims; a dead process is taken for dead only
-    after `dead_after`, when its last starts are long out of the window)."""
+    """However processes of one token join, beat (in any order, as rarely as they like: one
+    that does not beat for long is a process whose loop stood still), ask for requests, die
+    without a word or stop: their starts together never exceed the token's budget in any window
+    (bot/budget_sharing.py's claims; a process is taken for dead only `dead_after` after its
+    last heartbeat, and its share's lease ended before, its last starts out of the window)."""
     starts = sorted(asyncio.run(_share_a_token(steps)))
     for i, first in enumerate(starts):
         inside = [t for t in starts[i:] if t < first + 1.0 - 1e-6]
         assert len(inside) <= 12, (first, inside)
+
+
+def test_a_process_whose_loop_stood_still_stops_before_its_share_is_taken() -> None:
+    """The first process stops beating (its event loop stood still) but, woken, would go on
+    asking at its share; the second beats every half second, takes the first for dead after
+    `dead_after` and its whole share: by then the first's lease is over, so the two never
+    exceed the budget together."""
+    steps: list[tuple[object, ...]] = [("join",), ("join",), ("beats", [0, 0, 1, 1], 0.5)]
+    steps += [("beats", [1], 0.5)] * 12  # only the second beats: 6 s
+    starts = sorted(asyncio.run(_share_a_token(steps)))
+    for i, first in enumerate(starts):
+        assert len([t for t in starts[i:] if t < first + 1.0 - 1e-6]) <= 12
