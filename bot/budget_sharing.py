@@ -10,16 +10,22 @@ equal share of the budget (the remainder to the first keys), and a process whose
 every process pauses and slows down.
 
 Why it provably stays within the budget: each process writes a `claim`, the most it may start
-in a window (its share, or a larger one it gave up less than a window ago:
+in a window not over yet (its share, or the starts already in the window if more:
 `RequestBudget.claim`), and only ever raises its share to what it has claimed, in the beat's
 transaction, locked per token, that saw the others' claims: it claims at most what they leave
 free. A newcomer therefore starts with what is free (nothing while the others hold it all) and
-gets its share once they have lowered theirs and a window has passed: a few seconds.
+gets its share once they have lowered theirs and their window has passed: a few seconds. A dead
+process's claim is dropped `DEAD_AFTER` after its last heartbeat; its share's lease
+(`RequestBudget.lease`) ended a window and a margin before, so that a process only asleep (its
+event loop stood still) has no request in the window when the others take its share.
+(tests/test_request_budget.py plays any order of joins, beats, deaths and stops against it.)
 
 A database that is slow or down never holds a request: the beat runs beside the sending, with
-a deadline, and a failed one keeps the last share (never more than the budget), logged once.
-The dead are dropped only by a process whose own previous beat is recent, so a database stalled
-for everyone, which makes every heartbeat old at once, does not make each survivor take all.
+a deadline, and a failed one keeps the last share (never more than the budget) and renews its
+lease, logged once. The dead are dropped only by a process whose own previous beat is recent,
+so a database stalled for everyone, which makes every heartbeat old at once, does not make each
+survivor take all. (What is not covered: one process cut off from a database the others still
+reach keeps its share while they take it; docs/operating.md says so.)
 SQLite (one process): nothing of this runs, the process has the whole budget.
 """
 
@@ -51,11 +57,11 @@ DEAD_AFTER = 5.0
 HEALTHY_BEAT = 3.0
 #: Seconds a beat may take before it is given up (the last share is kept).
 BEAT_DEADLINE = 1.5
-#: Seconds a process's share holds after its last beat began, at least: the others may take
-#: it `DEAD_AFTER` after that beat's heartbeat, when this process's last requests must be out of
-#: the window (the budget's 1.4 s) with a margin. Only a process whose event loop stood still
-#: that long stops (until its next beat, a moment later); a database that does not answer
-#: renews it at each beat given up (the database is then down for every process alike).
+#: A share's lease lasts `DEAD_AFTER` less the budget's window and this margin from the start
+#: of the beat that renewed it (3.1 s): the others may take the share `DEAD_AFTER` after that
+#: beat's heartbeat, when this process's last requests must be out of the window. Only a
+#: process whose event loop stood still that long stops (until its next beat, a moment later);
+#: each beat given up for a database that does not answer renews the lease too.
 LEASE_MARGIN = 0.5
 
 
