@@ -66,6 +66,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -224,10 +226,12 @@ async def run(
     flood: float = 0.0,
     processes: int = 1,
     database_url: str | None = None,
+    gate: bool = False,
 ) -> dict[str, Any]:
     emu = FakeDiscord()
-    emu.global_limit.per_second = GLOBAL_PER_SECOND if discord_limit else None
+    emu.global_limit.per_second = GLOBAL_PER_SECOND if discord_limit and not gate else None
     await emu.start()
+    gate_process, gate_base = await start_gate(emu.api_base) if gate else (None, None)
     # One process: one server, its commands synced to it. Several: the token's processes run
     # one shard each (SHARD_COUNT, SHARD_IDS), a server on each shard, global commands.
     sharded = processes > 1
@@ -236,7 +240,8 @@ async def run(
         for i in range(processes)
     ]
     tmp = Path(tempfile.mkdtemp(prefix="uno-bench-"))
-    extra = {"TABLE_EDIT_INTERVAL": "1.0", "LOG_LEVEL": "WARNING"}
+    # INFO: the request summary each bot logs as it stops (its busiest second, its clock).
+    extra = {"TABLE_EDIT_INTERVAL": "1.0", "LOG_LEVEL": "INFO"}
     if not sharded:
         extra["DEV_GUILD_ID"] = str(guilds[0].id)
     if database_url:
@@ -245,6 +250,8 @@ async def run(
     env = bot_env(emu, tmp, **extra)
     if request_budget is not None:
         env["REQUEST_BUDGET"] = request_budget
+    if gate_base is not None:
+        env["DISCORD_API_BASE"] = f"{gate_base}/api/v10"
     # The bot's environment is this process's with the emulator's over it (bot_process): a
     # test hook set by the caller (every game dealt from one seed, say) would leak in.
     for hook in TEST_HOOKS:
@@ -302,6 +309,7 @@ async def run(
         gl = emu.global_limit
         limit_before = (gl.limited, gl.exempt, gl.global_429s, gl.invalid)
         gl.peak = 0  # the busiest second while playing
+        gate_before = await gate_counts(gate_base, reset_peak=True)
         requests_before = len(emu.requests)
         moved: list[list[float]] = [[] for _ in tables]
         ended = [0.0] * len(tables)
@@ -364,6 +372,13 @@ async def run(
             stale += ages
             unshown += missing
         rss_after = sum(rss_kb(pid) for pid in pids)
+        gate_after = await gate_counts(gate_base)
+        # Their request summaries (the busiest second by each one's clock) come as they stop:
+        # a shutdown with tables still owed takes up to its grace, 8 s.
+        own = []
+        for bot in bots:
+            await bot.stop(timeout=20)
+            own += re.findall(r"busiest second (\d+) by this process's clock", bot.output)[-1:]
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
         edits = sum(len(v) for v in emu.channel_edit_times.values()) - edits_before
         errors = len(emu.failed_interactions[marks[2] :]) + len(emu.violations[marks[0] :])
@@ -417,6 +432,12 @@ async def run(
             "exempt": exempt_requests,
             "limited_per_s": limited / elapsed,
             "busiest_second": gl.peak,
+            # the global limit enforced apart (`--discord-limit gate`): its own counts
+            "gate": None
+            if gate_after is None or gate_before is None
+            else {k: gate_after[k] - (0 if k == "peak" else gate_before[k]) for k in gate_after},
+            # the same, by the bot's clock as its requests started (None: an older bot)
+            "busiest_second_sent": "+".join(own) if own else None,
             "limited_per_game_minute": limited / max(1e-9, game_minutes),
             "mean_active_games": game_minutes * 60 / elapsed,
             "exempt_per_game_minute": exempt_requests / max(1e-9, game_minutes),
@@ -437,6 +458,37 @@ async def run(
         await emu.stop()
         if database_url:
             await reset_role_schema(database_url, create=False)
+        if gate_process is not None:
+            gate_process.kill()
+            await gate_process.wait()
+
+
+async def start_gate(upstream: str) -> tuple[asyncio.subprocess.Process, str]:
+    """testing/fakediscord/global_gate.py in a process of its own, in front of `upstream`:
+    the process and its base URL."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "testing.fakediscord.global_gate",
+        "--upstream",
+        upstream,
+        cwd=str(ROOT),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+    port = int(line.rsplit(" ", 1)[1])
+    return process, f"http://127.0.0.1:{port}"
+
+
+async def gate_counts(base: str | None, *, reset_peak: bool = False) -> dict[str, int] | None:
+    """The gate's counts (None without a gate); `reset_peak`: its busiest second anew."""
+    if base is None:
+        return None
+    query = "?reset_peak=1" if reset_peak else ""
+    async with aiohttp.ClientSession() as session, session.get(f"{base}/_gate{query}") as got:
+        counts: dict[str, int] = await got.json()
+        return counts
 
 
 def child(
@@ -548,12 +600,22 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
         f"{r['invalid']} invalid requests ({r['invalid_all']} in all) | global-limited "
         f"{r['limited']} ({r['limited_per_s']:.1f}/s, {r['limited_per_game_minute']:.1f} per "
         f"active game per minute, {r.get('busiest_second', '?')} in the busiest second at "
-        f"Discord's end), exempt {r['exempt']} "
+        f"Discord's end, {r.get('busiest_second_sent') or '?'} as the bot(s) sent them), "
+        f"exempt {r['exempt']} "
         f"({r['exempt_per_game_minute']:.1f} per game-minute); games active at once: "
         f"{r['games']} at first, {r['mean_active_games']:.0f} on average"
         + (f"; flood: {r['table_asks']} /uno table" if r.get("table_asks") else ""),
         flush=True,
     )
+    if r.get("gate"):
+        g = r["gate"]
+        print(
+            f"      the global limit enforced apart (a gate in its own process): "
+            f"{g['global_429s']} global 429s, {g['invalid']} invalid requests, "
+            f"{g['peak']} in the busiest second as they arrived there "
+            f"(the emulator, unlimited behind it: {r.get('busiest_second', '?')})",
+            flush=True,
+        )
     print(
         f"      tables: a move shown after p50 {r['stale_p50']:.2f} s, p99 "
         f"{r['stale_p99']:.2f} s, max {r['stale_max']:.2f} s; {r['stale_unshown']} moves never "
@@ -624,9 +686,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--discord-limit",
-        choices=("on", "off"),
+        choices=("on", "off", "gate"),
         default="on",
-        help="the emulator enforces Discord's global limit (50 requests/s per token)",
+        help="the emulator enforces Discord's global limit (50 requests/s per token); gate: "
+        "a process of its own in front of the emulator does (testing/fakediscord/global_gate.py: "
+        "no stalls of the emulator's loop bunch the arrivals)",
     )
     parser.add_argument(
         "--request-budget", help="the bot's REQUEST_BUDGET (default: its own, 40; 0: none)"
@@ -683,11 +747,12 @@ def main() -> None:
             not args.no_pin,
             args.bot_root,
             images,
-            args.discord_limit == "on",
+            args.discord_limit != "off",
             args.request_budget,
             args.flood,
             args.processes,
             args.database_url,
+            args.discord_limit == "gate",
         )
     )
     if args.json:

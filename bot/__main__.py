@@ -24,7 +24,9 @@ from bot.settings import Settings
 from bot.store.errors import StorageUnavailable
 
 if TYPE_CHECKING:  # (bot.client itself is imported when the bot runs)
+    from bot.budget_sharing import BudgetSharing
     from bot.client import UnoBotMixin
+    from bot.store import Database
 
 log = logging.getLogger("bot")
 
@@ -47,15 +49,34 @@ async def run(settings: Settings, token: str) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         bot = create_bot(settings, database)
         _stop_on_signals(bot)
+        sharing = await _share_the_budget(bot, database, token)
         # Long-lived start-up objects (modules, cogs, catalogue) leave the collector's sight,
         # so full collections during play stay short.
         gc.collect()
         gc.freeze()
-        async with bot:
-            await bot.start(token)
+        try:
+            async with bot:
+                await bot.start(token)
+        finally:
+            if sharing is not None:
+                await sharing.stop()
     finally:
         _kill_worker_processes()
         await database.close()
+
+
+async def _share_the_budget(
+    bot: UnoBotMixin, database: Database, token: str
+) -> BudgetSharing | None:
+    """On PostgreSQL, the processes of one token share its REQUEST_BUDGET by themselves
+    (bot/budget_sharing.py); on SQLite (one process) this one has all of it."""
+    from bot.budget_sharing import BudgetSharing
+
+    if database.is_sqlite or bot.request_budget is None:
+        return None
+    sharing = BudgetSharing.for_token(bot.request_budget, database.engine, token)
+    await sharing.start()
+    return sharing
 
 
 def _kill_worker_processes() -> None:

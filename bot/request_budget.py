@@ -138,8 +138,11 @@ class RequestBudget:
         clock: Callable[[], float] | None = None,
         call_later: Callable[[float, Callable[[], None]], Any] | None = None,
     ) -> None:
-        self.per_second = max(1, int(per_second))
-        self.burst = burst if burst is not None else max(1, self.per_second // BURST_SHARE)
+        #: The token's budget (REQUEST_BUDGET), and this process's share of it now: the whole
+        #: of it, unless processes of one token share it (bot/budget_sharing.py `set_share`).
+        self.total = max(1, int(per_second))
+        self.per_second = self.total
+        self.burst = burst if burst is not None else max(1, self.total // BURST_SHARE)
         self.window = window
         self._next_at = float("-inf")  # when the bucket is empty again (one spacing per start)
         self._clock = clock
@@ -148,6 +151,12 @@ class RequestBudget:
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._timer: Any = None
+        self._ticket: object | None = None  # the armed timer's (a stale one fires for nothing)
+        #: Told of each global 429 with its Retry-After (the processes sharing the token's
+        #: budget: bot/budget_sharing.py tells the others).
+        self.on_refused: Callable[[float], None] | None = None
+        #: When the share stops holding unless renewed (`lease`): never, unless shared.
+        self.lease_until = float("inf")
         self._factor = 1.0
         self._paced_at: float | None = None
         # After a global 429: no start before `_resume_at`, then `_cut_share` of the rate,
@@ -159,8 +168,11 @@ class RequestBudget:
         self.longest_queue = 0
         self.global_429s = 0
 
-    def _now(self) -> float:
+    def now(self) -> float:
+        """The budget's clock (the running loop's, unless a test gave another)."""
         return self._clock() if self._clock is not None else asyncio.get_running_loop().time()
+
+    _now = now
 
     def _later(self, delay: float, callback: Callable[[], None]) -> Any:
         if self._call_later is not None:
@@ -176,8 +188,36 @@ class RequestBudget:
         return min(1.0, self._cut_share + RECOVERY * (now - self._resume_at))
 
     def _allowed(self, now: float) -> int:
-        """Starts allowed in one window now (at least one)."""
+        """Starts allowed in one window now (at least one, unless the share is none or its
+        lease is over)."""
+        if self.per_second <= 0 or now >= self.lease_until:
+            return 0
         return max(1, int(self.per_second * max(self.share(now), LOWEST_SHARE)))
+
+    def set_share(self, per_window: int) -> None:
+        """This process may now start `per_window` requests in any window (0 to `total`): its
+        share of the token's budget. A smaller share holds at once for the next starts (those
+        in the window still count); a larger one is `claim`ed first (bot/budget_sharing.py)."""
+        per_window = min(self.total, max(0, int(per_window)))
+        if per_window == self.per_second:
+            return
+        self.per_second = per_window
+        self._rearm(self._now())
+
+    def lease(self, until: float) -> None:
+        """The share holds until `until` (the clock's time) unless renewed: past it no request
+        starts (bot/budget_sharing.py: a process whose event loop stood still so long may have
+        been taken for dead, and its share given to the others)."""
+        self.lease_until = until
+        self._rearm(self._now())
+
+    def claim(self, now: float | None = None) -> int:
+        """The most starts this process may have in any window not over yet, while its share
+        is not raised: the starts already in the window now, or its share. (A window whose
+        last start is still to come holds at most the share; one whose last start is past, at
+        most the starts of the window ending now.)"""
+        now = self._now() if now is None else now
+        return max(self.per_second, self._used(now))
 
     def rate(self, now: float | None = None) -> float:
         """Starts per second the budget sustains now."""
@@ -185,8 +225,11 @@ class RequestBudget:
         return self._allowed(now) / self.window
 
     def _wait(self, now: float) -> float:
-        """Seconds until one more request may start (0: now)."""
+        """Seconds until one more request may start (0: now; without a share, a window: the
+        share's change wakes the queue sooner)."""
         allowed = self._allowed(now)
+        if allowed <= 0:
+            return self.window
         spacing = self.window / allowed
         wait = self._next_at - (min(self.burst, allowed) - 1) * spacing - now
         if self._used(now) >= allowed:
@@ -207,19 +250,31 @@ class RequestBudget:
     def refused(self, retry_after: float) -> None:
         """Discord answered a global 429: no start for `retry_after` seconds, then a lower rate
         that recovers. The 429s of requests already on their way when the first came (within
-        its pause) do not cut it again."""
-        now = self._now()
+        its pause) do not cut it again. `on_refused` is told (the other processes pause too)."""
         self.global_429s += 1
-        pause = min(LONGEST_PAUSE, max(0.0, retry_after))
-        if now >= self._resume_at:
-            self._cut_share = max(LOWEST_SHARE, self.share(now) * CUT_SHARE)
-        self._resume_at = max(self._resume_at, now + pause)
+        pause = self.pause(retry_after)
         log.warning(
             "Discord answered a global 429: the request budget pauses %.2f s, then resumes at "
             "%.0f%% of its rate",
             pause,
             100 * self._cut_share,
         )
+        if self.on_refused is not None:
+            self.on_refused(pause)
+
+    def pause(self, seconds: float) -> float:
+        """No start for `seconds` (at most `LONGEST_PAUSE`), then a `CUT_SHARE` of the rate,
+        unless a pause already lasts that long: a global 429 here or, told through the shared
+        table, at another process of the token. The pause's length."""
+        now = self._now()
+        pause = min(LONGEST_PAUSE, max(0.0, seconds))
+        if now >= self._resume_at:
+            self._cut_share = max(LOWEST_SHARE, self.share(now) * CUT_SHARE)
+        self._resume_at = max(self._resume_at, now + pause)
+        return pause
+
+    def paused(self, now: float | None = None) -> bool:
+        return (self._now() if now is None else now) < self._resume_at
 
     @property
     def queued(self) -> int:
@@ -242,11 +297,25 @@ class RequestBudget:
     def _arm(self, now: float) -> None:
         if self._timer is not None or not self._waiting:
             return
-        self._timer = self._later(self._wait(now), self._release)
+        ticket = self._ticket = object()
+        self._timer = self._later(self._wait(now), lambda: self._fire(ticket))
+
+    def _rearm(self, now: float) -> None:
+        """The share changed: the waiting requests' timer is set anew (the old one, when it
+        fires, does nothing)."""
+        cancel = getattr(self._timer, "cancel", None)
+        if cancel is not None:
+            cancel()
+        self._timer = self._ticket = None
+        self._arm(now)
+
+    def _fire(self, ticket: object) -> None:
+        if ticket is self._ticket:
+            self._release()
 
     def _release(self) -> None:
         """Let the waiting requests start, best first, as far as the window allows."""
-        self._timer = None
+        self._timer = self._ticket = None
         now = self._now()
         while self._waiting and self._wait(now) == 0:
             *_, fut = heapq.heappop(self._waiting)
@@ -273,11 +342,16 @@ class RequestBudget:
 
 
 class RequestCounter:
-    """Requests by class per minute (global-limited, exempt), global 429s and invalid answers."""
+    """Requests by class per minute (global-limited, exempt), global 429s and invalid answers,
+    and the most global-limited requests started in one second by this process's own clock
+    (what the budget promises, whatever delays them on the way to Discord)."""
 
     def __init__(self, clock: Callable[[], float] | None = None) -> None:
         self._clock = clock
         self.total: Counter[str] = Counter()
+        self._last_second: deque[float] = deque()  # global-limited starts in the last second
+        #: The most global-limited starts within one second since the last summary.
+        self.busiest_second = 0
         self._minutes: deque[tuple[int, Counter[str]]] = deque(maxlen=60)
         self._since = 0.0  # clock at the last summary
         self._at_summary: Counter[str] = Counter()
@@ -291,6 +365,15 @@ class RequestCounter:
             self._minutes.append((minute, Counter()))
         self._minutes[-1][1][what] += 1
         self.total[what] += 1
+
+    def started(self) -> None:
+        """A global-limited request starts now (its turn in the budget came)."""
+        now = self._now()
+        recent = self._last_second
+        recent.append(now)
+        while now - recent[0] >= 1.0:
+            recent.popleft()
+        self.busiest_second = max(self.busiest_second, len(recent))
 
     def answered(self, status: int, headers: Any) -> None:
         if status in INVALID_STATUSES:
@@ -309,13 +392,15 @@ class RequestCounter:
         minutes = max(1e-9, (now - self._since) / 60)
         delta = self.total - self._at_summary
         peak = max((c[LIMITED] for _, c in self._minutes), default=0)
+        busiest_second, self.busiest_second = self.busiest_second, 0
         self._since, self._at_summary = now, Counter(self.total)
         per_game = ""
         if games:
             per_game = f", {delta[LIMITED] / minutes / games:.1f}/min per running game of {games}"
         return (
             f"requests in the last {minutes:.1f} min: global-limited {delta[LIMITED]} "
-            f"({delta[LIMITED] / minutes:.0f}/min{per_game}, busiest minute {peak}), exempt "
+            f"({delta[LIMITED] / minutes:.0f}/min{per_game}, busiest minute {peak}, busiest "
+            f"second {busiest_second} by this process's clock), exempt "
             f"{delta[EXEMPT]} ({delta[EXEMPT] / minutes:.0f}/min), waited for the budget "
             f"{delta['waited']}, global 429s {delta['global_429']}, invalid {delta['invalid']}"
         )
@@ -345,6 +430,8 @@ def trace_config(budget: RequestBudget | None, counter: RequestCounter) -> aioht
             await budget.acquire()
             if budget.waited != queued:
                 counter.note("waited")
+        if kind == LIMITED:
+            counter.started()
 
     async def on_end(_: Any, ctx: Any, params: aiohttp.TraceRequestEndParams) -> None:
         if getattr(ctx, "kind", None) is None:

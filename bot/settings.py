@@ -29,10 +29,11 @@ class Settings(BaseSettings):
     request_budget: float = Field(
         default=40,
         ge=0,
-        description="requests this process may make in any 1.4 s on routes under Discord's "
+        description="requests the bot token may make in any 1.4 s on routes under Discord's "
         "global limit (50 a second per bot token, shared by every process; interaction routes "
         "are exempt): Discord's second plus 0.4 s for the requests' differing delays on "
-        "the way; 0: not scheduled, only counted",
+        "the way; on PostgreSQL the token's processes share it by themselves "
+        "(bot/budget_sharing.py); 0: not scheduled, only counted",
     )
     table_repost_after: float = Field(
         default=3000,

@@ -9,8 +9,11 @@ from collections.abc import Callable
 import aiohttp
 import pytest
 from aiohttp import web
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from multidict import CIMultiDict
 
+from bot.budget_sharing import BudgetSharing
 from bot.request_budget import (
     ARRIVAL_JITTER,
     EXEMPT,
@@ -24,7 +27,9 @@ from bot.request_budget import (
     route_class,
     trace_config,
 )
+from bot.store.token_budget import Beat, Member
 from testing.fakediscord.global_limit import global_429
+from tests.conftest import examples
 
 
 class FakeTime:
@@ -302,6 +307,19 @@ def test_the_counter_sums_by_class_per_minute() -> None:
     assert "global-limited 0" in counter.summary()
 
 
+def test_the_counter_tells_the_busiest_second_by_its_own_clock() -> None:
+    time = FakeTime()
+    counter = RequestCounter(clock=time)
+    for _ in range(3):  # 3 at once, then one every 0.3 s: at most 6 within a second
+        counter.started()
+    for _ in range(6):
+        time.now += 0.3
+        counter.started()
+    assert counter.busiest_second == 6
+    assert "busiest second 6 by this process's clock" in counter.summary()
+    assert counter.busiest_second == 0  # counted again from the summary on
+
+
 async def test_a_global_429_through_the_session_pauses_every_request() -> None:
     """Through a real aiohttp session with the bot's hooks, against a server answering
     Discord's global 429 (Retry-After 1 s) once: the budget learns of it, and the requests made
@@ -342,3 +360,221 @@ async def test_a_global_429_through_the_session_pauses_every_request() -> None:
         await runner.cleanup()
     assert min(arrived) >= answered_429[0] + 1.0  # the header's whole second
     assert b.rate() < 0.6 * 40 / WINDOW  # half the rate, recovering by a tenth a second
+
+
+# One step of a schedule: requests arriving (how many, at what priority, how many of them given
+# up while they wait), time passing, the process's share changing, a global 429.
+_steps = st.one_of(
+    st.tuples(
+        st.just("requests"),
+        st.integers(1, 30),
+        st.sampled_from(list(Priority)),
+        st.integers(0, 3),
+    ),
+    st.tuples(st.just("advance"), st.floats(0.0, 0.6)),
+    st.tuples(st.just("share"), st.integers(0, 12)),
+    st.tuples(st.just("refused"), st.floats(0.0, 1.5)),
+)
+
+
+async def _run_schedule(
+    steps: list[tuple[object, ...]], window: float
+) -> tuple[list[float], list[tuple[float, int]], list[tuple[float, int, int]]]:
+    """Play `steps` through a budget of 12 per `window`: every start's moment, the share in
+    effect from each moment on, and the claim the budget made at each step (with its moment
+    and the starts made by then)."""
+    time = FakeTime()
+    b = RequestBudget(12, burst=3, window=window, clock=time, call_later=time.call_later)
+    starts: list[float] = []
+    shares = [(time.now, b.per_second)]
+    claims: list[tuple[float, int, int]] = []
+    waiting: list[asyncio.Task[None]] = []
+
+    async def request(level: Priority) -> None:
+        await b.acquire(level)
+        starts.append(time.now)
+
+    for step in steps:
+        kind = step[0]
+        if kind == "requests":
+            _, count, level, give_up = step
+            tasks = [asyncio.create_task(request(level)) for _ in range(int(count))]
+            waiting += tasks
+            await time.advance(0)
+            for task in [t for t in tasks if not t.done()][: int(give_up)]:
+                task.cancel()
+        elif kind == "advance":
+            await time.advance(float(step[1]))
+        elif kind == "share":
+            b.set_share(int(step[1]))
+            shares.append((time.now, b.per_second))
+            await time.advance(0)
+        else:
+            b.refused(float(step[1]))
+        claims.append((time.now, len(starts), b.claim()))
+    b.set_share(12)  # what still waits goes, within the whole budget
+    shares.append((time.now, 12))
+    for _ in range(2000):
+        if all(t.done() for t in waiting):
+            break
+        await time.advance(0.05)
+    return starts, shares, claims
+
+
+def _share_at(shares: list[tuple[float, int]], moment: float) -> int:
+    """The share in effect at `moment` (the last one set at or before it)."""
+    return [share for at, share in shares if at <= moment][-1]
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(steps=st.lists(_steps, max_size=40), window=st.sampled_from([1.0, WINDOW]))
+def test_no_schedule_lets_more_than_the_share_start_in_any_window(
+    steps: list[tuple[object, ...]], window: float
+) -> None:
+    """Whatever the requests, their priorities and cancellations, the pauses of global 429s and
+    the changes of the process's share: no window of the budget holds more starts than the
+    largest share in effect during it (12, the whole budget, when it never changes), and the
+    claim the budget makes at any moment covers the starts of the window ending then (what the
+    processes sharing a token add up: bot/budget_sharing.py). (To a microsecond: the budget
+    rounds a wait shorter than a nanosecond, the fake clock's rounding, to none.)"""
+    starts, shares, claims = asyncio.run(_run_schedule(steps, window))
+    for i, first in enumerate(starts):
+        inside = [t for t in starts[i:] if t < first + window - 1e-6]
+        during = [share for at, share in shares if first <= at < first + window]
+        largest = max([_share_at(shares, first), *during])
+        assert len(inside) <= largest, (first, inside, shares)
+        assert len(inside) <= 12
+    for moment, made, claim in claims:
+        assert sum(1 for t in starts[:made] if t > moment - window + 1e-6) <= claim
+
+
+class _SharedTable:
+    """`TokenBudgetTable`'s rules on a dict and a fake clock (the SQL itself is tested on
+    PostgreSQL: tests/store/test_token_budget.py): what the protocol relies on, one beat at a
+    time as the advisory lock makes them."""
+
+    def __init__(self, time: FakeTime) -> None:
+        self.time = time
+        self.rows: dict[str, tuple[int, float, bool]] = {}  # key -> (claim, heartbeat, leaving)
+
+    def door(self, key: str) -> _Door:
+        return _Door(self, key)
+
+
+class _Door:
+    def __init__(self, shared: _SharedTable, key: str) -> None:
+        self.shared, self.process_key = shared, key
+
+    async def beat(self, in_use, choose, *, dead_after, healthy):
+        rows, now = self.shared.rows, self.shared.time.now
+        mine = rows.get(self.process_key)
+        dropped = 0
+        if mine is not None and now - mine[1] < healthy:
+            for key in [k for k, r in rows.items() if k != self.process_key]:
+                if now - rows[key][1] > dead_after:
+                    del rows[key]
+                    dropped += 1
+        others = tuple(
+            Member(k, 0, "h", claim, 0.0, leaving)
+            for k, (claim, _, leaving) in sorted(rows.items())
+            if k != self.process_key
+        )
+        claim = max(0, in_use, choose(others))
+        rows[self.process_key] = (claim, now, False)
+        return Beat(others, claim, 0.0, None, dropped)
+
+    async def leave(self, still_started=0, *, for_seconds=0.0, dead_after):
+        if still_started <= 0:
+            self.shared.rows.pop(self.process_key, None)
+        else:
+            aged = self.shared.time.now - max(0.0, dead_after - for_seconds)
+            self.shared.rows[self.process_key] = (still_started, aged, True)
+
+
+# One step: a process joins, dies or stops; or some of the processes beat, in this order (the
+# same one twice, possibly), and then time passes.
+_sharing_steps = st.one_of(
+    st.tuples(st.just("join")),
+    st.tuples(st.just("kill"), st.integers(0, 3)),
+    st.tuples(st.just("stop"), st.integers(0, 3)),
+    st.tuples(st.just("beats"), st.lists(st.integers(0, 3), max_size=4), st.floats(0.0, 0.7)),
+)
+
+
+async def _share_a_token(steps: list[tuple[object, ...]]) -> list[float]:
+    """Processes of one token (a budget of 12 a second), each asking for requests without
+    pause from its start, joining, beating, dying and stopping in the order `steps` say; every
+    start's moment."""
+    time = FakeTime()
+    table = _SharedTable(time)
+    running: list[BudgetSharing] = []
+    pumps: dict[int, list[asyncio.Task[None]]] = {}
+    starts: list[float] = []
+
+    async def pump(budget: RequestBudget) -> None:
+        while True:
+            await budget.acquire()
+            starts.append(time.now)
+            await asyncio.sleep(0)  # (a start granted at once: let the others run)
+
+    def pick(index: object) -> BudgetSharing | None:
+        return running[int(index) % len(running)] if running else None
+
+    joined = 0
+    for step in steps:
+        kind, *args = step
+        if kind == "join" and len(running) < 4:
+            joined += 1
+            budget = RequestBudget(12, burst=3, window=1.0, clock=time, call_later=time.call_later)
+            sharing = BudgetSharing(budget, table.door(f"p{joined}"), dead_after=4.0, healthy=1.5)
+            running.append(sharing)
+            budget.set_share(0)
+            await sharing.beat()
+            pumps[id(sharing)] = [asyncio.create_task(pump(budget)) for _ in range(3)]
+            await time.advance(0)
+        elif kind == "beats":
+            for index in args[0]:
+                if (sharing := pick(index)) is not None:
+                    await sharing.beat()
+                    await time.advance(0)
+            for _ in range(round(float(args[1]) / 0.01)):  # timers fire on time
+                await time.advance(0.01)
+        elif kind in ("kill", "stop") and (sharing := pick(args[0])) is not None:
+            running.remove(sharing)
+            for task in pumps.pop(id(sharing)):  # it sends nothing more
+                task.cancel()
+            if kind == "stop":
+                sharing.budget.set_share(0)
+                await sharing.table.leave(sharing.budget.claim(), for_seconds=1.0, dead_after=4.0)
+    for task in [t for tasks in pumps.values() for t in tasks]:
+        task.cancel()
+    await asyncio.sleep(0)
+    return starts
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(steps=st.lists(_sharing_steps, max_size=30))
+def test_processes_sharing_a_token_never_start_more_than_its_budget_in_any_window(
+    steps: list[tuple[object, ...]],
+) -> None:
+    """However processes of one token join, beat (in any order, as rarely as they like: one
+    that does not beat for long is a process whose loop stood still), ask for requests, die
+    without a word or stop: their starts together never exceed the token's budget in any window
+    (bot/budget_sharing.py's claims; a process is taken for dead only `dead_after` after its
+    last heartbeat, and its share's lease ended before, its last starts out of the window)."""
+    starts = sorted(asyncio.run(_share_a_token(steps)))
+    for i, first in enumerate(starts):
+        inside = [t for t in starts[i:] if t < first + 1.0 - 1e-6]
+        assert len(inside) <= 12, (first, inside)
+
+
+def test_a_process_whose_loop_stood_still_stops_before_its_share_is_taken() -> None:
+    """The first process stops beating (its event loop stood still) but, woken, would go on
+    asking at its share; the second beats every half second, takes the first for dead after
+    `dead_after` and its whole share: by then the first's lease is over, so the two never
+    exceed the budget together."""
+    steps: list[tuple[object, ...]] = [("join",), ("join",), ("beats", [0, 0, 1, 1], 0.5)]
+    steps += [("beats", [1], 0.5)] * 12  # only the second beats: 6 s
+    starts = sorted(asyncio.run(_share_a_token(steps)))
+    for i, first in enumerate(starts):
+        assert len([t for t in starts[i:] if t < first + 1.0 - 1e-6]) <= 12

@@ -395,3 +395,33 @@ class PublicPost(Base):
     done_at: Mapped[datetime | None]
 
     __table_args__ = (Index("ix_public_posts_state_channel_id", "state", "channel_id"),)
+
+
+class TokenBudgetMember(Base):
+    """A bot process sharing its token's request budget with the others on this database
+    (PostgreSQL; bot/store/token_budget.py): who it is, when it last said it is alive, and
+    `claim`, the most requests it may start in one of the budget's windows (its share, or more
+    while a larger share it just gave up still counts in the window). The claims of a token's
+    live processes never add up to more than the token's budget."""
+
+    __tablename__ = "token_budget_members"
+
+    token_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    process_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    pid: Mapped[int] = mapped_column(Integer)
+    host: Mapped[str] = mapped_column(String(255))
+    claim: Mapped[int] = mapped_column(Integer)
+    # A process that stopped, whose last requests stay claimed until their window is over.
+    leaving: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    joined_at: Mapped[datetime]
+    heartbeat_at: Mapped[datetime]
+
+
+class TokenBudgetPause(Base):
+    """A global 429 seen by any process of a token: every process pauses until `paused_until`
+    and then resumes at a lower rate (bot/request_budget.py)."""
+
+    __tablename__ = "token_budget_pauses"
+
+    token_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    paused_until: Mapped[datetime]
