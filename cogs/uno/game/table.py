@@ -14,7 +14,15 @@ the then-latest state, `RETRY_FIRST` seconds after the first failure, doubling u
 until it lands. Otherwise a table would name the wrong player until somebody acts, and with the
 turn timer off nobody might. Only a channel the bot cannot reach (403, or 404 on posting) is left
 alone: that needs an operator, and the next request tries again.
-Interaction tokens are never used here: only the channel endpoints.
+
+A table goes through the token of a click in its game whenever one is fresh (game/table_tokens.py):
+posted as that click's public follow-up (or, after a Start that edited the lobby into it, as
+the Start's `@original`) and edited and deleted through its token, on routes exempt from
+Discord's global limit; moved to a newer click's token before that one expires. An edit or post
+through a token that fails in any way (401 or 404 for a spent token, a 5xx, no answer within
+`table_tokens.REQUEST_TIMEOUT`) is never retried through it: the same update goes through the
+channel routes at once, and the table stays there (paced by the request budget) until the next
+click. So an expired token never freezes a table.
 
 The table's picture (the `Outgoing`'s, see cogs/uno/delivery.py) is uploaded only when what it
 shows changed: an edit that leaves it as it was sends no file and no `attachments` field, which
@@ -51,14 +59,16 @@ from typing import Protocol
 
 import discord
 
-from bot.host import UnoHost
+from bot.host import Interaction, UnoHost
 from bot.request_budget import Priority, RequestBudget, priority
 from bot.ui.outgoing import Outgoing
 from bot.ui.pictures import table_picture
 from bot.ui.table_message import render_table
 from cogs.uno.delivery import EditKwargs, ready
+from cogs.uno.game import table_tokens
 from cogs.uno.game.clock import MAX_TIMEOUTS
 from cogs.uno.game.live import LiveGame
+from cogs.uno.game.table_tokens import TableReach, TableToken
 from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
@@ -87,6 +97,7 @@ class Tables(Protocol):
     interval: float  # seconds between two edits of one table
     repost_after: timedelta  # a table this old is posted anew
     budget: RequestBudget | None  # paces the busy tables
+    token_ttl: float  # seconds after its click that a token carries a table
     closed: bool  # shutting down: no more updates
 
     @property
@@ -122,6 +133,8 @@ class GameTable:
         # restart, so the next update uploads it.
         self._pictured: Hashable | _Unknown | None = UNKNOWN
         self._picture_retry: asyncio.TimerHandle | None = None
+        # The click tokens that reach its message (held in memory only: game/table_tokens.py).
+        self.reach = TableReach(tables.token_ttl)
 
     @property
     def failing(self) -> bool:
@@ -184,7 +197,8 @@ class GameTable:
             self._dirty = False
             pause = self._tables.interval
             budget = self._tables.budget
-            if budget is not None:  # the busy tables share the budget
+            # The busy tables on channel routes share the budget; one on a token does not.
+            if budget is not None and self.reach.current is None:
                 pause = budget.pacing(pause, tables=self._tables.busy)
             try:
                 await self._update()
@@ -266,6 +280,8 @@ class GameTable:
             and datetime.now(UTC) - discord.utils.snowflake_time(message_id)
             > self._tables.repost_after
         )
+        if await self._through_token(channel, message_id, table, old=old):
+            return
         if not self._repost and message_id is not None and not old:
             keep = self._pictured == key  # (UNKNOWN never is)
             edit = await ready(table, edit=True, keep=keep, urgent=False)
@@ -299,6 +315,94 @@ class GameTable:
         self._repost = False
         if message_id is not None:
             await self._delete(channel, message_id)
+
+    async def _through_token(
+        self,
+        channel: discord.PartialMessageable,
+        message_id: int | None,
+        table: Outgoing,
+        *,
+        old: bool,
+    ) -> bool:
+        """Show the table through a click's token if one is fresh: edited through the token that
+        reaches its message, or posted as a newer click's follow-up. False: it goes through the
+        channel (no token, or Discord refused this one: never tried through it again)."""
+        reach = self.reach
+        token = reach.reaching(message_id)
+        carrier = reach.carrier(channel.id, message_id)
+        if carrier is None and token is not None and (self._repost or old):
+            carrier = token.interaction  # posted anew, through the token it already has
+        if carrier is not None:
+            return await self._post_through(carrier, channel, message_id, table, token)
+        if token is None or self._repost or old:
+            return False
+        picture = table.picture
+        key = picture.key if picture is not None else None
+        edit = await ready(table, edit=True, keep=self._pictured == key, urgent=False)
+        try:
+            await table_tokens.edit(token, edit.edit())
+        except (discord.HTTPException, TimeoutError, OSError) as exc:
+            log.info(
+                "table of game %s: its token's edit failed (%r); via the channel", self.game_id, exc
+            )
+            reach.refused(token)
+            return False
+        if picture is not None and not edit.pictured:
+            self.picture_missing()
+        else:
+            self._pictured = key
+        return True
+
+    async def _post_through(
+        self,
+        carrier: Interaction,
+        channel: discord.PartialMessageable,
+        message_id: int | None,
+        table: Outgoing,
+        before: TableToken | None,
+    ) -> bool:
+        """Post the table anew as `carrier`'s public follow-up and delete the old one (through
+        its own token, `before`, if it has one); False if Discord refused the post."""
+        picture = table.picture
+        key = picture.key if picture is not None else None
+        new = await ready(table, edit=False, urgent=False)
+        reach = self.reach
+        try:
+            message = await table_tokens.post(carrier, new.send())
+        except (discord.HTTPException, TimeoutError, OSError) as exc:
+            log.info(
+                "table of game %s: a follow-up failed (%r); via the channel", self.game_id, exc
+            )
+            reach.refused(carrier)
+            return False
+        reach.posted(carrier, message.id, original=False)
+        if picture is not None and not new.pictured:
+            self.picture_missing()
+        else:
+            self._pictured = key
+        try:
+            await self._on_posted(message.id)
+        except Exception:
+            # Not stored: the next try posts again, so this copy must not stay as a second table.
+            posted = reach.current
+            reach.current = before
+            if posted is not None:
+                await self._delete_through(posted, channel)
+            raise
+        self._repost = False
+        if before is not None:
+            await self._delete_through(before, channel)
+        elif message_id is not None:
+            await self._delete(channel, message_id)
+        return True
+
+    async def _delete_through(self, token: TableToken, channel: discord.PartialMessageable) -> None:
+        """Delete a table message through its token, or through the channel if that fails."""
+        try:
+            await table_tokens.delete(token)
+        except (discord.HTTPException, TimeoutError, OSError):
+            self.reach.refused(token)
+            await self._delete(channel, token.message)
 
     async def _delete(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:
@@ -337,11 +441,14 @@ class TableUpdater:
         interval: float,
         repost_after: float,
         budget: RequestBudget | None = None,
+        token_ttl: float = table_tokens.TOKEN_TTL,
     ) -> None:
         """`interval`: seconds between two edits of one table (TABLE_EDIT_INTERVAL);
         `repost_after`: a table this many seconds old is posted anew (TABLE_REPOST_AFTER);
-        `budget`: the process's request budget, which paces busy tables (REQUEST_BUDGET)."""
+        `budget`: the process's request budget, which paces busy tables (REQUEST_BUDGET);
+        `token_ttl`: seconds after its click that a token carries a table (TABLE_TOKEN_TTL)."""
         self.bot = bot
+        self.token_ttl = token_ttl
         self.interval = interval
         self.repost_after = timedelta(seconds=repost_after)
         self.budget = budget
