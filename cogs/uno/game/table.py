@@ -82,6 +82,11 @@ FLUSH_TIMEOUT = 30.0
 #: for a stuck drawing thread to be replaced (at once, by the picture that found it stuck).
 PICTURE_RETRY = 2.0
 
+#: Discord's codes for a message that is gone, and one too old for more edits (error 30046):
+#: a table whose edit meets one is posted anew.
+UNKNOWN_MESSAGE = 10008
+_REPOST_CODES = (UNKNOWN_MESSAGE, 30046)
+
 #: A table as rendered: (channel id, message id or None, the message).
 Rendered = tuple[int, int | None, Outgoing]
 #: Renders the game's table now (its owner's saved state).
@@ -341,7 +346,18 @@ class GameTable:
         edit = await ready(table, edit=True, keep=self._pictured == key, urgent=False)
         try:
             await table_tokens.edit(token, edit.edit())
-        except (discord.HTTPException, TimeoutError, OSError) as exc:
+        except discord.HTTPException as exc:
+            if exc.code not in _REPOST_CODES:
+                log.info("table of game %s: its token's edit failed (%s)", self.game_id, exc)
+                reach.refused(token)
+                return False
+            # The message is gone or too old to edit, the token good: posted anew through it.
+            self._repost = True
+            gone = exc.code == UNKNOWN_MESSAGE  # (nothing to delete)
+            return await self._post_through(
+                token.interaction, channel, None if gone else message_id, table, token
+            )
+        except (TimeoutError, OSError) as exc:
             log.info(
                 "table of game %s: its token's edit failed (%r); via the channel", self.game_id, exc
             )
@@ -390,9 +406,11 @@ class GameTable:
                 await self._delete_through(posted, channel)
             raise
         self._repost = False
-        if before is not None:
+        if message_id is None:
+            return True
+        if before is not None and before.message == message_id:
             await self._delete_through(before, channel)
-        elif message_id is not None:
+        else:
             await self._delete(channel, message_id)
         return True
 
