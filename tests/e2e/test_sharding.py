@@ -100,9 +100,12 @@ async def test_two_processes_each_serve_only_their_shards_guilds(
         await bots[1].kill()
         # Its picture workers end with it: nothing is left holding its output open.
         assert bots[1].output_closed, "a killed bot left a worker process behind"
-        dead = await emu.click(players[1][0], tables[1], label="Show my hand")
+        # (The turns above moved each table onto a fresh click's token: posted anew.)
+        now = [Table(emu, channel).message() for channel in channels]
+        assert now[0] is not None and now[1] is not None
+        dead = await emu.click(players[1][0], now[1], label="Show my hand")
         assert not dead.delivered
-        alive = await answer(await emu.click(players[0][0], tables[0], label="Show my hand"))
+        alive = await answer(await emu.click(players[0][0], now[0], label="Show my hand"))
         assert "Your hand" in alive.text
         assert await dead.wait() is None and dead.failed
         emu.assert_clean(allow_failed=True)
