@@ -34,19 +34,10 @@ picture is marked unknown, and another update `PICTURE_RETRY` seconds later brin
 
 A finished game's owner `retire`s its table: what it shows then is kept, so that the edit its end
 requested still reaches Discord after the game stopped rendering (the more so while requests
-wait for the budget). What all tables share (the bot, the pace, the budget) is `TableUpdater`,
-below.
-
-What a running game's public table shows: its message as rendered from the saved state.
-
-Shared by whoever shows a table (`table_message`): its owner's updates (game/owner.py), the first
-table at the start (lobby/lobbies.py) and `/uno table` (game/requests.py).
-
-What every table of this process shares: the bot, the pace of edits, the request budget, and
-the updates in flight (to pace the busy tables together and to finish them at shutdown).
-
-Each running game's owner gets its own table from `TableUpdater.table` (`GameTable` holds all
-of one table's state); nothing here is kept per game.
+wait for the budget). `table_message` renders a table from the saved state for whoever shows
+one (the owner's updates, the first table at the start, `/uno table`). What every table of the
+process shares (the bot, the pace, the budget, the updates in flight, finished at shutdown) is
+`TableUpdater`; each game's owner gets its own `GameTable` from it, which holds all of its state.
 """
 
 from __future__ import annotations
