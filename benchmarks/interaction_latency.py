@@ -68,7 +68,7 @@ from testing.bot_env import bot_env  # noqa: E402
 from testing.fakediscord import MANAGE_GUILD, FakeDiscord, Message  # noqa: E402
 from testing.fakediscord.driver import InteractionFailed  # noqa: E402
 from testing.fakediscord.global_limit import GLOBAL_PER_SECOND, interaction_token  # noqa: E402
-from testing.players import HAND_ID, Table, actions, answer, open_game, take_turn  # noqa: E402
+from testing.players import HAND_ID, actions, answer, open_game, take_turn  # noqa: E402
 
 TURN_ACTIONS = ("draw", "keep", "pass", "accept", "challenge")
 #: The bot's test-only hooks (tests/e2e/conftest.py sets them): none is meant here.
@@ -277,7 +277,12 @@ async def run(
         rss_games = rss_kb(bot.pid)
         first = len(emu.interaction_latencies)
         marks = emu.mark()
-        games_of = {Table(emu, int(c)).game_id: int(c) for c in channels}
+        games_of = {  # game id -> its channel, from its table's Show my hand button
+            int(m[1]): int(channel)
+            for table, channel in zip(tables, channels, strict=True)
+            for c in table.custom_ids
+            if (m := HAND_ID.match(c))
+        }
         files_before = set(emu.attachment_blobs)
         identical_before = len(emu.identical_uploads)
         gl = emu.global_limit
