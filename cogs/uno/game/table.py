@@ -99,7 +99,7 @@ class Tables(Protocol):
     @property
     def busy(self) -> int: ...
 
-    def started(self, task: asyncio.Task[None]) -> None: ...
+    def started(self, task: asyncio.Task[None], table: GameTable) -> None: ...
 
 
 class _Unknown:
@@ -166,7 +166,7 @@ class GameTable:
         if running is None or running.done():
             task = asyncio.create_task(self._run(), name=f"uno-table-{self.game_id}")
             self._task = task
-            self._tables.started(task)
+            self._tables.started(task, self)
 
     def retire(self) -> None:
         """The game leaves the running games now: keep its table as it is, for the edit its end
@@ -463,7 +463,7 @@ class TableUpdater:
         self.budget = budget
         self.closed = False
         # The tables' updates in flight, every game's (a finished game's last edit included).
-        self._updates: set[asyncio.Task[None]] = set()
+        self._updates: dict[asyncio.Task[None], GameTable] = {}
 
     def table(self, game_id: int, render: Renderer, on_posted: OnPosted) -> GameTable:
         """A game's table: `render` gives what it shows now, `on_posted` records a re-post."""
@@ -471,13 +471,14 @@ class TableUpdater:
 
     @property
     def busy(self) -> int:
-        """How many tables are being updated now (they share the budget's pace)."""
-        return len(self._updates)
+        """How many tables are being updated now through the channel routes (they share the
+        budget's pace; one on a click's token does not count against it)."""
+        return sum(1 for table in self._updates.values() if table.reach.current is None)
 
-    def started(self, task: asyncio.Task[None]) -> None:
-        """A table's update task began (`GameTable`): followed until it ends."""
-        self._updates.add(task)
-        task.add_done_callback(self._updates.discard)
+    def started(self, task: asyncio.Task[None], table: GameTable) -> None:
+        """`table`'s update task began: followed until it ends."""
+        self._updates[task] = table
+        task.add_done_callback(lambda done: self._updates.pop(done, None))
 
     async def flush_all(self, timeout: float) -> bool:
         """Wait (at most `timeout` seconds) until every table shows its latest state."""
