@@ -223,6 +223,29 @@ async def test_the_table_moves_to_a_newer_click_before_its_token_expires(world: 
     assert emu.violations == []
 
 
+async def test_uno_table_answered_privately_posts_a_public_table(world: Tokens) -> None:
+    """`/uno table` is answered privately; the table it asks for comes as a public follow-up of
+    that very command, through its token, and the old table goes."""
+    emu = world.emu
+    g = await _game(world)
+    since = len(emu.requests)
+    asked = await emu.slash(g.bob, g.channel, "uno table")
+    told = await answer(asked)
+    assert told.ephemeral
+    new = await emu.wait_for(
+        lambda: (m := Table(emu, g.channel).message()) is not None and m.id != g.table.id and m,
+        10,
+        what="the table anew",
+    )
+    assert not new.ephemeral and new.message_id != told.message_id
+    await _one_table(emu, g, new)
+    token = asked.interaction.token
+    posts = [r for r in _table_requests(emu, g, since) if r.method == "POST"]
+    assert [r.path.endswith(token) for r in posts] == [True], [r.path for r in posts]
+    _nothing_private_public(emu, g)
+    assert emu.violations == []
+
+
 @pytest.mark.parametrize("status", [500, 503])
 async def test_a_failing_token_edit_falls_back_to_the_channel(world: Tokens, status: int) -> None:
     emu = world.emu

@@ -326,8 +326,8 @@ class GameTable:
         reach = self.reach
         token = reach.reaching(message_id)
         carrier = reach.carrier(channel.id, message_id)
-        if carrier is None and token is not None and (self._repost or old):
-            carrier = token.interaction  # posted anew, through the token it already has
+        if carrier is None and (self._repost or old):  # posted anew: through the freshest token
+            carrier = reach.fresh(channel.id) or (token.interaction if token else None)
         if carrier is not None:
             return await self._post_through(carrier, channel, message_id, table, token)
         if token is None or self._repost or old:

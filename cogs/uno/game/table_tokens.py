@@ -113,20 +113,24 @@ class TableReach:
             return None
         return token
 
-    def carrier(self, channel_id: int, message_id: int | None) -> Interaction | None:
-        """The click whose token should carry the table from now on, posted anew as its
-        follow-up: the newest one, if it is fresh and the table's own token (if any) has lived
-        `HANDOVER` of its time; None: keep the table where it is."""
+    def fresh(self, channel_id: int) -> Interaction | None:
+        """The newest click, if it is fresh enough to carry the table (at most `FRESH` of its
+        time old) and can carry it now (`can_carry`); one too old is forgotten."""
         newest = self._newest
         if newest is None or newest.id in self._refused:
             return None
         if self._age(newest) >= self.ttl * FRESH:
             self._newest = None  # too old to take a table over: forget it
             return None
-        if not can_carry(newest, channel_id):
-            return None  # its answer is on its way: perhaps at the next update
+        return newest if can_carry(newest, channel_id) else None  # (else: its answer is due)
+
+    def carrier(self, channel_id: int, message_id: int | None) -> Interaction | None:
+        """The click whose token should carry the table from now on, posted anew as its
+        follow-up: the newest fresh one (`fresh`), if the table's own token (if any) has lived
+        `HANDOVER` of its time; None: keep the table where it is."""
+        newest = self.fresh(channel_id)
         token = self.reaching(message_id)
-        if token is None:
+        if newest is None or token is None:
             return newest
         young = self._age(token.interaction) < self.ttl * HANDOVER
         return None if young or token.interaction.id == newest.id else newest
