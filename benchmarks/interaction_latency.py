@@ -10,7 +10,8 @@ paused while the games run, so that neither the load generator's work nor its pa
 the bot's latency.
 
 Prints, per run: p50/p99/max from the emulator dispatching an interaction to the bot's answer,
-errors (failed interactions and Discord-rule violations), table edits, the bot's CPU time per
+errors (failed interactions and Discord-rule violations), table edits (and re-posts, through the
+channel or a click's token), the bot's CPU time per
 interaction (table edits included; its worker processes' share, computer players and replays,
 printed apart), the card pictures uploaded (bytes per interaction, and per
 table and hand picture), and its resident memory before the games, with them open, and after
@@ -203,6 +204,23 @@ def staleness(moves: list[float], edits: list[float], end: float) -> tuple[list[
     return out, unshown
 
 
+def table_updates(records: list[Any], games: dict[int, int]) -> dict[int, list[float]]:
+    """Per channel, when its table was edited or posted anew (`time.monotonic`), on any route:
+    the channel's, or a click's token (a request Discord took whose body is the table: it has
+    the game's Show my hand button). `games`: game id -> its channel."""
+    wall_to_mono = time.time() - time.monotonic()
+    found = re.compile(r'"uno:(\d+):hand"')
+    updates: dict[int, list[float]] = {}
+    for r in records:
+        if r.method not in ("PATCH", "POST") or r.status != 200 or r.json is None:
+            continue
+        for gid in set(found.findall(json.dumps(r.json))):
+            channel = games.get(int(gid))
+            if channel is not None:
+                updates.setdefault(channel, []).append(r.time - wall_to_mono)
+    return updates
+
+
 def channel_requests(records: list[Any]) -> dict[str, int]:
     """The global-limited requests among `records`, by kind."""
     kinds: dict[str, int] = {}
@@ -303,7 +321,12 @@ async def run(
         rss_games = sum(rss_kb(pid) for pid in pids)
         first = len(emu.interaction_latencies)
         marks = emu.mark()
-        edits_before = sum(len(v) for v in emu.channel_edit_times.values())
+        games_of = {  # game id -> its channel, from its table's Show my hand button
+            int(m[1]): int(channel)
+            for table, channel in zip(tables, channels, strict=True)
+            for c in table.custom_ids
+            if (m := HAND_ID.match(c))
+        }
         files_before = set(emu.attachment_blobs)
         identical_before = len(emu.identical_uploads)
         gl = emu.global_limit
@@ -366,8 +389,9 @@ async def run(
         settled = time.monotonic()
         stale: list[float] = []
         unshown = 0
+        updates = table_updates(emu.requests[requests_before:], games_of)
         for channel, moves in zip(channels, moved, strict=True):
-            edit_times = sorted(emu.channel_edit_times.get(int(channel), []))
+            edit_times = sorted(updates.get(int(channel), []))
             ages, missing = staleness(moves, edit_times, settled)
             stale += ages
             unshown += missing
@@ -380,7 +404,7 @@ async def run(
             await bot.stop(timeout=20)
             own += re.findall(r"busiest second (\d+) by this process's clock", bot.output)[-1:]
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
-        edits = sum(len(v) for v in emu.channel_edit_times.values()) - edits_before
+        edits = sum(len(v) for v in updates.values())
         errors = len(emu.failed_interactions[marks[2] :]) + len(emu.violations[marks[0] :])
         sent = uploads(emu, files_before)
         tables_sent, hands_sent = sent.get("table.png", []), sent.get("hand.png", [])

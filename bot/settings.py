@@ -47,6 +47,13 @@ class Settings(BaseSettings):
         description="seconds after a click that its private hand is kept up to date through the "
         "click's token (Discord keeps a token 900 s; the rest is a safety margin)",
     )
+    table_token_ttl: float = Field(
+        default=840,
+        gt=0,
+        description="seconds after a click that a game's public table is edited through the "
+        "click's token, on routes exempt from Discord's global limit (Discord keeps a token "
+        "900 s; the rest is a safety margin)",
+    )
     # Computer players wait this long (seconds, at random between the two) before each move.
     computer_delay_min: float = Field(default=0.6, ge=0)
     computer_delay_max: float = Field(default=1.5, ge=0)

@@ -46,6 +46,7 @@ class UnoApp:
             interval=settings.table_edit_interval,
             repost_after=settings.table_repost_after,
             budget=bot.request_budget,
+            token_ttl=settings.table_token_ttl,
         )
         self.private_hands = PrivateHands(shared)
         self.pings = TurnPings(shared)

@@ -787,6 +787,9 @@ class Rest:
         w = self.world
         inter = self._hook(call)
         msg = self._hook_message(call, inter)
+        # Discord's limit is the message's age, whichever route edits it (an `@original` of a
+        # click can be a message older than an hour).
+        self._refuse_old_edit(msg)
         state = w.merged_edit(msg, call.body)
         atts = self._attachments(call, msg.channel_id, msg.attachments)
         if atts is not None:

@@ -16,7 +16,7 @@ import pytest
 
 from testing.bot_env import bot_env
 from testing.fakediscord import FakeDiscord, Message
-from testing.players import Table, actions, answer, open_game, show_hand
+from testing.players import Table, actions, answer, open_game, show_hand, version_of
 from tests.e2e.conftest import ROOT
 from tests.e2e.test_turn_pings import PingWorld
 
@@ -77,7 +77,11 @@ async def test_the_ping_of_the_last_run_is_deleted_after_a_restart(tmp_path: Pat
         # Play on: Bob's ping is the channel's only one, and it goes once he plays.
         table = await emu.wait_for(lambda: Table(emu, channel).message(), 5, what="the table")
         hand = await show_hand(emu, alice, table)
-        await answer(await emu.click(alice, hand, actions(hand)["play:G1"]))
+        played = await answer(await emu.click(alice, hand, actions(hand)["play:G1"]))
+        # (Her click's fresh token carries the table from now on: posted anew, below.)
+        moved = version_of(played)
+        assert moved is not None, played.text
+        table = await Table(emu, channel).at_version(moved)
         bobs = await emu.wait_for(
             lambda: next(iter(world.alive(channel)), None), 5, what="bob's ping"
         )

@@ -3,7 +3,9 @@
 The emulator enforces a global limit of 6 requests/s here and the bot runs with REQUEST_BUDGET=4
 and no pause between table edits, so several games played at once ask for far more channel
 requests than the limit allows; the budget spreads them, and interaction answers (exempt) are
-not held back: not even `/uno table`, whose table the updater posts in the background.
+not held back: not even `/uno table`, whose table the updater posts in the background. Tables
+stay on the channel routes here (TABLE_TOKEN_TTL tiny), as they do when no click is fresh: on a
+click's token they would not count against the limit at all (tests/e2e/test_table_tokens.py).
 """
 
 from __future__ import annotations
@@ -55,7 +57,9 @@ async def budgeted(tmp_path: Path) -> AsyncIterator[Budgeted]:
     emu.global_limit.per_second = 6
     await emu.start()
     guild = emu.add_guild("Busy")
-    env = bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id), REQUEST_BUDGET="4")
+    env = bot_env(
+        emu, tmp_path, DEV_GUILD_ID=str(guild.id), REQUEST_BUDGET="4", TABLE_TOKEN_TTL="0.001"
+    )
     bot = emu.bot_process(env=env, cwd=str(ROOT))
     try:
         await bot.start()

@@ -298,13 +298,23 @@ async def test_a_match_killed_before_its_final_table_shows_it_after_the_restart(
     assert table is not None
     path = f"/channels/{channel}/messages/{table.id}"
     fault = emu.fail_route("PATCH", path, status=503, containing=FINAL)
+    # (and through a click's token: its edit, or its follow-up posting the table anew)
+    hook = "/webhooks/{id}/{token}"
+    faults = [
+        fault,
+        emu.fail_route("PATCH", hook + "/messages/{id}", status=503, containing=FINAL),
+        emu.fail_route("POST", hook, status=503, containing=FINAL),
+    ]
     users = {alice.id: alice, bob.id: bob}
     with pytest.raises(TimeoutError):  # the table never shows the end: play_round says so
         await play_round(emu, channel, users)
     result = await world.one_result(channel)
-    assert fault.hits and world.posts(game_id, "table") == [("standby", None)]
+    # (through the channel once the token's edit, tried for a few seconds, gave way)
+    await emu.wait_for(lambda: fault.hits, 20, what="the final table's edit through the channel")
+    assert world.posts(game_id, "table") == [("standby", None)]
     await world.bot.kill()
-    fault.clear()
+    for failing in faults:
+        failing.clear()
     await world.bot.start()
     await emu.wait_for_bot(timeout=30, new=True)
     final = await emu.wait_for(

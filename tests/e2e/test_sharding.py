@@ -14,7 +14,7 @@ import pytest_asyncio
 from testing.bot_env import bot_env
 from testing.fakediscord import FakeDiscord
 from testing.fakediscord.process import BotProcess
-from testing.players import Table, actions, answer, open_game, show_hand, take_turn
+from testing.players import Table, actions, answer, open_game, show_hand, take_turn, version_of
 from tests.e2e.conftest import ROOT
 from tests.e2e.postgres import empty_postgres
 
@@ -90,6 +90,14 @@ async def test_two_processes_each_serve_only_their_shards_guilds(
             hand = await show_hand(emu, user, tables[n])  # the table's button from before
             hand = await take_turn(emu, user, hand)
             assert actions(hand), hand.text
+            # The turn's fresh click carries the table from now on: posted anew, the old one
+            # deleted (the clicks below are on the table as it is then).
+            moved = version_of(hand)
+            assert moved is not None, hand.text
+            shown = await table.at_version(moved)
+            await emu.wait_for(
+                lambda old=tables[n], new=shown: old is new or old.deleted, 5, what="one table"
+            )
         conns = {c.shard: c.session_id for c in emu.gateway.live}
         clicks = [i for i in emu.interactions.values() if i.guild_id in {g.id for g in guilds}]
         for inter in clicks[-4:]:
@@ -100,9 +108,11 @@ async def test_two_processes_each_serve_only_their_shards_guilds(
         await bots[1].kill()
         # Its picture workers end with it: nothing is left holding its output open.
         assert bots[1].output_closed, "a killed bot left a worker process behind"
-        dead = await emu.click(players[1][0], tables[1], label="Show my hand")
+        now = [Table(emu, channel).message() for channel in channels]
+        assert now[0] is not None and now[1] is not None
+        dead = await emu.click(players[1][0], now[1], label="Show my hand")
         assert not dead.delivered
-        alive = await answer(await emu.click(players[0][0], tables[0], label="Show my hand"))
+        alive = await answer(await emu.click(players[0][0], now[0], label="Show my hand"))
         assert "Your hand" in alive.text
         assert await dead.wait() is None and dead.failed
         emu.assert_clean(allow_failed=True)

@@ -7,6 +7,10 @@ meanwhile (their own answers still work: only the table's route fails). Once Dis
 the table must catch up to the latest state without anyone acting (the turn timer is off): before
 the fix, the failed edit was dropped and the table named the wrong player until the next move.
 
+The table is kept on the channel routes here (TABLE_TOKEN_TTL tiny: no click's token is ever
+fresh enough to carry it), the routes a table takes when no click is fresh; the same outage on
+a token's routes is tests/e2e/test_table_tokens.py's.
+
 Run with `-s` to see the seconds from Discord's recovery to the caught-up table.
 """
 
@@ -61,7 +65,7 @@ async def outage_game(tmp_path: Path, **env: str) -> AsyncIterator[tuple[FakeDis
     emu = FakeDiscord()
     await emu.start()
     guild = emu.add_guild("Outage")
-    env = {SCALE_VARIABLE: str(DISCORD_RETRY_SCALE), **env}
+    env = {SCALE_VARIABLE: str(DISCORD_RETRY_SCALE), "TABLE_TOKEN_TTL": "0.001", **env}
     bot = emu.bot_process(
         paced_bot_args(),
         env=bot_env(emu, tmp_path, DEV_GUILD_ID=str(guild.id), **env),

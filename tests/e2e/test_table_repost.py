@@ -104,10 +104,15 @@ async def test_a_refused_edit_posts_the_table_anew(tmp_path: Path) -> None:
         await asyncio.sleep(1.1)
         version = await _move(emu, users, channel)
         new = await _reposted(emu, channel, table, version)
+        game = f'"uno:{Table(emu, channel).game_id}:hand"'  # (the table's Show my hand)
         edits = [
             r.status
             for r in emu.requests[first_request:]
-            if r.method == "PATCH" and r.path.endswith(f"/messages/{table.id}")
+            if r.method == "PATCH"
+            and (
+                r.path.endswith(f"/messages/{table.id}")  # through the channel
+                or (r.path.endswith("/messages/@original") and game in json.dumps(r.json))
+            )  # or through the Start click's token
         ]
         # (A deal's last edit may still land while the table is young: it is edited in place.)
         assert 400 in edits and set(edits[edits.index(400) :]) == {400}, edits

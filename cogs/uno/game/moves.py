@@ -138,7 +138,7 @@ class Moves:
             return hand_message(live, user, locale, notice=notice, pictures=pictures)
 
         try:
-            async with running.change(plan) as change:  # shown by the owner, whatever follows
+            async with running.change(plan, via=interaction) as change:  # shown by the owner
                 notice = personal_notice(change.events, user, live.names, locale)
                 if error:
                     notice += f"\n⚠️ {error}"
@@ -179,7 +179,7 @@ class Moves:
             pictures = shared.images_on(live.guild_id)
             return hand_message(live, user, locale, notice=notice, pictures=pictures)
 
-        async with running.change(plan) as change:  # shown by the owner, whatever follows
+        async with running.change(plan, via=interaction) as change:  # shown by the owner
             until = change.break_until
             when = discord.utils.format_dt(until, "R") if until is not None else "-"
             notice = t("notice.waited", locale, when=when)
@@ -274,7 +274,7 @@ class Moves:
                 players=[player],
             )
 
-        async with running.change(plan):  # shown by the owner, whatever becomes of the answer
+        async with running.change(plan, via=interaction):  # shown by the owner, whatever the answer
             key = "notice.kicked" if kicked else "notice.you_left"
             text = t(key, interaction.locale, name=literal(running.live.names.get(player, "?")))
             try:

@@ -58,6 +58,7 @@ import discord
 from bot.engine import Game, GameError, NextRound
 from bot.engine import events as E
 from bot.engine.ai import is_computer
+from bot.host import Interaction
 from bot.i18n import t
 from bot.store import (
     GameNotFound,
@@ -211,16 +212,26 @@ class RunningGame:
         live.recent.append((tuple(change.events), timed, lost))
 
     @contextlib.asynccontextmanager
-    async def change(self, plan: Plan) -> AsyncIterator[Change]:
+    async def change(self, plan: Plan, *, via: Interaction | None = None) -> AsyncIterator[Change]:
         """`commit(plan)`, whose body answers the person who made the change: their answer goes
         first, and the change is shown by the owner however the body ends (an answer that
-        raised, or a click's task cancelled)."""
+        raised, or a click's task cancelled). `via`: the click or command that made it (its
+        token may carry the table: `clicked`)."""
         answered: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         try:
-            yield await self.commit(plan, after=answered)
+            change = await self.commit(plan, after=answered)
+            if via is not None:
+                self.clicked(via)
+            yield change
         finally:
             if not answered.done():
                 answered.set_result(None)
+
+    def clicked(self, interaction: Interaction) -> None:
+        """A click (or command) in this game: the table may move to its token, on routes exempt
+        from Discord's global limit, once its answer is done (game/table_tokens.py)."""
+        if not self.closed and interaction.channel_id == self.live.channel_id:
+            self.table.reach.offer(interaction)
 
     def _publish_soon(self, after: asyncio.Future[None] | None) -> None:
         """Make sure the owner's publishing task runs (it shows every change left in the
@@ -291,11 +302,19 @@ class RunningGame:
             await self._abandon_without_humans()
 
     async def started(
-        self, *, table_shown: bool, reach: Mapping[int, tuple[Token, discord.Locale]] | None = None
+        self,
+        *,
+        table_shown: bool,
+        reach: Mapping[int, tuple[Token, discord.Locale]] | None = None,
+        via: Interaction | None = None,
     ) -> None:
         """A game just dealt (its start saved by the lobby): show it, hand every person their
         hand without a click (`reach`: their last click in the lobby, game/hands.py `deal`),
-        and start its clock: the first turn's time counts from when the hands were dealt."""
+        and start its clock: the first turn's time counts from when the hands were dealt.
+        `via`: the Start click; when its answer edited the lobby into the table, the table is
+        edited through its token (`@original`) from now on, else posted as its follow-up."""
+        if via is not None:
+            self._start_token(via, table_shown=table_shown)
         if not table_shown:
             self.table.request()
         if reach:
@@ -322,6 +341,20 @@ class RunningGame:
                 return
             live.deadline = deadline
         self.table.request()  # its countdown
+
+    def _start_token(self, start: Interaction, *, table_shown: bool) -> None:
+        """The Start click's token carries the table: the clicked message itself when the
+        answer edited it into the table, else (a command, an answer elsewhere) a follow-up."""
+        message_id = self.live.table_message_id
+        clicked = start.message.id if start.message is not None else None
+        edited = start.response.type in (
+            discord.InteractionResponseType.message_update,
+            discord.InteractionResponseType.deferred_message_update,
+        )
+        if table_shown and edited and message_id is not None and clicked == message_id:
+            self.table.reach.posted(start, message_id, original=True)
+        else:
+            self.clicked(start)
 
     def resumed(self, note: str) -> None:
         """Loaded again at start-up: the log says so, and the table shows it (re-posted

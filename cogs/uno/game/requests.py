@@ -82,6 +82,7 @@ class TablePosts:
         # Told first: an ask Discord already reported failed (its answer refused) posts
         # nothing, as a click too late is not applied. The post itself is never waited for.
         await respond(interaction, Outgoing(content=text), ephemeral=True)
+        running.clicked(interaction)  # the table comes as its public follow-up
         running.table.request(repost=True)
 
 
@@ -135,3 +136,4 @@ class ShowHand:
         async with hands.answer(interaction, user, fresh, edit=edit) as sent:
             await respond(interaction, sent, edit=edit, ephemeral=not edit)
             hands.register(interaction, user, page=page, picture=sent.shown)
+        running.clicked(interaction)  # a fresh token for the table (game/table_tokens.py)

@@ -14,7 +14,15 @@ the then-latest state, `RETRY_FIRST` seconds after the first failure, doubling u
 until it lands. Otherwise a table would name the wrong player until somebody acts, and with the
 turn timer off nobody might. Only a channel the bot cannot reach (403, or 404 on posting) is left
 alone: that needs an operator, and the next request tries again.
-Interaction tokens are never used here: only the channel endpoints.
+
+A table goes through the token of a click in its game whenever one is fresh (game/table_tokens.py):
+posted as that click's public follow-up (or, after a Start that edited the lobby into it, as
+the Start's `@original`) and edited and deleted through its token, on routes exempt from
+Discord's global limit; moved to a newer click's token before that one expires. An edit or post
+through a token that fails in any way (401 or 404 for a spent token, a 5xx, no answer within
+`table_tokens.REQUEST_TIMEOUT`) is never retried through it: the same update goes through the
+channel routes at once, and the table stays there (paced by the request budget) until the next
+click. So an expired token never freezes a table.
 
 The table's picture (the `Outgoing`'s, see cogs/uno/delivery.py) is uploaded only when what it
 shows changed: an edit that leaves it as it was sends no file and no `attachments` field, which
@@ -26,19 +34,10 @@ picture is marked unknown, and another update `PICTURE_RETRY` seconds later brin
 
 A finished game's owner `retire`s its table: what it shows then is kept, so that the edit its end
 requested still reaches Discord after the game stopped rendering (the more so while requests
-wait for the budget). What all tables share (the bot, the pace, the budget) is `TableUpdater`,
-below.
-
-What a running game's public table shows: its message as rendered from the saved state.
-
-Shared by whoever shows a table (`table_message`): its owner's updates (game/owner.py), the first
-table at the start (lobby/lobbies.py) and `/uno table` (game/requests.py).
-
-What every table of this process shares: the bot, the pace of edits, the request budget, and
-the updates in flight (to pace the busy tables together and to finish them at shutdown).
-
-Each running game's owner gets its own table from `TableUpdater.table` (`GameTable` holds all
-of one table's state); nothing here is kept per game.
+wait for the budget). `table_message` renders a table from the saved state for whoever shows
+one (the owner's updates, the first table at the start, `/uno table`). What every table of the
+process shares (the bot, the pace, the budget, the updates in flight, finished at shutdown) is
+`TableUpdater`; each game's owner gets its own `GameTable` from it, which holds all of its state.
 """
 
 from __future__ import annotations
@@ -51,14 +50,16 @@ from typing import Protocol
 
 import discord
 
-from bot.host import UnoHost
+from bot.host import Interaction, UnoHost
 from bot.request_budget import Priority, RequestBudget, priority
 from bot.ui.outgoing import Outgoing
 from bot.ui.pictures import table_picture
 from bot.ui.table_message import render_table
 from cogs.uno.delivery import EditKwargs, ready
+from cogs.uno.game import table_tokens
 from cogs.uno.game.clock import MAX_TIMEOUTS
 from cogs.uno.game.live import LiveGame
+from cogs.uno.game.table_tokens import TableReach, TableToken
 from cogs.uno.shared import Shared
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,11 @@ FLUSH_TIMEOUT = 30.0
 #: Seconds after a table went out without its (late) picture until an update brings it: time
 #: for a stuck drawing thread to be replaced (at once, by the picture that found it stuck).
 PICTURE_RETRY = 2.0
+
+#: Discord's codes for a message that is gone, and one too old for more edits (error 30046):
+#: a table whose edit meets one is posted anew.
+UNKNOWN_MESSAGE = 10008
+_REPOST_CODES = (UNKNOWN_MESSAGE, 30046)
 
 #: A table as rendered: (channel id, message id or None, the message).
 Rendered = tuple[int, int | None, Outgoing]
@@ -87,12 +93,13 @@ class Tables(Protocol):
     interval: float  # seconds between two edits of one table
     repost_after: timedelta  # a table this old is posted anew
     budget: RequestBudget | None  # paces the busy tables
+    token_ttl: float  # seconds after its click that a token carries a table
     closed: bool  # shutting down: no more updates
 
     @property
     def busy(self) -> int: ...
 
-    def started(self, task: asyncio.Task[None]) -> None: ...
+    def started(self, task: asyncio.Task[None], table: GameTable) -> None: ...
 
 
 class _Unknown:
@@ -122,6 +129,8 @@ class GameTable:
         # restart, so the next update uploads it.
         self._pictured: Hashable | _Unknown | None = UNKNOWN
         self._picture_retry: asyncio.TimerHandle | None = None
+        # The click tokens that reach its message (held in memory only: game/table_tokens.py).
+        self.reach = TableReach(tables.token_ttl)
 
     @property
     def failing(self) -> bool:
@@ -157,7 +166,7 @@ class GameTable:
         if running is None or running.done():
             task = asyncio.create_task(self._run(), name=f"uno-table-{self.game_id}")
             self._task = task
-            self._tables.started(task)
+            self._tables.started(task, self)
 
     def retire(self) -> None:
         """The game leaves the running games now: keep its table as it is, for the edit its end
@@ -184,7 +193,8 @@ class GameTable:
             self._dirty = False
             pause = self._tables.interval
             budget = self._tables.budget
-            if budget is not None:  # the busy tables share the budget
+            # The busy tables on channel routes share the budget; one on a token does not.
+            if budget is not None and self.reach.current is None:
                 pause = budget.pacing(pause, tables=self._tables.busy)
             try:
                 await self._update()
@@ -266,6 +276,8 @@ class GameTable:
             and datetime.now(UTC) - discord.utils.snowflake_time(message_id)
             > self._tables.repost_after
         )
+        if await self._through_token(channel, message_id, table, old=old):
+            return
         if not self._repost and message_id is not None and not old:
             keep = self._pictured == key  # (UNKNOWN never is)
             edit = await ready(table, edit=True, keep=keep, urgent=False)
@@ -299,6 +311,107 @@ class GameTable:
         self._repost = False
         if message_id is not None:
             await self._delete(channel, message_id)
+
+    async def _through_token(
+        self,
+        channel: discord.PartialMessageable,
+        message_id: int | None,
+        table: Outgoing,
+        *,
+        old: bool,
+    ) -> bool:
+        """Show the table through a click's token if one is fresh: edited through the token that
+        reaches its message, or posted as a newer click's follow-up. False: it goes through the
+        channel (no token, or Discord refused this one: never tried through it again)."""
+        reach = self.reach
+        token = reach.reaching(message_id)
+        carrier = reach.carrier(channel.id, message_id)
+        if carrier is None and (self._repost or old):  # posted anew: through the freshest token
+            carrier = reach.fresh(channel.id) or (token.interaction if token else None)
+        if carrier is not None:
+            return await self._post_through(carrier, channel, message_id, table, token)
+        if token is None or self._repost or old:
+            return False
+        picture = table.picture
+        key = picture.key if picture is not None else None
+        edit = await ready(table, edit=True, keep=self._pictured == key, urgent=False)
+        try:
+            await table_tokens.edit(token, edit.edit())
+        except discord.HTTPException as exc:
+            if exc.code not in _REPOST_CODES:
+                log.info("table of game %s: its token's edit failed (%s)", self.game_id, exc)
+                reach.refused(token)
+                return False
+            # The message is gone or too old to edit, the token good: posted anew through it.
+            self._repost = True
+            gone = exc.code == UNKNOWN_MESSAGE  # (nothing to delete)
+            return await self._post_through(
+                token.interaction, channel, None if gone else message_id, table, token
+            )
+        except (TimeoutError, OSError) as exc:
+            log.info(
+                "table of game %s: its token's edit failed (%r); via the channel", self.game_id, exc
+            )
+            reach.refused(token)
+            return False
+        if picture is not None and not edit.pictured:
+            self.picture_missing()
+        else:
+            self._pictured = key
+        return True
+
+    async def _post_through(
+        self,
+        carrier: Interaction,
+        channel: discord.PartialMessageable,
+        message_id: int | None,
+        table: Outgoing,
+        before: TableToken | None,
+    ) -> bool:
+        """Post the table anew as `carrier`'s public follow-up and delete the old one (through
+        its own token, `before`, if it has one); False if Discord refused the post."""
+        picture = table.picture
+        key = picture.key if picture is not None else None
+        new = await ready(table, edit=False, urgent=False)
+        reach = self.reach
+        try:
+            message = await table_tokens.post(carrier, new.send())
+        except (discord.HTTPException, TimeoutError, OSError) as exc:
+            log.info(
+                "table of game %s: a follow-up failed (%r); via the channel", self.game_id, exc
+            )
+            reach.refused(carrier)
+            return False
+        reach.posted(carrier, message.id, original=False)
+        if picture is not None and not new.pictured:
+            self.picture_missing()
+        else:
+            self._pictured = key
+        try:
+            await self._on_posted(message.id)
+        except Exception:
+            # Not stored: the next try posts again, so this copy must not stay as a second table.
+            posted = reach.current
+            reach.current = before
+            if posted is not None:
+                await self._delete_through(posted, channel)
+            raise
+        self._repost = False
+        if message_id is None:
+            return True
+        if before is not None and before.message == message_id:
+            await self._delete_through(before, channel)
+        else:
+            await self._delete(channel, message_id)
+        return True
+
+    async def _delete_through(self, token: TableToken, channel: discord.PartialMessageable) -> None:
+        """Delete a table message through its token, or through the channel if that fails."""
+        try:
+            await table_tokens.delete(token)
+        except (discord.HTTPException, TimeoutError, OSError):
+            self.reach.refused(token)
+            await self._delete(channel, token.message)
 
     async def _delete(self, channel: discord.PartialMessageable, message_id: int) -> None:
         try:
@@ -337,17 +450,20 @@ class TableUpdater:
         interval: float,
         repost_after: float,
         budget: RequestBudget | None = None,
+        token_ttl: float = table_tokens.TOKEN_TTL,
     ) -> None:
         """`interval`: seconds between two edits of one table (TABLE_EDIT_INTERVAL);
         `repost_after`: a table this many seconds old is posted anew (TABLE_REPOST_AFTER);
-        `budget`: the process's request budget, which paces busy tables (REQUEST_BUDGET)."""
+        `budget`: the process's request budget, which paces busy tables (REQUEST_BUDGET);
+        `token_ttl`: seconds after its click that a token carries a table (TABLE_TOKEN_TTL)."""
         self.bot = bot
+        self.token_ttl = token_ttl
         self.interval = interval
         self.repost_after = timedelta(seconds=repost_after)
         self.budget = budget
         self.closed = False
         # The tables' updates in flight, every game's (a finished game's last edit included).
-        self._updates: set[asyncio.Task[None]] = set()
+        self._updates: dict[asyncio.Task[None], GameTable] = {}
 
     def table(self, game_id: int, render: Renderer, on_posted: OnPosted) -> GameTable:
         """A game's table: `render` gives what it shows now, `on_posted` records a re-post."""
@@ -355,13 +471,14 @@ class TableUpdater:
 
     @property
     def busy(self) -> int:
-        """How many tables are being updated now (they share the budget's pace)."""
-        return len(self._updates)
+        """How many tables are being updated now through the channel routes (they share the
+        budget's pace; one on a click's token does not count against it)."""
+        return sum(1 for table in self._updates.values() if table.reach.current is None)
 
-    def started(self, task: asyncio.Task[None]) -> None:
-        """A table's update task began (`GameTable`): followed until it ends."""
-        self._updates.add(task)
-        task.add_done_callback(self._updates.discard)
+    def started(self, task: asyncio.Task[None], table: GameTable) -> None:
+        """`table`'s update task began: followed until it ends."""
+        self._updates[task] = table
+        task.add_done_callback(lambda done: self._updates.pop(done, None))
 
     async def flush_all(self, timeout: float) -> bool:
         """Wait (at most `timeout` seconds) until every table shows its latest state."""

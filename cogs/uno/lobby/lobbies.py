@@ -396,7 +396,7 @@ class Lobby:
         else:
             notice = Outgoing(content=t("notice.started", interaction.locale))
             await respond(interaction, notice, ephemeral=True)
-        await running.started(table_shown=edit, reach=reach)
+        await running.started(table_shown=edit, reach=reach, via=interaction)
 
     @answers_in_time(ephemeral=False)
     async def end(

@@ -371,6 +371,44 @@ async def test_a_deferred_update_s_original_is_the_clicked_message(world: World)
     emu.assert_clean()
 
 
+async def test_a_token_reaches_its_own_messages_for_its_lifetime_only(world: World) -> None:
+    """A follow-up is public unless flagged, whatever the click's own answer was; it is edited
+    through its own interaction's token only, until that token expires (then 401), and like
+    any message older than an hour only a few times (30046)."""
+    emu, guild, _ = world
+    alice = emu.add_user("alice", guild)
+    channel = guild.default_channel
+    private = await emu.slash(alice, channel, "uno hand")
+    other = await emu.slash(alice, channel, "uno hand")
+    assert (await private.response()) is not None and (await other.response()) is not None
+    hook = f"{emu.api_base}/webhooks/{emu.application_id}"
+    mine, theirs = private.interaction, other.interaction
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{hook}/{mine.token}?wait=true", json={"content": "table"}) as r:
+            assert r.status == 200
+            posted = emu.messages[int((await r.json())["id"])]
+        assert not posted.ephemeral and posted in emu.channel_messages(channel)
+        edit = {"content": "table, edited"}
+        path = f"/messages/{posted.id}"
+        async with http.patch(f"{hook}/{theirs.token}{path}", json=edit) as r:
+            assert r.status == 404 and (await r.json())["code"] == 10008
+        emu.old_message_age, emu.old_message_edit_limit = 0.0, 0
+        try:
+            async with http.patch(f"{hook}/{mine.token}{path}", json=edit) as r:
+                assert r.status == 400 and (await r.json())["code"] == 30046
+        finally:
+            emu.old_message_age, emu.old_message_edit_limit = 3600.0, None
+        async with http.patch(f"{hook}/{mine.token}{path}", json=edit) as r:
+            assert r.status == 200 and posted.content == "table, edited"
+        mine.expires_at = emu.now() - 1  # its 15 minutes are over
+        async with http.patch(f"{hook}/{mine.token}{path}", json=edit) as r:
+            assert r.status == 401 and (await r.json())["code"] == 50027
+        async with http.post(f"{hook}/{mine.token}", json={"content": "late"}) as r:
+            assert r.status == 401
+    kinds = [v.kind for v in emu.violations]
+    assert kinds == ["unknown_message", "expired_token", "expired_token"], kinds
+
+
 async def test_defer_then_followup_fills_the_deferral(world: World) -> None:
     emu, guild, _ = world
     alice = emu.add_user("alice", guild)
