@@ -577,3 +577,13 @@ def test_the_heuristic_levels_only_ever_choose_legal_flip_actions(players: int, 
                 game.apply(pid, action)
                 break
     assert game.round_over
+
+
+def test_a_playable_card_may_be_declined_and_a_drawn_one_played_or_kept():
+    game = fl(P2, {1: "R1 B2", 2: "Y2 Y3"}, "R9", "R5 B1")
+    assert A.DRAW in game.legal_actions(1) and play("R1") in game.legal_actions(1)
+    game.apply(1, A.DRAW)  # R5 fits: play it or keep it
+    assert game.decision is Decision.PLAY_DRAWN
+    assert set(game.legal_actions(1)) >= {play("R5"), A.KEEP}
+    game.apply(1, A.KEEP)
+    assert game.current_player == 2 and game.card_count(1) == 3
