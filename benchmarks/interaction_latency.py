@@ -404,6 +404,18 @@ async def run(
             await bot.stop(timeout=20)
             own += re.findall(r"busiest second (\d+) by this process's clock", bot.output)[-1:]
         latencies = [x * 1000 for x in emu.interaction_latencies[first:]]
+        # After the opening (every player's first look, within 2 x think s of the start, and
+        # 3 s more): the steady state, without the burst of every game starting together.
+        opened = play_started + 2 * think + 3.0
+        steady = [
+            x * 1000
+            for x, at in zip(
+                emu.interaction_latencies[first:],
+                emu.interaction_answer_times[first:],
+                strict=True,
+            )
+            if at >= opened
+        ]
         edits = sum(len(v) for v in updates.values())
         errors = len(emu.failed_interactions[marks[2] :]) + len(emu.violations[marks[0] :])
         sent = uploads(emu, files_before)
@@ -443,6 +455,8 @@ async def run(
             "harness_share": harness / elapsed,
             "p50": statistics.median(latencies) if latencies else float("nan"),
             "p99": pct(latencies, 0.99),
+            "steady_p99": pct(steady, 0.99),
+            "steady_interactions": len(steady),
             "max": max(latencies, default=float("nan")),
             "errors": errors,
             "table_edits": edits,
@@ -584,7 +598,9 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
     print(
         f"{prefix}{r['games']:>4} games, think {think}s: {r['actions']} actions, "
         f"{r['interactions']} interactions in {r['seconds']:.1f}s | latency "
-        f"p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms | "
+        f"p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms (after the "
+        f"opening burst: p99 {r.get('steady_p99', float('nan')):.1f} ms of "
+        f"{r.get('steady_interactions', '?')}) | "
         f"errors {r['errors']} | table edits {r['table_edits']} | identical uploads "
         f"{r.get('identical_uploads', '?')}"
     )

@@ -705,6 +705,7 @@ class Rest:
         inter.ack_type = rtype
         inter.acked_at = now
         w.interaction_latencies.append(now - inter.dispatched_at)
+        w.interaction_answer_times.append(now)
         inter.done.set()
         w.notify()
         if call.query.get("with_response", "").lower() not in ("1", "true"):

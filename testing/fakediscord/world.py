@@ -117,6 +117,8 @@ class World:
         self.violations: list[Violation] = []
         self.unknown_routes: list[RequestRecord] = []
         self.interaction_latencies: list[float] = []
+        #: When each of those answers came (the loop's clock, `now()`), in the same order.
+        self.interaction_answer_times: list[float] = []
         self.failed_interactions: list[Interaction] = []
         self.channel_edit_times: defaultdict[int, list[float]] = defaultdict(list)
         self.rate_limited: int = 0
