@@ -416,6 +416,13 @@ async def run(
             )
             if at >= opened
         ]
+        # Answers by 10-s slice of the play: whether a tail is spread out (a queue) or comes
+        # in a few moments (the bot's loop held up).
+        slices: dict[int, list[float]] = {}
+        for x, at in zip(
+            emu.interaction_latencies[first:], emu.interaction_answer_times[first:], strict=True
+        ):
+            slices.setdefault(int((at - play_started) // 10), []).append(x * 1000)
         edits = sum(len(v) for v in updates.values())
         errors = len(emu.failed_interactions[marks[2] :]) + len(emu.violations[marks[0] :])
         sent = uploads(emu, files_before)
@@ -456,6 +463,10 @@ async def run(
             "p50": statistics.median(latencies) if latencies else float("nan"),
             "p99": pct(latencies, 0.99),
             "steady_p99": pct(steady, 0.99),
+            "slices": [
+                (10 * k, len(v), statistics.median(v), pct(v, 0.99), max(v))
+                for k, v in sorted(slices.items())
+            ],
             "steady_interactions": len(steady),
             "max": max(latencies, default=float("nan")),
             "errors": errors,
@@ -664,6 +675,15 @@ def report(r: dict[str, Any], think: float, label: str = "") -> None:
     )
 
 
+def print_slices(r: dict[str, Any]) -> None:
+    """The answers' latency by 10-s slice of the play (`--slices`)."""
+    for start, n, p50, p99, worst in r.get("slices", []):
+        print(
+            f"      {start:>4}-{start + 10:<4}s {n:>6} answers: p50 {p50:7.1f} ms, p99 "
+            f"{p99:7.1f} ms, max {worst:7.1f} ms"
+        )
+
+
 def side_by_side(results: list[dict[str, Any]], n: int, think: float) -> None:
     """The runs of one configuration in columns, in the order they ran (`--images on off on
     off`: interleaved), then the ratio of the medians of CPU per interaction, pictures on/off."""
@@ -761,6 +781,9 @@ def main() -> None:
         help="the bot's DATABASE_URL (a PostgreSQL role's schema, emptied before and after "
         "the run; default: a fresh SQLite file)",
     )
+    parser.add_argument(
+        "--slices", action="store_true", help="print the answers' latency by 10-s slice of play"
+    )
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.processes > 1 and not args.database_url:
@@ -799,6 +822,8 @@ def main() -> None:
         print(json.dumps(r))
     else:
         report(r, think)
+        if args.slices:
+            print_slices(r)
 
 
 if __name__ == "__main__":
