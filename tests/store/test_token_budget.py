@@ -140,18 +140,19 @@ class Load:
     def __init__(self) -> None:
         self.starts: list[float] = []
         self._tasks: dict[int, list[asyncio.Task[None]]] = {}
+        self._noted: set[int] = set()  # the budgets whose starts are noted
 
     def on(self, process: BudgetSharing) -> None:
         budget = process.budget
-        if not getattr(budget, "_noted", False):
+        if id(budget) not in self._noted:
+            self._noted.add(id(budget))
             granted = budget._start
 
             def noted(now: float) -> None:
                 granted(now)
                 self.starts.append(now)
 
-            budget._start = noted  # type: ignore[method-assign]
-            budget._noted = True  # type: ignore[attr-defined]
+            vars(budget)["_start"] = noted  # this budget's starts, noted as it lets them start
 
         async def ask() -> None:
             while True:
