@@ -214,9 +214,11 @@ async def test_sigkill_at_every_awkward_moment_loses_and_repeats_nothing(
         )
         if not crashed_again:
             crashed_again = True
-            new_table = Table(emu, channel).message()
-            assert new_table is not None
-            for _ in range(50):  # the new round's table recorded
+            for _ in range(100):  # the new round's table recorded
+                # (the channel's table as it is now: the click's token may have moved it to a
+                # new message since it was first seen: game/table_tokens.py)
+                new_table = Table(emu, channel).message()
+                assert new_table is not None
                 recorded = await c.query(
                     "SELECT 1 FROM games WHERE id = :game AND table_message_id = :table",
                     game=game_id,
