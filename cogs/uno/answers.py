@@ -121,6 +121,19 @@ async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bo
     finally:
         if watch.deferral is not None:
             await watch.deferral  # never leave it running past the work (it never raises)
+        _release_clicked_message(interaction)
+
+
+def _release_clicked_message(interaction: Interaction) -> None:
+    """The interaction is answered: drop discord.py's copy of the clicked message.
+
+    Tokens keep an answered interaction for up to 15 minutes (a hand's, a table's), and with it
+    that message, parsed anew for every click: its rows, buttons, emojis and embeds, some 60
+    objects. Kept until the player's next click, they outlive the garbage collector's young
+    generations and die in the oldest, whose full collections then came every second or two at
+    a thousand games, each pausing every answer for up to 0.4 s (docs/benchmarks.md). The
+    flows read the clicked message only while they answer, inside `in_time`."""
+    interaction.message = None
 
 
 def answers_in_time(
