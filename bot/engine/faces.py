@@ -124,6 +124,13 @@ def deck_faces(kind: str) -> list[int]:
     return list(_DECKS[kind])
 
 
+def deck_size(kind: str) -> int:
+    """How many cards the deck has (without building its list: `Game.new` asks every match)."""
+    if kind not in _DECKS:
+        deck_faces(kind)
+    return len(_DECKS[kind])
+
+
 _DECK_BYTES: dict[str, bytes | None] = {}
 
 

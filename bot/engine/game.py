@@ -20,7 +20,7 @@ from . import events as E
 from . import seeds, snapshot
 from .cards import Card, Color
 from .errors import GameOver, NotInGame
-from .faces import CARDS, COLOR_INDEX, SIDE_COLORS, deck_faces
+from .faces import CARDS, COLOR_INDEX, SIDE_COLORS, deck_size
 from .flip import other_sides, pile_back
 from .hand import Hand, HandsView
 from .legality import (
@@ -116,7 +116,7 @@ class Game(GameState):
             raise InvalidRules("players", f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players")
         if len(set(players)) != len(players):
             raise InvalidRules("players", "a player can only take one seat")
-        if len(players) * rules.hand_size >= len(deck_faces(rules.deck)):
+        if len(players) * rules.hand_size >= deck_size(rules.deck):
             raise InvalidRules("hand_size", "not enough cards to deal that many to every player")
         game = cls()
         game.rules = rules
@@ -128,7 +128,9 @@ class Game(GameState):
             game.preset_seeds = [bytes(s) for s in round_seeds]
         if dealer is not None and dealer not in players:
             raise InvalidRules("dealer", "the dealer must be one of the players")
-        game.dealer = dealer if dealer is not None else game.next_random().choice(players)
+        if dealer is None:
+            dealer = players[seeds.first_dealer_seat(game.seed, len(players))]
+        game.dealer = dealer
         return game
 
     def copy(self) -> Game:

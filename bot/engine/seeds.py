@@ -33,6 +33,8 @@ SEED_BYTES = 32
 SHOWN_DIGITS = 16
 #: The HMAC key that turns a test's integer seed into round seeds (never used at a real table).
 _DERIVED = b"uno-derived-round-seed"
+#: The HMAC key that picks a match's first dealer from its integer seed.
+_FIRST_DEALER = b"uno-first-dealer"
 
 
 class _KeyLayout(dict[int, tuple[struct.Struct, bytes, bytes, bytes]]):
@@ -62,6 +64,15 @@ def derived_round_seed(match_seed: int, round_number: int) -> bytes:
     """A reproducible round seed for a match started with a fixed integer seed (tests,
     simulations): HMAC-SHA256("uno-derived-round-seed", "<match seed>:<round number>")."""
     return hmac_sha256(_DERIVED, b"%d:%d" % (match_seed, round_number))
+
+
+def first_dealer_seat(match_seed: int, seats: int) -> int:
+    """The seat of a match's first dealer, from its integer seed: reproducible for a fixed seed
+    (tests, simulations), unpredictable for a table's secret one. One HMAC, where a
+    `random.Random` seeded for it cost a quarter of `Game.new` (its 624-word state set up to
+    draw one number; docs/benchmarks.md, "The engine"). Not part of a record's proof: a record
+    names its first dealer."""
+    return int.from_bytes(hmac_sha256(_FIRST_DEALER, b"%d" % match_seed)[:8], "big") % seats
 
 
 def commitment(seed: bytes) -> str:

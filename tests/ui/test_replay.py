@@ -39,7 +39,7 @@ from tests.engine.matches import PLAYERS, recorded_match
 
 @pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
-    return build_record(**recorded_match(5))
+    return build_record(**recorded_match(7))
 
 
 def _round_lengths(record: dict[str, Any]) -> list[int]:
@@ -65,7 +65,7 @@ def test_a_round_is_one_frame_per_turn_each_a_second_the_last_held(record) -> No
 
 def test_a_long_round_is_spread_over_max_frames_played_faster() -> None:
     # Random legal moves make rounds of hundreds or thousands of turns: a long round for free.
-    record = build_record(**recorded_match(3))
+    record = build_record(**recorded_match(1))
     lengths = _round_lengths(record)
     number = max(range(1, len(lengths) + 1), key=lambda n: lengths[n - 1])
     turns = lengths[number - 1]
@@ -178,7 +178,7 @@ def test_each_frame_says_who_played_what_in_the_server_s_language(record, locale
 
 
 def test_the_last_frame_lights_the_winner() -> None:
-    record = build_record(**recorded_match(5))
+    record = build_record(**recorded_match(7))
     outcome = record["rounds"][0]["result"]
     names = dict(PLAYERS)
     last = round_states(record, 1)[-1]
@@ -196,7 +196,7 @@ def test_a_round_that_is_not_there_or_does_not_replay_is_a_mismatch(record) -> N
 
 
 def test_the_worker_builds_the_record_from_its_parts() -> None:
-    parts = recorded_match(5)
+    parts = recorded_match(7)
     assert replay_from_parts(parts, 1) == replay_file(build_record(**parts), 1)
 
 
