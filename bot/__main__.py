@@ -39,12 +39,13 @@ def apply_endpoints(settings: Settings) -> None:
     point_at(settings.discord_api_base, settings.discord_gateway_url)
 
 
-#: Allocations between two collections of the collector's youngest generation (Python's default:
-#: 700). A click's objects live across its awaits (Discord's round trips); at 700, a thousand
-#: games allocate so fast that they outlived both young generations, filled the oldest and set
-#: off a full collection every second or two, each pausing every answer for 0.2-0.3 s. At 2,000
-#: they mostly die young: a quarter of the full collections, answers p99 0.33 s from 0.76-0.89 s
-#: and 10% less CPU, the same memory (docs/benchmarks.md, "A thousand games per token").
+#: Allocations between two collections of the collector's youngest generation (Python's default
+#: up to 3.13: 700). A click's objects live across its awaits (Discord's round trips); at 700, a
+#: thousand games allocate so fast that they outlived both young generations, filled the oldest
+#: and set off a full collection every second or two, each pausing every answer for up to
+#: 0.4 s. At 2,000 they mostly die young: a quarter of the full collections; side by side,
+#: answers p99 0.33-0.74 s against 1.05-1.65 s and 16% less CPU per interaction, the same
+#: memory (docs/benchmarks.md, "A thousand games per token").
 YOUNG_GENERATION = 2000
 
 

@@ -8,10 +8,11 @@ state; `snapshot` turns it into plain data and back. They all import this module
 Randomness is derived, not carried. Each round has a seed of its own, 32 bytes (`round_seed`,
 secret until the round ends), and every shuffle of the round is a documented function of it
 (seeds.py, "uno-shuffle-v1"): a table shows its commitment at the deal and reveals it at the end,
-so anyone can check the deal. The first dealer draws from the match's integer `seed` and the
-step's number (`next_random`). A match started with a fixed integer seed (tests, simulations)
-derives its round seeds from it; one started without gets fresh secret ones. A snapshot stores
-these few values, and a resumed game still deals exactly as the original would have.
+so anyone can check the deal. The first dealer is one HMAC of the match's integer `seed`
+(`seeds.first_dealer_seat`; a record names it). A match started with a fixed integer seed
+(tests, simulations) derives its round seeds from it; one started without gets fresh secret
+ones. A snapshot stores these few values, and a resumed game still deals exactly as the
+original would have.
 """
 
 from __future__ import annotations
