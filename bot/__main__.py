@@ -43,9 +43,9 @@ def apply_endpoints(settings: Settings) -> None:
 #: up to 3.13: 700). A click's objects live across its awaits (Discord's round trips); at 700, a
 #: thousand games allocate so fast that they outlived both young generations, filled the oldest
 #: and set off a full collection every second or two, each pausing every answer for up to
-#: 0.4 s. At 2,000 they mostly die young: a quarter of the full collections; side by side,
-#: answers p99 0.33-0.74 s against 1.05-1.65 s and 16% less CPU per interaction, the same
-#: memory (docs/benchmarks.md, "A thousand games per token").
+#: 0.4 s. At 2,000 they mostly die young: a quarter of the full collections and, side by
+#: side, 16% less CPU per interaction, the same memory (docs/benchmarks.md, "A thousand games
+#: per token").
 YOUNG_GENERATION = 2000
 
 
