@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from testing.bot_env import bot_env
+from testing.clicks import my_turn
 from testing.fakediscord import FakeDiscord, Message, User
 from testing.fakediscord.process import BotProcess
 from testing.players import (
@@ -82,14 +83,6 @@ async def _started_bot(emu: FakeDiscord, tmp_path: Path, **env: str) -> tuple[in
     return guild, bot
 
 
-def _decision_offered(hand: Message) -> bool:
-    """Whether the hand offers its player a decision: a card, a colour or an answer to make."""
-    decisions = {"draw", "keep", "pass", "accept", "challenge"}
-    return bool(hand.selects) or any(
-        a.startswith(("play:", "color:")) or a in decisions for a in actions(hand)
-    )
-
-
 async def _play_until(emu: FakeDiscord, channel: int, human: User, done: object) -> None:
     """The human plays each of their turns (the computer plays the others) until `done()` is
     true at one of them; their turns are where the game waits, so nothing races."""
@@ -110,7 +103,7 @@ async def _play_until(emu: FakeDiscord, channel: int, human: User, done: object)
         hand = await show_hand(emu, human, msg)
         # The table says it is the human's turn: their hand must offer a decision (a silent
         # wait for a move that nobody makes would only time out, saying nothing of why).
-        assert _decision_offered(hand), f"the human's turn, but their hand says:\n{hand.text}"
+        assert my_turn(hand), f"the human's turn, but their hand says:\n{hand.text}"
         hand = await take_turn(emu, human, hand)
         if "keep" in actions(hand):
             await answer(await emu.click(human, hand, actions(hand)["keep"]))
