@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
@@ -64,8 +64,10 @@ def locale_code(locale: object | None) -> str:
     return str(getattr(locale, "value", locale))
 
 
+@lru_cache(maxsize=256)
 def resolve_locale(locale: object | None) -> str:
-    """The catalogue to use for a Discord locale ("en-US", "pt-BR", a discord.Locale, None)."""
+    """The catalogue to use for a Discord locale ("en-US", "pt-BR", a discord.Locale, None);
+    remembered, as every message asks (a few hundred times per move with many games open)."""
     code = locale_code(locale)
     language = code.split("-")[0]
     for candidate in (code, BORROWS.get(code), language, BORROWS.get(language)):

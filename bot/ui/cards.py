@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import discord
 
 from bot.engine import COLORS, Card, Color, Rank
@@ -59,7 +61,10 @@ def color_text(color: Color, locale: object = None) -> str:
     return f"{COLOR_EMOJI[color]} {color_name(color, locale)}"
 
 
+@lru_cache(maxsize=4096)
 def card_name(card: Card, locale: object = None) -> str:
+    """The card's name in `locale` ("Red 7", "Rot 7"): remembered, as each hand and table
+    names every card it shows after every move (a card is one object per face)."""
     rank = t(f"rank.{card.rank.value}", locale)
     if card.color is None:
         return rank

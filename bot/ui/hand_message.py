@@ -296,14 +296,16 @@ def render_hand(
     deadline: datetime | None = None,
     recent: Sequence[str] = (),
     waited: bool = False,
+    player_view: PlayerView | None = None,
 ) -> Outgoing:
     """The message showing the viewer's hand (`deadline`: when
     the turn or the round's break runs out; `recent`: the last lines of the table's log, see
     `hand_embed`; `waited`: the viewer's Wait of this break is spent). `pictures` (the
     server's card pictures setting): card emojis on the buttons, the card to match as the
     embed's thumbnail (its emoji, once the emojis are known), and the hand's picture (a
-    `Picture` to render and attach; the embed already points at it)."""
-    seen = view_for(game, viewer)  # once for the layout and the embed
+    `Picture` to render and attach; the embed already points at it). `player_view`: the
+    viewer's `view_for` of `game`, if the caller already has it."""
+    seen = player_view or view_for(game, viewer)  # once for the layout and the embed
     layout = hand_layout(
         game,
         viewer,

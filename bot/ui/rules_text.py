@@ -9,6 +9,7 @@ differ from the official rules, each with its official value beside it.
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import lru_cache
 
 import discord
 
@@ -33,7 +34,13 @@ def changed_options(rules: RuleSet) -> list[str]:
 def _at_match_length(rules: RuleSet) -> dict[str, RuleSet]:
     """Each preset played to the match length of `rules` (the lobby's One round, or its
     points target: `with_match_target`)."""
-    choice = match_target(rules)
+    return _presets_to(match_target(rules))
+
+
+@lru_cache(maxsize=64)
+def _presets_to(choice: str) -> dict[str, RuleSet]:
+    """Each preset played to the match length `choice` (worked out once per length: every
+    table shows its rules, every time it is drawn; do not change the answer)."""
     presets = {}
     for name, preset in PRESETS.items():
         try:

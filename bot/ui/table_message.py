@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
+from functools import lru_cache
 
 import discord
 
-from bot.engine import Decision, Game, Outcome, RoundOutcome, RuleSet, view_for
+from bot.engine import Decision, Game, Outcome, PlayerView, RoundOutcome, RuleSet, view_for
 from bot.engine.ai import is_computer
 from bot.engine.game_kinds import game_kinds, game_of, player_range
 from bot.engine.seeds import shown_commitment
@@ -65,7 +66,10 @@ def goal_text(rules: RuleSet, locale: object = None) -> str:
     return t("table.goal_points", locale, count=rules.target)
 
 
+@lru_cache(maxsize=1024)
 def rules_line(rules: RuleSet, locale: object = None) -> str:
+    """The rules and the goal, for the table's footer: told once per rule set and language
+    (a table is drawn again after every move)."""
     return t(
         "table.rules_line",
         locale,
@@ -215,8 +219,7 @@ def render_lobby(
 # ----------------------------------------------------------------------------- table
 
 
-def _decision_line(game: Game, names: Mapping[int, str], locale: object) -> str:
-    view = view_for(game, None)
+def _decision_line(view: PlayerView, names: Mapping[int, str], locale: object) -> str:
     current = view.current_player
     who = mention(current, names) if current is not None else "-"
     decision = view.decision
@@ -250,7 +253,7 @@ _RUNS_OUT = (
 
 
 def _clock_lines(
-    game: Game,
+    view: PlayerView,
     names: Mapping[int, str],
     locale: object,
     deadline: datetime | None,
@@ -258,7 +261,6 @@ def _clock_lines(
 ) -> list[str]:
     """When the turn runs out and what happens then, as a timestamp every client counts down
     by itself (no edits); and, before the timeout that would remove the player, a warning."""
-    view = view_for(game, None)
     current = view.current_player
     if deadline is not None and view.decision is Decision.NEXT_ROUND:
         return [t("table.next_round_at", locale, when=discord.utils.format_dt(deadline, "R"))]
@@ -310,11 +312,10 @@ _UNO = ("uno", "table.uno", discord.ButtonStyle.danger, "📣")
 _CATCH = ("catch", "table.catch", discord.ButtonStyle.danger, "🫵")
 
 
-def _seat_lines(game: Game, names: Mapping[int, str], locale: object) -> list[str]:
+def _seat_lines(view: PlayerView, names: Mapping[int, str], locale: object) -> list[str]:
     """Every seat's count, UNO state and total; in UNO Flip also what everybody sees of the
     seat's hand: the other side of its cards (the view's `other_sides`, never the side the
     seat plays with)."""
-    view = view_for(game, None)
     shows = dict(view.other_sides)
     seats = []
     for seat in view.seats:
@@ -366,6 +367,7 @@ def render_table(
     deadline: datetime | None = None,
     last_chance: int = 0,
     pictured: bool = False,
+    spectator_view: PlayerView | None = None,
 ) -> Outgoing:
     """The public table, made to fit a phone: whose turn it is and when it runs out, then the
     picture, then in small print (the footer) the newest log lines, the rules and the goal.
@@ -381,9 +383,10 @@ def render_table(
     row the current player already lost to it, when one more removes them (0: no warning).
     `closed` (why the game ended): the table says it ended, without picture, turn, countdown,
     mentions or buttons. A finished match's table carries its results' Rematch / Game record /
-    Replay buttons (`rematch_view`).
+    Replay buttons (`rematch_view`). `spectator_view`: `view_for(game, None)`, if the caller
+    already has it.
     """
-    view = view_for(game, None)
+    view = spectator_view or view_for(game, None)
     lines: list[str] = []
     if closed:
         lines.append(closed)
@@ -391,12 +394,12 @@ def render_table(
         if game.rules.deck == "flip112":
             lines.append(side_line(view.dark, locale))
         if not pictured:
-            lines += _state_lines(game, locale)
-        lines.append(_decision_line(game, names, locale))
+            lines += _state_lines(view, locale)
+        lines.append(_decision_line(view, names, locale))
         if view.decision is Decision.RESPOND and view.penalty and game.rules.stacking != "off":
             # The running stack: what whoever cannot add to it takes (No Mercy's grow long).
             lines.append(t("table.stack", locale, count=view.penalty))
-        lines += _clock_lines(game, names, locale, deadline, last_chance)
+        lines += _clock_lines(view, names, locale, deadline, last_chance)
     embed = discord.Embed(
         title=_title(game, locale, bool(closed)),
         description="\n".join(lines)[:4096],
@@ -405,7 +408,7 @@ def render_table(
     if closed or not pictured:
         embed.add_field(
             name=t("table.players", locale),
-            value="\n".join(_seat_lines(game, names, locale))[:1024],
+            value="\n".join(_seat_lines(view, names, locale))[:1024],
             inline=False,
         )
     rules = rules_line(game.rules, locale)
@@ -432,9 +435,8 @@ def render_table(
     return Outgoing.of(embed, buttons)
 
 
-def _state_lines(game: Game, locale: object) -> list[str]:
+def _state_lines(view: PlayerView, locale: object) -> list[str]:
     """The top card, the colour, the direction and the piles, in words (no picture)."""
-    view = view_for(game, None)
     arrow = t("table.clockwise" if view.direction == 1 else "table.counterclockwise", locale)
     lines = []
     if view.top_card is not None:

@@ -23,6 +23,7 @@ from cogs.uno.lobby.settings_panel import changed_config
 def _clear() -> None:
     catalogue.cache_clear()
     available_locales.cache_clear()
+    resolve_locale.cache_clear()
 
 
 @pytest.fixture

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from bot.i18n import t
 from bot.ui.hand_message import render_hand
 from bot.ui.outgoing import Outgoing
-from bot.ui.turn_log import TurnLog
 from cogs.uno.game.live import LiveGame
 
 #: Lines a hand tells of the last moves.
@@ -15,12 +13,7 @@ RECENT_LINES = 2
 def recent_lines(live: LiveGame, locale: object) -> list[str]:
     """The last moves as the table's log tells them, but in the reader's language (a player's
     hand follows their Discord client, the table the server)."""
-    log = TurnLog()
-    for events, timed, lost in live.recent:
-        if timed is not None:
-            log.note_for(timed, t("turn.timed_out", locale, count=lost), live.names, locale)
-        log.record(events, live.names, locale)
-    return log.lines()[-RECENT_LINES:]
+    return live.recent.lines(live.names, locale, RECENT_LINES)
 
 
 def host_for_next(live: LiveGame) -> int | None:
@@ -52,4 +45,5 @@ def hand_message(
         deadline=live.deadline,
         recent=recent_lines(live, locale),
         waited=user in live.waited,
+        player_view=live.view(user),
     )

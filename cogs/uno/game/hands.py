@@ -41,7 +41,6 @@ from typing import Any
 import discord
 
 from bot.engine import events as E
-from bot.engine import view_for
 from bot.host import Interaction
 from bot.i18n import t
 from bot.ui.outgoing import Outgoing
@@ -74,7 +73,7 @@ RETRY_MAX = 8.0
 
 def signature(live: LiveGame, user: int) -> Signature:
     """What `user`'s hand shows that matters to them: an edit is due when this changes."""
-    view = view_for(live.game, user)
+    view = live.view(user)
     host = live.host_id if live.host_present else None
     return (
         view.round_number,
@@ -89,7 +88,7 @@ def signature(live: LiveGame, user: int) -> Signature:
         view.color,
         tuple((s.player, s.cards, s.at_risk, s.in_round, s.left) for s in view.seats),
         live.deadline,
-        tuple(live.recent),  # (the last moves it tells)
+        live.recent.serial,  # (the last moves it tells)
     )
 
 

@@ -10,13 +10,15 @@ than other players' moves are still fine, so nobody needs to refresh just becaus
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.engine import Game
+from bot.engine import Game, PlayerView, view_for
 from bot.engine import events as E
 from bot.engine.ai import LEVELS, Player, is_computer, make_player
 from bot.engine.game_kinds import game_of
+from bot.i18n import t
 from bot.store import GameRecord
 from bot.ui.turn_log import TurnLog
 
@@ -27,6 +29,51 @@ Recent = tuple[tuple[E.Event, ...], int | None, int]
 
 #: The level of a computer player whose stored level is unknown.
 DEFAULT_LEVEL = "normal"
+
+
+class RecentChanges:
+    """The last changes as told, for the hands' "last moves" in each reader's own language.
+
+    Every hand of a table is drawn again after each change (and its signature compared), each
+    in its reader's language: the lines are told once per language until the next change,
+    rather than once per hand (retelling four changes was a twelfth of the bot's time with a
+    thousand games open, benchmarks/interaction_latency.py)."""
+
+    __slots__ = ("_changes", "_told", "serial")
+
+    def __init__(self) -> None:
+        self._changes: deque[Recent] = deque(maxlen=RECENT_CHANGES)
+        self._told: dict[tuple[object, int], list[str]] = {}
+        self.serial = 0  # one more per change: what a hand's signature compares
+
+    def append(self, change: Recent) -> None:
+        self._changes.append(change)
+        self._told.clear()
+        self.serial += 1
+
+    def forget_told(self) -> None:
+        """The names may have changed (the game was reloaded): tell the lines again."""
+        self._told.clear()
+        self.serial += 1
+
+    def __iter__(self) -> Iterator[Recent]:
+        return iter(self._changes)
+
+    def __len__(self) -> int:
+        return len(self._changes)
+
+    def lines(self, names: dict[int, str], locale: object, count: int) -> list[str]:
+        """The last `count` lines the table's log would tell of these changes, in `locale`
+        (the same list for every hand in that language: do not change it)."""
+        told = self._told.get((locale, count))
+        if told is None:
+            log = TurnLog()
+            for events, timed, lost in self._changes:
+                if timed is not None:
+                    log.note_for(timed, t("turn.timed_out", locale, count=lost), names, locale)
+                log.record(events, names, locale)
+            told = self._told[locale, count] = log.lines()[-count:]
+        return told
 
 
 @dataclass
@@ -51,7 +98,13 @@ class LiveGame:
     waited: set[int] = field(default_factory=set)
     # The last changes as told, for the hands' "last moves" in each reader's own language:
     # (events, whose turn the timer played or None, their turns lost in a row).
-    recent: deque[Recent] = field(default_factory=lambda: deque(maxlen=RECENT_CHANGES))
+    recent: RecentChanges = field(default_factory=RecentChanges)
+    # The players' views of `game` (view_for), kept while `game` is this very object at this
+    # version: a change replaces the object (game/owner.py), a test may apply moves to it;
+    # the hands' signatures, their messages and the table ask for the same views per change.
+    _views: dict[int | None, PlayerView] = field(default_factory=dict, repr=False)
+    _views_of: Game | None = field(default=None, repr=False)
+    _views_version: int = field(default=-1, repr=False)
 
     @property
     def game_kind(self) -> str:
@@ -84,6 +137,18 @@ class LiveGame:
         self.timeouts, self.deadline, self.turn_key = fresh.timeouts, fresh.deadline, fresh.turn_key
         self.computers.clear()
         self.waited.clear()
+        self.recent.forget_told()
+
+    def view(self, viewer: int | None) -> PlayerView:
+        """`view_for(self.game, viewer)`, worked out once per state of the game."""
+        game = self.game
+        if self._views_of is not game or self._views_version != game.version:
+            self._views.clear()
+            self._views_of, self._views_version = game, game.version
+        seen = self._views.get(viewer)
+        if seen is None:
+            seen = self._views[viewer] = view_for(game, viewer)
+        return seen
 
     def level(self, player: int) -> str:
         """The level of the computer in this seat (a bad stored level plays at the default)."""

@@ -438,6 +438,7 @@ def table_message(shared: Shared, live: LiveGame) -> Outgoing:
         deadline=live.deadline,
         last_chance=lost if lost >= MAX_TIMEOUTS - 1 else 0,
         pictured=picture is not None,
+        spectator_view=live.view(None),
     )
     return table.showing(picture)
 
