@@ -8,7 +8,7 @@ import os
 import signal
 import time
 
-from bot.__main__ import _kill_worker_processes
+from bot.__main__ import _kill_worker_processes, event_loop_factory
 
 
 def test_a_stopped_worker_left_at_exit_is_killed() -> None:
@@ -26,3 +26,21 @@ def test_a_stopped_worker_left_at_exit_is_killed() -> None:
         if worker.exitcode is None:
             worker.kill()
             worker.join(10)
+
+
+def test_the_bot_runs_on_uvloop_where_it_is_built() -> None:
+    """pyproject installs uvloop except on Windows; the entry point then runs on its loop."""
+    import asyncio
+    import sys
+
+    factory = event_loop_factory()
+    if sys.platform == "win32":
+        assert factory is None
+        return
+    assert factory is not None
+
+    async def loop_module() -> str:
+        return type(asyncio.get_running_loop()).__module__
+
+    with asyncio.Runner(loop_factory=factory) as runner:
+        assert runner.run(loop_module()).startswith("uvloop")
