@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import socket
 import sqlite3
 import sys
@@ -106,7 +107,8 @@ def _bad_url(kind: str, tmp_path: Path) -> str:
         ("read-only folder", "unable to open database file"),
         ("read-only file", "readonly database"),
         ("opened read-only", "readonly database"),
-        ("refused connection", "Connect call failed"),
+        # (uvloop's words, bot/__main__.py; asyncio's own loop says "Connect call failed")
+        ("refused connection", "Connection refused|Connect call failed"),
         ("bad credentials", "password authentication failed"),
     ],
 )
@@ -117,7 +119,7 @@ async def test_an_unusable_database_at_start_up_is_one_line(
     assert code != 0
     assert "Traceback" not in err, err
     ours = [line for line in err.splitlines() if line.startswith("could not open the database")]
-    assert len(ours) == 1 and reason in ours[0], err
+    assert len(ours) == 1 and re.search(reason, ours[0]), err
     assert err.strip().splitlines()[-1] == ours[0]
     assert "secret" not in err and "certainly-wrong" not in err  # no password on screen
 
