@@ -66,7 +66,9 @@ async def run(settings: Settings, token: str) -> None:
     from bot.client import create_bot
     from bot.store import open_database
 
-    database = await open_database(settings.resolved_database_url)
+    database = await open_database(
+        settings.resolved_database_url, pool_size=settings.database_pool_size
+    )
     try:
         # The bot never joins voice: PyNaCl/davey are not needed, so don't warn about them.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False

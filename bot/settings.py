@@ -16,6 +16,12 @@ class Settings(BaseSettings):
     database_url: str | None = Field(
         default=None, description="SQLAlchemy async URL; default: a SQLite file in data_dir"
     )
+    database_pool_size: int = Field(
+        default=20,
+        ge=1,
+        description="connections to a database server (PostgreSQL) each process keeps open; a "
+        "burst may open 10 more for a moment (SQLite: not used)",
+    )
     dev_guild_id: int | None = None
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None

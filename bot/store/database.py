@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -34,6 +34,7 @@ from bot.store.faults import FaultLog, is_retryable, reason, storage_fault
 from bot.store.games import GameRepository, refusal
 from bot.store.guild_settings import SettingsRepository
 from bot.store.history import HistoryRepository
+from bot.store.idle_ping import ping_idle_connections
 from bot.store.json_codec import JSON_CODEC
 from bot.store.public_posts import PublicPostRepository
 from bot.store.ratings import RatingRepository
@@ -53,8 +54,18 @@ T = TypeVar("T")
 RETRIES = 3
 
 
-def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
-    """An async engine for `url`; a SQLite file gets its folder, WAL and per-connection PRAGMAs."""
+#: A database server's connections kept open per process (DATABASE_POOL_SIZE), and how many
+#: more a burst may open (closed again as they come back). SQLAlchemy's 5 + 10 opened and
+#: closed about 25 connections a second under 1,000 games, each a TLS handshake and a password
+#: check for the bot and a new process for PostgreSQL (docs/benchmarks.md, "A thousand games
+#: per token"); PostgreSQL's default of 100 connections leaves room for three processes of the
+#: bot (docs/operating.md).
+SERVER_POOL: Final = {"pool_size": 20, "max_overflow": 10}
+
+
+def create_engine(url: str, *, pool_size: int | None = None, **kwargs: Any) -> AsyncEngine:
+    """An async engine for `url`; a SQLite file gets its folder, WAL and per-connection PRAGMAs,
+    a database server a pool of `pool_size` connections (default: SERVER_POOL's)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
@@ -64,11 +75,13 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
                 raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
             folder.mkdir(parents=True, exist_ok=True)
     else:
-        kwargs.setdefault("pool_pre_ping", True)
+        kwargs = {**SERVER_POOL, **({"pool_size": pool_size} if pool_size else {}), **kwargs}
     kwargs = {**JSON_CODEC, **kwargs}
     engine = create_async_engine(parsed, **kwargs)
     if engine.dialect.name == "sqlite":
         configure_sqlite(engine)
+    elif not kwargs.get("pool_pre_ping"):  # (a caller's every-time check stands)
+        ping_idle_connections(engine)
     return engine
 
 

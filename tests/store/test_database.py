@@ -195,3 +195,12 @@ async def test_every_write_lets_other_tasks_run(tmp_path: Path) -> None:
     finally:
         running.cancel()
         await db.close()
+
+
+def test_a_server_pool_keeps_its_connections_open() -> None:
+    """PostgreSQL's pool keeps DATABASE_POOL_SIZE connections (20) open between clicks rather
+    than opening and closing them under load; a burst may open 10 more."""
+    pool = create_engine("postgresql+asyncpg://user:secret@localhost/uno").sync_engine.pool
+    assert (pool.size(), getattr(pool, "_max_overflow", None)) == (20, 10)
+    sized = create_engine("postgresql+asyncpg://u:p@localhost/uno", pool_size=35).sync_engine.pool
+    assert sized.size() == 35
