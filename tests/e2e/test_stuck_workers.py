@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -83,9 +84,12 @@ async def _started_bot(emu: FakeDiscord, tmp_path: Path, **env: str) -> tuple[in
     return guild, bot
 
 
-async def _play_until(emu: FakeDiscord, channel: int, human: User, done: object) -> None:
+async def _play_until(
+    emu: FakeDiscord, channel: int, human: User, done: object, output: Callable[[], str]
+) -> None:
     """The human plays each of their turns (the computer plays the others) until `done()` is
-    true at one of them; their turns are where the game waits, so nothing races."""
+    true at one of them; their turns are where the game waits, so nothing races. `output`: the
+    bot's log so far, told when a move does not reach the table."""
     table = Table(emu, channel)
     for _ in range(200):
         msg = await emu.wait_for(
@@ -108,9 +112,20 @@ async def _play_until(emu: FakeDiscord, channel: int, human: User, done: object)
         if "keep" in actions(hand):
             await answer(await emu.click(human, hand, actions(hand)["keep"]))
         version = version_of(msg) or 0
-        await emu.wait_for(
-            lambda v=version: (version_of(table.message()) or 0) > v, 30, what="the move shown"
-        )
+
+        def shown(v: int = version) -> bool:  # (a match's last table has no game buttons)
+            now = table.message()
+            return now is not None and ((version_of(now) or 0) > v or "match is over" in now.text)
+
+        try:
+            await emu.wait_for(shown, 30, what="the move shown")
+        except TimeoutError:
+            now = table.message()
+            raise AssertionError(
+                f"the move was not shown within 30 s.\nThe answer to the click:\n{hand.text}\n"
+                f"The table:\n{now.text if now else None}\nThe bot's last lines:\n"
+                + "\n".join(output().splitlines()[-40:])
+            ) from None
     raise AssertionError("200 turns and still not there")
 
 
@@ -136,13 +151,15 @@ async def test_a_stopped_thinking_process_leaves_the_expert_playing(tmp_path: Pa
         def thinking_started() -> bool:
             return "starting the thinking process" in bot.output
 
-        await _play_until(emu, channel, alice, thinking_started)
+        await _play_until(emu, channel, alice, thinking_started, lambda: bot.output)
         await emu.wait_for(lambda: "thinking process ready" in bot.output, 30, what="thinking")
         (thinking,) = [p for p in _spawned_workers(bot.pid) if p not in pictures]
         os.kill(thinking, signal.SIGSTOP)
         stopped.append(thinking)
 
-        await _play_until(emu, channel, alice, lambda: "expert decision late" in bot.output)
+        await _play_until(
+            emu, channel, alice, lambda: "expert decision late" in bot.output, lambda: bot.output
+        )
         # (_play_until returned at the human's turn: the expert's late move was played.)
         lines = [ln for ln in bot.lines if "thinking" in ln]
         assert any("thinking process answered nothing" in ln for ln in lines), lines
