@@ -29,6 +29,7 @@ from testing.players import (
     actions,
     answer,
     deal,
+    final_answer,
     open_game,
     play_match,
     show_hand,
@@ -322,7 +323,7 @@ async def test_ending_a_started_match_costs_the_host_who_ends_it(s) -> None:
     # Ended before anyone moved: nobody is rated.
     channel = s.channel()
     await open_game(emu, channel, ana, [ben, cy])
-    ended = await answer(await emu.slash(ana, channel, "uno end"))
+    ended = await final_answer(await emu.slash(ana, channel, "uno end"))
     assert "ended" in ended.text, ended.text
     assert await rating_of(emu, channel, ana, ana) is None
     # Ended by the host after a move: the host lost to both, who share the first place.
@@ -330,7 +331,7 @@ async def test_ending_a_started_match_costs_the_host_who_ends_it(s) -> None:
     s.fix_deal(channel, {"deck": ana_wins(), "dealer_seat": 2})
     table = await open_game(emu, channel, ana, [ben, cy])
     await take_turn(emu, ana, await show_hand(emu, ana, table))
-    await answer(await emu.slash(ana, channel, "uno end"))
+    await final_answer(await emu.slash(ana, channel, "uno end"))
     ana_rating = await rating_of(emu, channel, ana, ana)
     ben_rating = await rating_of(emu, channel, ana, ben)
     cy_rating = await rating_of(emu, channel, ana, cy)
@@ -434,7 +435,7 @@ async def test_a_leaver_is_rated_when_the_match_ends_after_a_restart(
     await c.bot.kill()
     await c.bot.start()
     await emu.wait_for_bot(timeout=30, new=True)
-    ended = await answer(await emu.slash(ana, channel, "uno end"))
+    ended = await final_answer(await emu.slash(ana, channel, "uno end"))
     assert "ended" in ended.text, ended.text
     changes = await c.query(
         "SELECT user_id, place FROM rating_changes WHERE game_id = :game", game=game_id
