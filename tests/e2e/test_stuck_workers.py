@@ -104,6 +104,10 @@ async def _play_until(
         if done():
             return
         assert "match is over" not in msg.text, "the game ended first"
+        # Read before the move: the emulator edits a message in place, so `msg` itself shows
+        # the move once its table edit lands (a fast one landed before this was read, and the
+        # wait below then waited for a second move that nobody would make).
+        version = version_of(msg) or 0
         hand = await show_hand(emu, human, msg)
         # The table says it is the human's turn: their hand must offer a decision (a silent
         # wait for a move that nobody makes would only time out, saying nothing of why).
@@ -111,7 +115,6 @@ async def _play_until(
         hand = await take_turn(emu, human, hand)
         if "keep" in actions(hand):
             await answer(await emu.click(human, hand, actions(hand)["keep"]))
-        version = version_of(msg) or 0
 
         def shown(v: int = version) -> bool:  # (a match's last table has no game buttons)
             now = table.message()
