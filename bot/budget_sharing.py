@@ -22,10 +22,12 @@ event loop stood still) has no request in the window when the others take its sh
 
 A database that is slow or down never holds a request: the beat runs beside the sending, with
 a deadline, and a failed one keeps the last share (never more than the budget) and renews its
-lease, logged once. The dead are dropped only by a process whose own previous beat is recent,
-so a database stalled for everyone, which makes every heartbeat old at once, does not make each
-survivor take all. (What is not covered: one process cut off from a database the others still
-reach keeps its share while they take it; docs/operating.md says so.)
+lease, logged once. The dead are dropped only by a process that has itself beaten without a gap
+(`HEALTHY_BEAT`) for `DEAD_AFTER`, so a database stalled for everyone, which makes every
+heartbeat old at once, does not make the first survivor to beat again take all: the others
+have as long to beat again as the dead are given. (What is not covered: one process cut off
+from a database the others still reach keeps its share while they take it; docs/operating.md
+says so.)
 SQLite (one process): nothing of this runs, the process has the whole budget.
 """
 
@@ -53,7 +55,8 @@ log = logging.getLogger(__name__)
 BEAT_EVERY = 1.0
 #: A process whose heartbeat is this old is dead: its share goes back to the others.
 DEAD_AFTER = 5.0
-#: A process drops the dead only while its own previous beat is younger than this.
+#: A gap between two of its own beats longer than this, and a process waits `DEAD_AFTER` before
+#: it drops the dead (its own beats were late: the others' may have been too).
 HEALTHY_BEAT = 3.0
 #: Seconds a beat may take before it is given up (the last share is kept).
 BEAT_DEADLINE = 1.5

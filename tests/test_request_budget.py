@@ -464,12 +464,15 @@ class _SharedTable:
 class _Door:
     def __init__(self, shared: _SharedTable, key: str) -> None:
         self.shared, self.process_key = shared, key
+        self.beating_since: float | None = None
 
     async def beat(self, in_use, choose, *, dead_after, healthy):
         rows, now = self.shared.rows, self.shared.time.now
         mine = rows.get(self.process_key)
+        if self.beating_since is None or mine is None or now - mine[1] >= healthy:
+            self.beating_since = now
         dropped = 0
-        if mine is not None and now - mine[1] < healthy:
+        if now - self.beating_since >= dead_after:
             for key in [k for k, r in rows.items() if k != self.process_key]:
                 if now - rows[key][1] > dead_after:
                     del rows[key]

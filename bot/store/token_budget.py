@@ -3,8 +3,11 @@
 PostgreSQL only: every process of a token runs `TokenBudgetTable.beat` about once a second, in
 one transaction serialized per token by an advisory lock, so that two processes never decide
 their shares from the same picture. A beat drops the processes whose heartbeat is older than
-`dead_after` (only when this process's own previous beat is recent: a database that was stalled
-for everyone makes every heartbeat old at once, and must not make each survivor take all),
+`dead_after`, but only once this process has itself beaten without a gap for `dead_after`: a
+database that was stalled for everyone makes every heartbeat old at once, and the others must
+have had as long as the dead are given to beat again before one survivor takes all (its first
+beats after the stall, a moment apart, would otherwise drop the others that had not had their
+turn yet),
 writes this process's heartbeat and the claim `choose` picks from what the others claim, and
 reads the pause a global 429 imposes on all of them. Timestamps are the server's
 (`clock_timestamp()`), so the processes' own clocks never need to agree.
@@ -51,16 +54,18 @@ class Beat:
     dropped: int
 
 
+_MY_LAST_BEAT = text(
+    """
+    SELECT extract(epoch FROM clock_timestamp()),
+           (SELECT extract(epoch FROM heartbeat_at) FROM token_budget_members
+            WHERE token_id = :token AND process_key = :me)
+    """
+)
 _DROP_DEAD = text(
     """
     DELETE FROM token_budget_members
     WHERE token_id = :token AND process_key <> :me
       AND heartbeat_at < clock_timestamp() - make_interval(secs => :dead_after)
-      AND EXISTS (
-        SELECT 1 FROM token_budget_members
-        WHERE token_id = :token AND process_key = :me
-          AND heartbeat_at >= clock_timestamp() - make_interval(secs => :healthy)
-      )
     """
 )
 _OTHERS = text(
@@ -140,6 +145,9 @@ class TokenBudgetTable:
         self.channel = f"uno_token_budget_{zlib.crc32(token_id.encode()):08x}"
         #: The server's clock at this process's registration (seconds since the epoch).
         self.joined_at: float | None = None
+        #: Since when (the server's clock) this process's beats have followed each other
+        #: without a gap of `healthy` s: the dead are dropped only `dead_after` after it.
+        self.beating_since: float | None = None
 
     async def beat(
         self,
@@ -149,18 +157,24 @@ class TokenBudgetTable:
         dead_after: float,
         healthy: float,
     ) -> Beat:
-        """One heartbeat: drop the dead (heartbeat older than `dead_after` s, while this
-        process's own last beat is younger than `healthy` s), then claim the larger of `in_use`
-        (what this process may still be using in the current window) and `choose(others)`."""
+        """One heartbeat: drop the dead (heartbeat older than `dead_after` s, once this
+        process's own beats have followed each other less than `healthy` s apart for
+        `dead_after` s), then claim the larger of `in_use` (what this process may still be
+        using in the current window) and `choose(others)`."""
         params = {"token": self.token_id, "me": self.process_key}
         async with self.engine.begin() as conn:
             timeout = f"{int(self.lock_timeout_ms)}ms"
             await conn.execute(text(f"SET LOCAL lock_timeout = '{timeout}'"))
             await conn.execute(text(f"SET LOCAL statement_timeout = '{timeout}'"))
             await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": self._lock_key})
-            dropped = await conn.execute(
-                _DROP_DEAD, {**params, "dead_after": dead_after, "healthy": healthy}
-            )
+            now, last = (await conn.execute(_MY_LAST_BEAT, params)).one()
+            now = float(now)
+            if self.beating_since is None or last is None or now - float(last) >= healthy:
+                self.beating_since = now  # a first beat, or one after a gap: a new run
+            dropped = 0
+            if now - self.beating_since >= dead_after:
+                found = await conn.execute(_DROP_DEAD, {**params, "dead_after": dead_after})
+                dropped = max(0, found.rowcount or 0)
             rows = (await conn.execute(_OTHERS, params)).all()
             others = tuple(
                 Member(str(r[0]), int(r[1]), str(r[2]), int(r[3]), float(r[4]), bool(r[5]))
@@ -173,7 +187,7 @@ class TokenBudgetTable:
             self.joined_at = float(joined.scalar_one())
             pause = (await conn.execute(_PAUSE, params)).first()
         left, end = (0.0, None) if pause is None else (max(0.0, float(pause[0])), float(pause[1]))
-        return Beat(others, claim, left, end, max(0, dropped.rowcount or 0))
+        return Beat(others, claim, left, end, dropped)
 
     async def drop_gone_here(self, alive: Callable[[int], bool]) -> int:
         """Drop the rows of this host's processes of the token that are gone (`alive(pid)`

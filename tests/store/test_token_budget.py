@@ -376,3 +376,51 @@ async def test_another_token_s_processes_are_not_counted(server: Server) -> None
     assert mine.processes == theirs.processes == 1
     await mine.stop()
     await theirs.stop()
+
+
+async def test_after_a_stall_for_everyone_the_first_to_beat_again_waits_for_the_others(
+    server: Server,
+) -> None:
+    """The database stalled for both processes longer than `dead_after` (their heartbeats aged
+    here by hand: the stall itself is test_a_locked_table_...). The first to beat again beats
+    twice before the second had its turn (a late loop catches up): it must not take the second
+    for dead, whose heartbeat is old only because nobody could beat. The second, beating again,
+    keeps its half; one that never beats again is dropped once the first has beaten without a
+    gap for `dead_after` (3 s here), not before."""
+    first, second = server.process(every=60.0), server.process(every=60.0)  # beats by hand
+    for process in (first, second):
+        await process.start()
+    for process in (first, first, second):  # (the first claims its half at its second beat)
+        await process.beat()
+    assert first.budget.per_second == second.budget.per_second == TOTAL // 2
+
+    async def stall(seconds: float) -> None:
+        async with server.engines[0].begin() as conn:
+            await conn.execute(
+                text(
+                    "UPDATE token_budget_members "
+                    "SET heartbeat_at = heartbeat_at - make_interval(secs => :s)"
+                ),
+                {"s": seconds},
+            )
+
+    await stall(4.0)
+    for _ in range(2):  # the first, twice, before the second beats again
+        beat = await first.beat()
+        assert beat is not None and beat.dropped == 0 and first.processes == 2
+    await second.beat()
+    assert second.budget.per_second == TOTAL // 2 and second.processes == 2
+
+    # The second now stalls alone (dies): the first drops it only 3 s into its own run of
+    # beats, however old the second's heartbeat already is.
+    await stall(4.0)  # (the first's own heartbeat aged too: a gap, a new run from its next beat)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    while (beat := await first.beat()) is not None and beat.dropped == 0:
+        assert first.processes == 2
+        await asyncio.sleep(0.2)
+    assert beat is not None and beat.dropped == 1
+    assert loop.time() - began >= 3.0 - 0.2  # (this test's clock against the server's)
+    assert first.processes == 1
+    await first.stop()
+    await second.stop()
