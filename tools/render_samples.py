@@ -7,9 +7,9 @@ names in our players' alphabets: Norwegian, German, Polish, Cyrillic, Greek, CJK
 (computer players, Arabic, CJK, Korean and emoji names: what no font of ours has), hand7.png,
 hand27.png, deck_classic108.png, deck_swap112.png, deck_shuffle112.png, faces48.png and
 faces120.png (every face 48 and 120 px wide, the back, the chosen-colour wilds and the swatches),
-UNO Flip's table_flip_light.png and table_flip_dark.png (each seat's fan of its other sides)
-and hand_flip_dark.png, and a greyscale copy of each. Its table.png is the README's picture,
-docs/table.png.
+UNO Flip's table_flip_light.png and table_flip_dark.png (each seat's fan of its other sides),
+table_flip10.png (10 seats: a tally per colour) and hand_flip_dark.png, and a greyscale copy
+of each. Its table.png is the README's picture, docs/table.png.
 """
 
 from __future__ import annotations
@@ -88,18 +88,19 @@ def sample_table(seats: int, names: tuple[str, ...] = NAMES) -> TableState:
     )
 
 
-def flip_table(dark: bool) -> TableState:
-    """UNO Flip on a side: each of 5 seats' fan of the other side of its cards."""
+def flip_table(dark: bool, seats: int = 5) -> TableState:
+    """UNO Flip on a side: each of `seats` seats' fan of the other side of its cards (from 8
+    seats on, its tally by colour)."""
     rng = random.Random(5)
     other = sorted(set(flip_side_deck(dark=not dark)))
-    counts = (7, 4, 1, 12, 18)
+    counts = (7, 4, 1, 12, 18, 3, 9, 2, 6, 5)
     return TableState(
         top=Card.of("TD5" if dark else "RD1"),
         color=Color.TEAL if dark else Color.RED,
         clockwise=True,
         seats=tuple(
             SeatState(name, counts[i], i == 1, shows=tuple(sorted(rng.choices(other, k=counts[i]))))
-            for i, name in enumerate(NAMES[:5])
+            for i, name in enumerate(NAMES[:seats])
         ),
         draw_pile=51,
         dark=dark,
@@ -143,6 +144,7 @@ def main(out: Path) -> None:
         "deck_shuffle112": deck_sheet("shuffle112"),
         "table_flip_light": table_picture(flip_table(dark=False)),
         "table_flip_dark": table_picture(flip_table(dark=True)),
+        "table_flip10": table_picture(flip_table(dark=False, seats=10)),
         "hand_flip_dark": hand_picture(sorted(parse_cards("P3 P7 TD5 TSE O2 OF V9 VR WK WDC"))),
         "faces48": faces_sheet(48),
         "faces120": faces_sheet(120),
@@ -150,6 +152,7 @@ def main(out: Path) -> None:
     own = {  # UNO Flip's pictures on their own palettes, as the bot sends them
         "table_flip_light": flip_table_palette(),
         "table_flip_dark": flip_table_palette(),
+        "table_flip10": flip_table_palette(),
         "hand_flip_dark": flip_hand_palette(),
     }
     for name, picture in pictures.items():

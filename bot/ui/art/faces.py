@@ -330,6 +330,50 @@ def chip(card: Card, height: int) -> Image.Image:
     )
 
 
+#: A tally's size in base units (squarer than a chip: a shape beside a count).
+TALLY_BASE: Final = (72, 64)
+
+
+def _draw_tally(color: Color | None, dark: bool, count: int) -> Image.Image:
+    """`count` cards of `color` (None: wilds, of the `dark` side or not) as one tile: the
+    colour's field, its shape (the wheel for wilds) on the left and the count, big, on the right.
+    A crowded UNO Flip table shows these instead of a fan, whose indexes a phone could not read
+    in its thin rows (table_picture.py)."""
+    w, h = _u(TALLY_BASE[0]), _u(TALLY_BASE[1])
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    field = FILL[color] if color is not None else (DARK_WILD_FILL if dark else WILD_FILL)
+    edge = DARK_BODY if dark else PAPER
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), _u(9), fill=edge, outline=INK, width=_u(1.5))
+    draw.rounded_rectangle((_u(4), _u(4), w - _u(4), h - _u(4)), _u(7), fill=field)
+    cx, cy, g = _u(18), h / 2, _u(23)
+    box = (cx - g / 2, cy - g / 2, cx + g / 2, cy + g / 2)
+    if color is None:
+        glyphs.wheel(draw, box, _u(1.5), marks=False, dark=dark)
+    else:
+        fill, outline = (DARK_BODY, PAPER) if dark else (PAPER, INK)
+        glyphs.draw_shape(draw, SHAPE[color], box, fill, outline, _u(1.3))
+    label = str(count) if count < 100 else "99"
+    glyphs.text(draw, (_u(51), cy), label, _u(38 if len(label) == 1 else 26), PAPER, _u(1.2))
+    return image.reduce(SUPERSAMPLE)
+
+
+def tally_size(height: int) -> tuple[int, int]:
+    return round(height * TALLY_BASE[0] / TALLY_BASE[1]), height
+
+
+def tally(color: Color | None, dark: bool, count: int, height: int) -> Image.Image:
+    """`count` cards of `color` (None: the `dark` side's wilds or the light one's) as a tile
+    `height` px tall (faces drawn once, then cached); shared: never draw on it."""
+    base = memo(("tally", color, dark, count), lambda: _draw_tally(color, dark, count))
+    if height == TALLY_BASE[1]:
+        return base
+    return memo(
+        ("tally", color, dark, count, height),
+        lambda: base.resize(tally_size(height), Image.Resampling.LANCZOS, reducing_gap=3.0),
+    )
+
+
 # ----------------------------------------------------------------------------- caches
 
 _cache: dict[Hashable, Image.Image] = {}

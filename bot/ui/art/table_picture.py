@@ -15,7 +15,10 @@ pile's top card's other side; the side in play as a sun or a moon on the top car
 its own (night felt for the dark side). Discord shows an embed's picture at most about 300 px
 high (taller ones shrink, whole), so its picture stays within FLIP_MAX_HEIGHT: up to 3 seats
 each fan sits under its seat's name, big; more seats share the height, and from
-FLIP_TWO_LINES down a fan sits beside the name, its chips as tall as the row allows.
+FLIP_TWO_LINES down a fan sits beside the name, its chips as tall as the row allows. Rows too
+thin for a chip's index to be read on a phone (8 seats or more) show a tally per colour instead,
+the count big beside the colour's shape (faces.py `tally`): the ranks are in each player's hand
+message, in words.
 
 The input is a small immutable value (`TableState`), so pictures are cached by what they show.
 """
@@ -29,8 +32,20 @@ from typing import Final
 
 from PIL import Image, ImageDraw, ImageOps
 
-from bot.engine import Card, Color
-from bot.ui.art.faces import back, chip, chip_size, face, face_size, memo, swatch
+from bot.engine import COLORS, Card, Color
+from bot.engine.cards import DARK_COLORS
+from bot.ui.art.faces import (
+    back,
+    chip,
+    chip_size,
+    face,
+    face_size,
+    is_dark,
+    memo,
+    swatch,
+    tally,
+    tally_size,
+)
 from bot.ui.art.lettering import name_font
 from bot.ui.art.palette import (
     FELT,
@@ -76,6 +91,13 @@ FLIP_ROW: Final = FLIP_NAME_ROW + FLIP_CHIP + 6
 #: Rows lower than this put the fan beside the name (the name's width: FLIP_NAME_W).
 FLIP_TWO_LINES: Final = 64
 FLIP_NAME_W: Final = 76
+#: Chips lower than this (8 seats or more) have indexes a phone cannot read (about 9 px there):
+#: the seat's row shows a tally per colour instead (faces.py `tally`), its ranks in the hands.
+FLIP_READABLE_CHIP: Final = 36
+#: The name's width beside tallies, and their height at most: a seat's five (four colours and
+#: the wilds) fit beside it, barely overlapping.
+FLIP_TALLY_NAME_W: Final = 62
+FLIP_TALLY: Final = 24
 #: The tallest UNO Flip picture (Discord shrinks a taller one to about 300 px high).
 FLIP_MAX_HEIGHT: Final = 300
 #: The draw pile's chip in the panel.
@@ -314,8 +336,9 @@ def draw_seat(
         )
     badge = seat.at_risk or seat.uno
     name_w = seat_right() - NAME_X - (_BADGE_W + 2 if badge else 0)
+    tallied = beside and row - 4 < FLIP_READABLE_CHIP
     if beside:
-        name_w = FLIP_NAME_W
+        name_w = FLIP_TALLY_NAME_W if tallied else FLIP_NAME_W
     tone = HIGHLIGHT if seat.current else (OUT_TONE if seat.knocked_out else NAME_TONE)
     name_x = NAME_X
     if seat.computer:
@@ -326,8 +349,14 @@ def draw_seat(
     _put(image, name_label(seat.name, name_w, height, tone, size), (name_x, top))
     badge_x = right - _COUNT_W - _BADGE_W - 2
     if beside:  # the fan from the name's end; an UNO badge after it (one card: room enough)
-        fan_left = NAME_X + FLIP_NAME_W + 4
-        end = _fan(image, seat.shows, top + 2, fan_left, right - _COUNT_W - 2, row - 4)
+        fan_left = name_x + name_w + 4  # (the name's end, after a robot icon too)
+        fan_right = right - _COUNT_W - 2
+        if tallied:
+            tall = min(row - 4, FLIP_TALLY)
+            at = top + (row - tall) // 2
+            end = _tallies(image, seat.shows, at, fan_left, fan_right, tall)
+        else:
+            end = _fan(image, seat.shows, top + 2, fan_left, fan_right, row - 4)
         badge_x = max(end + 4, badge_x) if badge else badge_x
     if badge:
         tag = _badge(seat.at_risk, min(height - 4, 30))
@@ -364,6 +393,34 @@ def _fan(
         _number(image, (end + 15, top + height / 2), f"+{len(cards) - shown}", size)
         end += 30
     return end
+
+
+def _tallies(
+    image: Image.Image, cards: tuple[Card, ...], top: int, left: int, right: int, height: int
+) -> int:
+    """`cards` counted by colour, the wilds last, a tile each `height` px tall from `left`
+    (closer together when they would pass `right`). Returns where they end."""
+    if not cards:
+        return left
+    dark = is_dark(cards[0])
+    groups = tally_groups(cards)
+    width = tally_size(height)[0]
+    step = width + 2
+    if len(groups) > 1 and (len(groups) - 1) * step + width > right - left:
+        step = max(width * 2 // 3, (right - left - width) // (len(groups) - 1))
+    for index, (color, count) in enumerate(groups):
+        _put(image, tally(color, dark, count, height), (left + index * step, top))
+    return left + (len(groups) - 1) * step + width
+
+
+def tally_groups(cards: tuple[Card, ...]) -> list[tuple[Color | None, int]]:
+    """How many of `cards` (one side's) each colour has, in the side's order of colours, then
+    the wilds (None): what a crowded UNO Flip table shows of a seat's other sides."""
+    counts: dict[Color | None, int] = {}
+    for card in cards:
+        counts[card.color] = counts.get(card.color, 0) + 1
+    side = DARK_COLORS if cards and is_dark(cards[0]) else COLORS
+    return [(c, counts[c]) for c in (*side, None) if c in counts]
 
 
 def side_icon(dark: bool, size: int) -> Image.Image:
