@@ -106,36 +106,42 @@ def response_mask(g: GameState, player: int) -> int:
     if hand.size == 1 and not rules.go_out_on_action:
         return 0
     kind = g.penalty_kind
-    top = g.discards[-1]
-    if kind == "S":
-        return hand.mask & BIT[top]
-    stacking = rules.stacking
-    if stacking != "off":
-        if not DRAW_VALUE[RANK_OF[top]]:  # (deflected: the last draw card under the deflectors)
-            top = next((f for f in reversed(g.discards) if DRAW_VALUE[RANK_OF[f]]), -1)
-        if top < 0:  # (the discards turned over since: any draw card, or none the same)
-            allowed = STACKS_ON[1] if stacking == "mixed" else 0
-        else:
-            rank = RANK_OF[top]
-            allowed = STACKS_ON[DRAW_VALUE[rank]] if stacking == "mixed" else RANK_MASK[rank]
+    if kind == "D":  # (the usual kinds first: a Draw Two's, then a Wild Draw Four's)
+        allowed = D2_MASK if rules.deflect_d2 else 0
+    elif kind == "W4":
+        allowed = D2_MASK & COLOR_MASK[g.color_index] if rules.deflect_wd4 else 0
+    elif kind == "S":
+        return hand.mask & BIT[g.discards[-1]]
     else:
         allowed = 0
+    stacking = rules.stacking
+    if stacking != "off":
+        allowed |= _stackable(g, stacking == "mixed")
     if rules.stack_deflect:
         allowed |= SKIP_REVERSE_MASK & COLOR_MASK[g.color_index]
-    if kind == "D":
-        if rules.deflect_d2:
-            allowed |= D2_MASK
-    elif kind == "W4" and rules.deflect_wd4:
-        allowed |= D2_MASK & COLOR_MASK[g.color_index]
     return hand.mask & allowed
+
+
+def _stackable(g: GameState, mixed: bool) -> int:
+    """The draw cards that stack on the stack's last draw card (`mixed`: any worth as much or
+    more; else the same rank)."""
+    top = g.discards[-1]
+    if not DRAW_VALUE[RANK_OF[top]]:  # (deflected: the last draw card under the deflectors)
+        top = next((f for f in reversed(g.discards) if DRAW_VALUE[RANK_OF[f]]), -1)
+    if top < 0:  # (the discards turned over since: any draw card, or none the same)
+        return STACKS_ON[1] if mixed else 0
+    rank = RANK_OF[top]
+    return STACKS_ON[DRAW_VALUE[rank]] if mixed else RANK_MASK[rank]
+
+
+_CHALLENGEABLE = ("W4", "WDC")
 
 
 def can_challenge(g: GameState) -> bool:
     """A challengeable wild's penalty is pending: a Wild Draw Four or Flip's Wild Draw Two
     ("W4"), or Flip's Wild Draw Colour ("WDC")."""
-    kind = g.penalty_kind
     return (
-        (kind == "W4" or kind == "WDC")
+        g.penalty_kind in _CHALLENGEABLE
         and g.rules.challenge_possible
         and g.wd4_record is not None
         and g.wd4_record[0] in g.seats
@@ -183,9 +189,8 @@ def legal_moves(g: GameState, player: int) -> tuple[int, ...]:
         else:
             playable = mask & MATCH[g.discards[-1] * 5 + g.color_index]
             # (`challenge_possible`, read as the field it comes down to: a property costs a call)
-            challenged = mask & CHALLENGED_WILDS
-            if challenged and (rules.wd4_challenge or wd4_allowed(g, hand)):
-                playable |= challenged
+            if mask & CHALLENGED_WILDS and (rules.wd4_challenge or wd4_allowed(g, hand)):
+                playable |= mask & CHALLENGED_WILDS
         if rules.voluntary_draw and g.pile:
             known = _HOLDING_TWO if hand.size == 2 else _PLAYS_OR_DRAW
             out = known.get(playable)

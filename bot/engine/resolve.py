@@ -73,12 +73,13 @@ def play(g: GameState, player: int, face: int, uno: bool, ev: list[E.Event] | No
     if ev is not None:
         ev.append(E.CardPlayed(player, CARDS[face], jump_in))
     rank = RANK_OF[face]
-    if rank == WILD_DRAW_FOUR or (rank >= FLIP_RANK and BIT[face] & CHALLENGED_WILDS):
-        _record_wd4(g, player, color_before)
+    if rank >= WILD_DRAW_FOUR:  # (one test for the numbers, actions and Wild: the usual cards)
+        if BIT[face] & CHALLENGED_WILDS:  # a Wild Draw Four, Flip's Wild Draw Two or Colour
+            _record_wd4(g, player, color_before)
+        elif rank == DISCARD_ALL:
+            _discard_all(g, player, face, ev)
     if responding:  # (outside a response no penalty is pending: nothing to clear)
         g.penalty_kind = ""
-    if rank == DISCARD_ALL:
-        _discard_all(g, player, face, ev)
 
     if not hand.size:
         rules = g.rules
@@ -197,6 +198,9 @@ def continue_card(g: GameState, ev: list[E.Event] | None) -> None:
     steps = g.steps
     while steps:
         step = steps.pop(0)
+        if step == "effect":  # (the usual steps first: a wild's effect, once its colour named)
+            effect(g, actor, ev)
+            return
         if step == "color":
             g.decision = CHOOSE_COLOR
             return
@@ -217,9 +221,6 @@ def continue_card(g: GameState, ev: list[E.Event] | None) -> None:
             return
         if step == "custom":
             _custom_effect(g, actor, ev)
-        elif step == "effect":
-            effect(g, actor, ev)
-            return
 
 
 def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
@@ -236,15 +237,10 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
     following = (seat + g.direction) % len(seats)
     if rank < SKIP:  # a number: the turn passes on
         start_turn(g, following, ev)
-    elif g.penalty and rank in (SKIP, REVERSE):  # a stack passed on (stack_deflect)
-        g.penalty_kind = "+"
-        g.turn = following
-        if response_mask(g, seats[following]):
-            g.decision = RESPOND
-            return
-        g.turn = seat
-        take_penalty(g, following, ev)
     elif rank == SKIP:
+        if g.penalty:  # a stack passed on (stack_deflect)
+            _pass_stack_on(g, seat, following, ev)
+            return
         victim = seats[following]
         if g.rules.deflect_skip and g.held[victim].counts[face]:
             g.penalty_kind = "S"
@@ -255,7 +251,9 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
             ev.append(E.TurnSkipped(victim))
         start_turn(g, g.next_seat(following), ev)
     elif rank == REVERSE:
-        if len(seats) == 2 and g.rules.two_player_reverse == "skip":
+        if g.penalty:  # a stack passed on (stack_deflect)
+            _pass_stack_on(g, seat, following, ev)
+        elif len(seats) == 2 and g.rules.two_player_reverse == "skip":
             if ev is not None:
                 ev.append(E.TurnSkipped(seats[following]))
             start_turn(g, seat, ev)
@@ -280,6 +278,18 @@ def effect(g: GameState, actor: int, ev: list[E.Event] | None) -> None:
         _no_mercy_effect(g, rank, seat, following, ev)
     else:
         start_turn(g, following, ev)
+
+
+def _pass_stack_on(g: GameState, seat: int, following: int, ev: list[E.Event] | None) -> None:
+    """A Skip or Reverse played on a pending stack (`stack_deflect`) passes it on, whole, to
+    the player at `following`, who may answer it in turn or takes it."""
+    g.penalty_kind = "+"
+    g.turn = following
+    if response_mask(g, g.seats[following]):
+        g.decision = RESPOND
+        return
+    g.turn = seat
+    take_penalty(g, following, ev)
 
 
 def _penalty(g: GameState, rank: int, seat: int, following: int, ev: list[E.Event] | None) -> None:
@@ -351,14 +361,14 @@ def take_penalty(g: GameState, victim_seat: int, ev: list[E.Event] | None) -> No
     """The victim of a pending penalty draws it (if any) and loses the turn; the victim of a
     Wild Draw Colour draws until its colour."""
     victim = g.seats[victim_seat]
-    if g.penalty_kind == "WDC":
+    amount = g.penalty
+    if not amount and g.penalty_kind == "WDC":  # (a Wild Draw Colour owes no count)
         g.penalty_kind = ""
         draw_to_color(g, victim, g.color_index, ev)
         if ev is not None:
             ev.append(E.TurnSkipped(victim))
         start_turn(g, (victim_seat + g.direction) % len(g.seats), ev)
         return
-    amount = g.penalty
     g.penalty = 0
     g.penalty_kind = ""
     if amount:

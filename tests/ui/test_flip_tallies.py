@@ -75,11 +75,12 @@ def _digit_rows(tile: Image.Image) -> int:
     edge)."""
     rgb = tile.convert("RGB")
     w, h = rgb.size
-    rows = [
-        y
-        for y in range(3, h - 3)
-        if any(min(rgb.getpixel((x, y))) > 220 for x in range(w // 2, w - 3))  # type: ignore[arg-type]
-    ]
+    pixels = rgb.tobytes()  # (three bytes a pixel, row after row)
+
+    def white(x: int, y: int) -> bool:
+        return min(pixels[3 * (y * w + x) : 3 * (y * w + x) + 3]) > 220
+
+    rows = [y for y in range(3, h - 3) if any(white(x, y) for x in range(w // 2, w - 3))]
     return max(rows) - min(rows) + 1
 
 

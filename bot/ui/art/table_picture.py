@@ -25,12 +25,11 @@ The input is a small immutable value (`TableState`), so pictures are cached by w
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from PIL import Image, ImageDraw, ImageOps
+from PIL import Image, ImageDraw
 
 from bot.engine import COLORS, Card, Color
 from bot.engine.cards import DARK_COLORS
@@ -46,11 +45,9 @@ from bot.ui.art.faces import (
     tally,
     tally_size,
 )
-from bot.ui.art.lettering import name_font
 from bot.ui.art.palette import (
     FELT,
     FELT_LIGHT,
-    FILL,
     HIGHLIGHT,
     INK,
     NIGHT_FELT,
@@ -58,6 +55,13 @@ from bot.ui.art.palette import (
     PAPER,
     RGB,
     font,
+)
+from bot.ui.art.table_icons import (
+    direction_icon,
+    knocked_out_cross,
+    robot_icon,
+    side_icon,
+    uno_badge,
 )
 from bot.ui.art.text import name_label
 
@@ -104,7 +108,6 @@ FLIP_MAX_HEIGHT: Final = 300
 _PILE_CHIP: Final = 40
 
 NAME_TONE: Final = (232, 238, 234)
-AT_RISK: Final = FILL[Color.RED]
 #: A knocked-out seat's name: dimmed, out of the round.
 OUT_TONE: Final = (128, 140, 134)
 
@@ -181,38 +184,6 @@ def felt_tones(dark: bool | None) -> tuple[RGB, RGB]:
     return (NIGHT_FELT, NIGHT_FELT_LIGHT) if dark else (FELT, FELT_LIGHT)
 
 
-def _direction_icon(clockwise: bool, size: int) -> Image.Image:
-    """A circular arrow (counter-clockwise: its mirror image), drawn large and scaled down."""
-
-    def build() -> Image.Image:
-        s = size * 4
-        image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(image)
-        m = s * 0.16
-        w = round(s * 0.13)
-        start, end = 300, 580  # degrees, clockwise from 3 o'clock: open at the top
-        draw.arc((m, m, s - m, s - m), start, end, fill=PAPER, width=w)
-        r = (s - 2 * m - w) / 2
-        a = math.radians(end)
-        cx = cy = s / 2
-        tx, ty = cx + math.cos(a) * r, cy + math.sin(a) * r
-        along = (-math.sin(a), math.cos(a))  # the clockwise tangent
-        out = (math.cos(a), math.sin(a))
-        h = s * 0.2
-        draw.polygon(
-            [
-                (tx + along[0] * h, ty + along[1] * h),
-                (tx + out[0] * h, ty + out[1] * h),
-                (tx - out[0] * h, ty - out[1] * h),
-            ],
-            fill=PAPER,
-        )
-        image = image.resize((size, size), Image.Resampling.LANCZOS)
-        return image if clockwise else ImageOps.mirror(image)
-
-    return memo(("direction", clockwise, size), build)
-
-
 @lru_cache(maxsize=1024)
 def _number_image(value: int | str, size: int, fill: tuple[int, int, int]) -> Image.Image:
     """A count ("+3": that many more), bold and outlined so it reads on any background; cached
@@ -244,30 +215,6 @@ def _number(
     _put(image, number, (x, y))
 
 
-def _badge(at_risk: bool, height: int) -> Image.Image:
-    """An UNO badge: "UNO!" on paper when called; "UNO?" in red, framed, when not called."""
-
-    def build() -> Image.Image:
-        k = 4
-        w, h = _BADGE_W * k, height * k
-        image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(image)
-        fill, ink = (AT_RISK, PAPER) if at_risk else (PAPER, INK)
-        draw.rounded_rectangle((0, 0, w - 1, h - 1), h // 2, fill=fill, outline=PAPER, width=2 * k)
-        draw.text(
-            (w / 2, h / 2),
-            "UNO?" if at_risk else "UNO!",
-            font=name_font(round(h * 0.6)),
-            fill=ink,
-            anchor="mm",
-            stroke_width=k // 2,
-            stroke_fill=ink,
-        )
-        return image.reduce(k)
-
-    return memo(("uno badge", at_risk, height), build)
-
-
 #: The left panel's two bands: the top card above this line, the colour, direction and draw
 #: pile below it (indexed.py caches each band by what it shows).
 PANEL_SPLIT: Final = 10 + face_size(_CARD_W)[1] + 2
@@ -292,7 +239,7 @@ def draw_panel_icons(image: Image.Image, state: TableState) -> None:
     x = 10
     if state.color is not None:
         _put(image, swatch(state.color, _ICON), (x, y))
-    _put(image, _direction_icon(state.clockwise, _ICON), (x + _ICON + 2, y))
+    _put(image, direction_icon(state.clockwise, _ICON), (x + _ICON + 2, y))
     if state.flip:  # the pile's top card's other side, its count over its lower half
         if state.pile_top is not None:
             pile = chip(state.pile_top, _PILE_CHIP)
@@ -359,10 +306,10 @@ def draw_seat(
             end = _fan(image, seat.shows, top + 2, fan_left, fan_right, row - 4)
         badge_x = max(end + 4, badge_x) if badge else badge_x
     if badge:
-        tag = _badge(seat.at_risk, min(height - 4, 30))
+        tag = uno_badge(seat.at_risk, _BADGE_W, min(height - 4, 30))
         _put(image, tag, (badge_x, round(middle - tag.height / 2)))
     if seat.knocked_out:  # no hand to count: a red cross where the count would be
-        _cross(draw, (right - _COUNT_W / 2, middle), size * 0.32)
+        knocked_out_cross(draw, (right - _COUNT_W / 2, middle), size * 0.32)
         return
     fill = HIGHLIGHT if seat.current else PAPER
     _number(image, (right - _COUNT_W / 2, middle), seat.cards, size, fill)
@@ -421,77 +368,6 @@ def tally_groups(cards: tuple[Card, ...]) -> list[tuple[Color | None, int]]:
         counts[card.color] = counts.get(card.color, 0) + 1
     side = DARK_COLORS if cards and is_dark(cards[0]) else COLORS
     return [(c, counts[c]) for c in (*side, None) if c in counts]
-
-
-def side_icon(dark: bool, size: int) -> Image.Image:
-    """UNO Flip's side in play: a sun (light) or a moon (dark), drawn large, scaled down."""
-
-    def build() -> Image.Image:
-        s = size * 4
-        image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(image)
-        c = s / 2
-        if dark:
-            r = s * 0.36
-            draw.ellipse((c - r, c - r, c + r, c + r), fill=(236, 228, 196))
-            cut = (c - r * 0.35, c - r * 1.25, c + r * 1.45, c + r * 0.55)
-            draw.ellipse(cut, fill=(0, 0, 0, 0))
-        else:
-            sun = (255, 200, 40)
-            for k in range(8):
-                a = math.radians(k * 45)
-                inner, outer = s * 0.3, s * 0.46
-                draw.line(
-                    (
-                        c + math.cos(a) * inner,
-                        c + math.sin(a) * inner,
-                        c + math.cos(a) * outer,
-                        c + math.sin(a) * outer,
-                    ),
-                    fill=sun,
-                    width=round(s * 0.07),
-                )
-            r = s * 0.24
-            draw.ellipse((c - r, c - r, c + r, c + r), fill=sun)
-        return image.resize((size, size), Image.Resampling.LANCZOS)
-
-    return memo(("side", dark, size), build)
-
-
-def _cross(draw: ImageDraw.ImageDraw, center: tuple[float, float], half: float) -> None:
-    """A knocked-out seat's mark: a red cross with an ink edge."""
-    x, y = center
-    for width, colour in ((half * 0.55, INK), (half * 0.3, FILL[Color.RED])):
-        draw.line([(x - half, y - half), (x + half, y + half)], fill=colour, width=round(width))
-        draw.line([(x - half, y + half), (x + half, y - half)], fill=colour, width=round(width))
-
-
-def robot_icon(size: int, fill: tuple[int, int, int]) -> Image.Image:
-    """A computer player's mark: a robot's head (antenna, rounded face, two eyes, a mouth),
-    `size` px square, drawn at four times the size and scaled down. Our own art: an emoji
-    would need a font the pictures do not have."""
-
-    def build() -> Image.Image:
-        k = 4
-        s = size * k
-        image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(image)
-        clear = (0, 0, 0, 0)
-        line = max(k, round(s * 0.08))
-        draw.line((s / 2, s * 0.06, s / 2, s * 0.28), fill=fill, width=line)  # the antenna
-        r = s * 0.08
-        draw.ellipse((s / 2 - r, s * 0.02, s / 2 + r, s * 0.02 + 2 * r), fill=fill)
-        draw.rectangle((s * 0.02, s * 0.48, s * 0.98, s * 0.66), fill=fill)  # the ears
-        draw.rounded_rectangle((s * 0.12, s * 0.26, s * 0.88, s * 0.94), s * 0.16, fill=fill)
-        e = s * 0.09
-        for cx in (s * 0.35, s * 0.65):  # the eyes, cut out of the face
-            draw.ellipse((cx - e, s * 0.5 - e, cx + e, s * 0.5 + e), fill=clear)
-        draw.rounded_rectangle(  # the mouth
-            (s * 0.3, s * 0.72, s * 0.7, s * 0.8), s * 0.04, fill=clear
-        )
-        return image.resize((size, size), Image.Resampling.LANCZOS)
-
-    return memo(("robot", size, fill), build)
 
 
 def felt(size: tuple[int, int], dark: bool | None = None) -> Image.Image:
