@@ -13,8 +13,8 @@ it beside engine_phases.py's ratios: it finds the change, the timing says what i
 
 Each `--baseline REV` is checked out into a temporary worktree (baseline.py). Rounds as
 engine_phases.py plays them (official rules, the random policy, each round from `Game.new` with
-its own seed); only the actions are counted (`moves` then `make_move`), not the deal. Prints
-numbers; asserts nothing.
+its own seed), once to warm the engine's caches and once counted; only the actions are counted
+(`moves` then `make_move`), not the deal. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -49,25 +49,29 @@ def count(engine: Engine, players: int, rounds: int) -> tuple[int, Counter[str]]
         return trace
 
     seats = list(range(1, players + 1))
-    rng = random.Random(players)
     draw, call_uno, catch = engine.draw, engine.call_uno, engine.catch
     actions = 0
-    for seed in range(rounds):
-        game = engine.game.new(seats, engine.rules, seed=seed)
-        player = game.current_player
-        sys.settrace(trace)
-        try:
-            while player is not None:
-                legal = game.moves(player)
-                plays = [m for m in legal if m < draw]
-                if plays:
-                    move = rng.choice(plays)
-                else:
-                    move = rng.choice([m for m in legal if m != call_uno and m < catch])
-                player = game.make_move(player, move)
-                actions += 1
-        finally:
-            sys.settrace(None)
+    # The rounds twice, the second time counted: the engine's caches (legality.py's moves by
+    # playable mask) are then as warm as a long simulation's, whatever ran before.
+    for traced in (False, True):
+        rng = random.Random(players)
+        for seed in range(rounds):
+            game = engine.game.new(seats, engine.rules, seed=seed)
+            player = game.current_player
+            if traced:
+                sys.settrace(trace)
+            try:
+                while player is not None:
+                    legal = game.moves(player)
+                    plays = [m for m in legal if m < draw]
+                    if plays:
+                        move = rng.choice(plays)
+                    else:
+                        move = rng.choice([m for m in legal if m != call_uno and m < catch])
+                    player = game.make_move(player, move)
+                    actions += traced
+            finally:
+                sys.settrace(None)
     return actions, counts
 
 
