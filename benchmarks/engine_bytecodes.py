@@ -30,8 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.baseline import baseline_checkout
-from benchmarks.engine_phases import ROOT, Engine, load_engine
+from benchmarks.engine_phases import Engine, load_engines, play_out
 
 
 def count(engine: Engine, players: int, rounds: int) -> tuple[int, Counter[str]]:
@@ -57,21 +56,13 @@ def count(engine: Engine, players: int, rounds: int) -> tuple[int, Counter[str]]
         rng = random.Random(players)
         for seed in range(rounds):
             game = engine.game.new(seats, engine.rules, seed=seed)
-            player = game.current_player
             if traced:
                 sys.settrace(trace)
             try:
-                while player is not None:
-                    legal = game.moves(player)
-                    plays = [m for m in legal if m < draw]
-                    if plays:
-                        move = rng.choice(plays)
-                    else:
-                        move = rng.choice([m for m in legal if m != call_uno and m < catch])
-                    player = game.make_move(player, move)
-                    actions += traced
+                played = play_out(game, rng, draw, call_uno, catch)
             finally:
                 sys.settrace(None)
+            actions += played if traced else 0
     return actions, counts
 
 
@@ -82,10 +73,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=12, help="functions listed")
     args = parser.parse_args()
     with ExitStack() as stack:
-        engines = [("this", load_engine(ROOT, "bot"))]
-        for k, baseline in enumerate(args.baseline):
-            other = stack.enter_context(baseline_checkout(baseline))
-            engines.append((Path(baseline).name[:8], load_engine(other, f"baseline_bot_{k}")))
+        engines = load_engines(stack, args.baseline)
         for players in (2, 4):
             results = {label: count(engine, players, args.rounds) for label, engine in engines}
             per_action = {

@@ -80,6 +80,15 @@ def load_engine(root: Path, alias: str) -> Engine:
     )
 
 
+def load_engines(stack: ExitStack, baselines: list[str]) -> list[tuple[str, Engine]]:
+    """This engine ("this") and each baseline's, labelled, their checkouts held by `stack`."""
+    engines = [("this", load_engine(ROOT, "bot"))]
+    for k, baseline in enumerate(baselines):
+        other = stack.enter_context(baseline_checkout(baseline))
+        engines.append((Path(baseline).name[:8], load_engine(other, f"baseline_bot_{k}")))
+    return engines
+
+
 def _move_codes(alias: str) -> ModuleType:
     try:
         return importlib.import_module(f"{alias}.engine.move_codes")
@@ -128,22 +137,29 @@ def measure(engine: Engine, players: int, seconds: float, seed: int, into: Phase
             game = new(seats, rules, seed=seed)
             t1 = clock()
             seed += 1
-            actions = 0
-            player = game.current_player
-            while player is not None:
-                legal = game.moves(player)
-                plays = [m for m in legal if m < draw]
-                if plays:
-                    move = rng.choice(plays)
-                else:
-                    move = rng.choice([m for m in legal if m != call_uno and m < catch])
-                player = game.make_move(player, move)
-                actions += 1
+            actions = play_out(game, rng, draw, call_uno, catch)
             t2 = clock()
             into.new_seconds += t1 - t0
             into.action_seconds += t2 - t1
             into.rounds += 1
             into.actions += actions
+
+
+def play_out(game: Any, rng: random.Random, draw: int, call_uno: int, catch: int) -> int:
+    """Play `game`'s round to its end by the random policy (a random play when there is one,
+    else a random other move but calling UNO and catching); the actions taken."""
+    actions = 0
+    player = game.current_player
+    while player is not None:
+        legal = game.moves(player)
+        plays = [m for m in legal if m < draw]
+        if plays:
+            move = rng.choice(plays)
+        else:
+            move = rng.choice([m for m in legal if m != call_uno and m < catch])
+        player = game.make_move(player, move)
+        actions += 1
+    return actions
 
 
 def measure_rlcard(players: int, seconds: float, seed: int, into: Phases) -> None:
@@ -200,10 +216,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     with ExitStack() as stack:
-        engines = [("this", load_engine(ROOT, "bot"))]
-        for k, baseline in enumerate(args.baseline):
-            other = stack.enter_context(baseline_checkout(baseline))
-            engines.append((Path(baseline).name[:8], load_engine(other, f"baseline_bot_{k}")))
+        engines = load_engines(stack, args.baseline)
         slice_ = args.seconds / args.repeats
         for players in (2, 4):
             totals = {label: Phases() for label, _ in engines}

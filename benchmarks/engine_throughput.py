@@ -29,6 +29,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.engine_phases import play_out
 from bot.engine import Game, RuleSet
 from bot.engine import actions as A
 from bot.engine import move_codes as M
@@ -59,19 +62,9 @@ def next_round(game: Game | None, players: int, rules: RuleSet, seed: int) -> Ga
 
 
 def random_round(game: Game, rng: random.Random) -> int:
-    """Play the dealt round with random agents on the simulation path; returns the actions."""
-    actions = 0
-    player = game.current_player
-    while player is not None:
-        legal = game.moves(player)
-        plays = [m for m in legal if m < DRAW]
-        if plays:
-            move = rng.choice(plays)
-        else:
-            move = rng.choice([m for m in legal if m != CALL_UNO and m < CATCH])
-        player = game.make_move(player, move)
-        actions += 1
-    return actions
+    """Play the dealt round with random agents on the simulation path; returns the actions
+    (engine_phases.py's policy, which it plays on other revisions' engines too)."""
+    return play_out(game, rng, DRAW, CALL_UNO, CATCH)
 
 
 def random_round_actions(game: Game, rng: random.Random) -> int:
